@@ -1,0 +1,75 @@
+#include "cli_common.h"
+
+#include <cmath>
+#include <regex>
+
+#include "cost_model.h"
+#include "problem_loader.h"
+#include "profile_error.h"
+
+namespace poet::cli {
+
+void addProblemOptions(CLI::App* cmd, ProblemArgs& a, bool require_budget)
+{
+    cmd->add_option("--model", a.model, "Model profile name (see `poet list`)")->capture_default_str();
+    cmd->add_option("--platform", a.platform, "Platform profile name (see `poet list`)")->capture_default_str();
+    cmd->add_option("--batch-size", a.batch_size, "Batch size (default: the model profile's)")->check(CLI::PositiveNumber);
+    auto* ram = cmd->add_option("--ram-budget", a.ram_budget,
+                                "RAM budget: bytes (3000000), with a unit (3MB, 2.5MiB, 737KB) or a percentage of the "
+                                "plain-pass peak (30%)");
+    if (require_budget) ram->required();
+    cmd->add_option("--runtime-budget", a.runtime_budget, "Runtime budget as a factor of one plain pass (e.g. 1.5)")
+        ->capture_default_str();
+    cmd->add_flag("--no-paging", a.no_paging, "Forbid paging to secondary storage");
+    cmd->add_flag("--no-remat", a.no_remat, "Forbid rematerialization (recomputation)");
+}
+
+std::int64_t parseRamBudget(const std::string& text, std::int64_t plain_peak_bytes)
+{
+    static const std::regex re(R"(\s*([0-9]*\.?[0-9]+(?:[eE][+-]?[0-9]+)?)\s*(%|B|KB|kB|MB|GB|KiB|MiB|GiB)?\s*)");
+    std::smatch m;
+    if (!std::regex_match(text, m, re))
+        throw BadInput("--ram-budget: '" + text + "' is not a RAM budget (examples: 3000000, 3MB, 2.5MiB, 30%)");
+    const double value = std::stod(m[1].str());
+    const std::string unit = m[2].str();
+    double bytes = value;
+    if (unit == "%") bytes = value / 100.0 * static_cast<double>(plain_peak_bytes);
+    else if (unit == "KB" || unit == "kB") bytes = value * 1e3;
+    else if (unit == "MB") bytes = value * 1e6;
+    else if (unit == "GB") bytes = value * 1e9;
+    else if (unit == "KiB") bytes = value * 1024.0;
+    else if (unit == "MiB") bytes = value * 1024.0 * 1024.0;
+    else if (unit == "GiB") bytes = value * 1024.0 * 1024.0 * 1024.0;
+    if (!(bytes > 0) || bytes > 9e18) throw BadInput("--ram-budget: must be positive, got '" + text + "'");
+    return static_cast<std::int64_t>(std::floor(bytes));
+}
+
+Problem loadProblem(const ProblemArgs& a)
+{
+    if (a.ram_budget.size() && a.ram_budget[0] == '-')
+        throw BadInput("--ram-budget: must be positive, got '" + a.ram_budget + "'");
+    if (!(a.runtime_budget > 0) || !std::isfinite(a.runtime_budget))
+        throw BadInput("--runtime-budget: must be a positive factor of one plain pass, got " +
+                       std::to_string(a.runtime_budget));
+    Problem p;
+    try {
+        const ProfileCatalog catalog = ProfileCatalog::standard();
+        const Network net = loadNetwork(catalog.modelFile(a.model), a.batch_size);
+        p.graph = buildTrainingGraph(net, loadPlatform(catalog.platformFile(a.platform)));
+        p.batch_size = net.batch_size;
+    } catch (const ProfileError& e) {
+        throw BadInput(e.what());
+    } catch (const std::invalid_argument& e) {
+        throw BadInput(e.what());
+    }
+    p.model = a.model;
+    p.platform = a.platform;
+    p.runtime_budget_factor = a.runtime_budget;
+    p.options.paging = !a.no_paging;
+    p.options.remat = !a.no_remat;
+    p.ram_budget_bytes = a.ram_budget.empty() ? plainPassPeakBytes(p.graph)
+                                              : parseRamBudget(a.ram_budget, plainPassPeakBytes(p.graph));
+    return p;
+}
+
+}  // namespace poet::cli

@@ -1,0 +1,47 @@
+#pragma once
+// What the `poet` subcommands share: the options that define a problem, the
+// exit codes, and turning options into a Problem with clear errors.
+#include <CLI/CLI.hpp>
+#include <stdexcept>
+#include <string>
+
+#include "problem.h"
+
+namespace poet::cli {
+
+// Documented in `poet --help` and the README.
+enum ExitCode : int {
+    kSolved = 0,          // a schedule was found (optimal or feasible)
+    kInternalError = 1,
+    kInfeasible = 2,      // proven: no schedule meets the budgets
+    kNoSolution = 3,      // the time limit passed before any schedule was found
+    kBadInput = 4,        // bad option, unknown model/platform, malformed profile or file
+    kCancelled = 5,       // interrupted (SIGINT) before any schedule was found
+    kInvalidSchedule = 6, // `poet validate`: the replay rejected the schedule
+};
+
+struct BadInput : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+struct ProblemArgs {
+    std::string model = "resnet18_cifar";
+    std::string platform = "a72";
+    int batch_size = 0;              // 0: the profile's default
+    std::string ram_budget;          // bytes, or with a suffix: 3000000, 3MB, 2.9MiB, 60% (of plain-pass peak)
+    double runtime_budget = 1.0;     // factor of one plain pass
+    bool no_paging = false;
+    bool no_remat = false;
+};
+
+// Adds --model --platform --batch-size --ram-budget --runtime-budget --no-paging --no-remat.
+void addProblemOptions(CLI::App* cmd, ProblemArgs& args, bool require_budget = true);
+
+// Loads profiles and builds the problem; throws BadInput with a message that
+// names the bad option, file, line and field.
+Problem loadProblem(const ProblemArgs& args);
+
+// Parses a RAM budget string; `plain_peak_bytes` resolves percentages.
+std::int64_t parseRamBudget(const std::string& text, std::int64_t plain_peak_bytes);
+
+}  // namespace poet::cli

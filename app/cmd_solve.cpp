@@ -1,0 +1,110 @@
+// `poet solve`: one problem, solved with CBC, checked by the replay.
+#include <csignal>
+#include <cstdio>
+#include <iostream>
+
+#include "cli_commands.h"
+#include "cli_common.h"
+#include "problem_loader.h"
+#include "schedule_io.h"
+#include "solver.h"
+
+namespace poet::cli {
+
+namespace {
+
+std::atomic<bool> g_interrupted{false};
+extern "C" void onInterrupt(int) { g_interrupted.store(true); }
+
+struct SolveArgs {
+    ProblemArgs problem;
+    double time_limit_s = 60;
+    int threads = 1;
+    double gap = 1e-4;
+    bool json = false;
+    bool log = false;
+    std::string out;
+};
+
+void printHuman(const Problem& p, const SolveResult& r)
+{
+    const ReplayReport& rep = r.replay;
+    std::printf("model %s on %s, batch %d, paging %s, remat %s\n", p.model.c_str(), p.platform.c_str(), p.batch_size,
+                p.options.paging ? "on" : "off", p.options.remat ? "on" : "off");
+    std::printf("status            %s (source: %s)\n", toString(r.status), toString(r.source));
+    if (!r.message.empty()) std::printf("                  %s\n", r.message.c_str());
+    if (r.schedule) {
+        std::printf("compute energy    %.9f J\n", rep.compute_energy_j);
+        std::printf("paging energy     %.9f J\n", rep.paging_energy_j);
+        std::printf("total energy      %.9f J (plain pass %.9f J)\n", rep.total_energy_j, p.graph.totalComputeEnergy());
+        std::printf("runtime           %.6f s of %.6f s budget (%.3fx plain pass)\n", rep.runtime_s,
+                    p.runtimeBudgetSeconds(), rep.runtime_s / p.graph.totalComputeTime());
+        std::printf("peak RAM          %lld B of %lld B budget\n", static_cast<long long>(rep.peak_ram_bytes),
+                    static_cast<long long>(p.ram_budget_bytes));
+        std::printf("recomputations    %d\npage-ins          %d\npage-outs         %d\n", rep.recomputations, rep.page_ins,
+                    rep.page_outs);
+        std::printf("best bound        %.9f J, gap %.4f%%\n", r.best_bound_j, 100.0 * r.gap);
+    }
+    std::printf("solve time        %.3f s (first schedule after %.3f s)\n", r.solve_time_s, r.first_solution_time_s);
+    std::printf("problem size      %d variables, %d constraints\n", r.variables, r.constraints);
+}
+
+int exitCodeOf(SolveStatus s)
+{
+    switch (s) {
+    case SolveStatus::Optimal:
+    case SolveStatus::Feasible: return kSolved;
+    case SolveStatus::Infeasible: return kInfeasible;
+    case SolveStatus::NoSolution: return kNoSolution;
+    case SolveStatus::Cancelled: return kCancelled;
+    }
+    return kInternalError;
+}
+
+int runSolve(const SolveArgs& a)
+{
+    const Problem p = loadProblem(a.problem);
+    SolverOptions opt;
+    opt.time_limit_s = a.time_limit_s;
+    opt.threads = a.threads;
+    opt.relative_gap = a.gap;
+    opt.log = a.log;
+    g_interrupted = false;
+    auto previous = std::signal(SIGINT, onInterrupt);
+    SolveResult r = solve(p, opt, {}, &g_interrupted);
+    std::signal(SIGINT, previous);
+    if (r.status == SolveStatus::Infeasible && r.message.find("smallest") == std::string::npos) {
+        const auto lb = minimumFeasibleBudgetLowerBound(p.graph);
+        if (p.ram_budget_bytes < lb)
+            r.message += "; the RAM budget is below " + std::to_string(lb) +
+                         " B, the smallest that holds one node with all its inputs";
+    }
+    if (r.schedule && !r.replay.valid) {
+        std::cerr << "poet: internal error: the replay rejected the schedule: " << r.replay.errors.front() << '\n';
+        return kInternalError;
+    }
+    if (!a.out.empty() && r.schedule) writeFileAtomically(a.out, scheduleDocument(p, r).dump(1) + "\n");
+    if (a.json) std::cout << resultSummaryJson(p, r).dump(2) << '\n';
+    else printHuman(p, r);
+    return exitCodeOf(r.status);
+}
+
+}  // namespace
+
+void addSolveCommand(CLI::App& root, int& exit_code)
+{
+    auto args = std::make_shared<SolveArgs>();
+    CLI::App* cmd = root.add_subcommand("solve", "Find the least-energy schedule for a RAM and a runtime budget");
+    addProblemOptions(cmd, args->problem);
+    cmd->add_option("--time-limit", args->time_limit_s, "Wall-clock limit in seconds")->capture_default_str()->check(
+        CLI::PositiveNumber);
+    cmd->add_option("--threads", args->threads, "CBC threads")->capture_default_str()->check(CLI::Range(1, 64));
+    cmd->add_option("--gap", args->gap, "Stop at this relative gap (0.01 = 1%)")->capture_default_str()->check(
+        CLI::Range(0.0, 1.0));
+    cmd->add_flag("--json", args->json, "Print the result as one JSON document");
+    cmd->add_flag("--log", args->log, "Show CBC's log on stderr");
+    cmd->add_option("--out", args->out, "Write the schedule (JSON) to this file");
+    cmd->callback([args, &exit_code] { exit_code = runSolve(*args); });
+}
+
+}  // namespace poet::cli

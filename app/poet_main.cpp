@@ -1,0 +1,38 @@
+// `poet`: the command line face of the core. Each subcommand lives in its own
+// cmd_*.cpp; this file only registers them and maps errors to exit codes.
+#include <iostream>
+
+#include "cli_commands.h"
+#include "cli_common.h"
+
+int main(int argc, char** argv)
+{
+    using namespace poet::cli;
+    CLI::App app{"poet: energy-optimal training schedules under RAM and runtime budgets "
+                 "(rematerialization + paging, POET ICML 2022) with COIN-OR CBC"};
+    app.footer(
+        "Exit codes: 0 solved (optimal or feasible), 1 internal error, 2 infeasible (proven), "
+        "3 no schedule within the time limit, 4 bad input, 5 cancelled, 6 schedule rejected by the replay.");
+    app.require_subcommand(1);
+    int exit_code = kSolved;
+    addSolveCommand(app, exit_code);
+    addValidateCommand(app, exit_code);
+    addListCommand(app, exit_code);
+    addInfoCommand(app, exit_code);
+#ifdef POET_HAVE_SWEEP
+    addSweepCommand(app, exit_code);
+#endif
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        const int code = app.exit(e);
+        return code == 0 ? 0 : kBadInput;
+    } catch (const BadInput& e) {
+        std::cerr << "poet: " << e.what() << '\n';
+        return kBadInput;
+    } catch (const std::exception& e) {
+        std::cerr << "poet: internal error: " << e.what() << '\n';
+        return kInternalError;
+    }
+    return exit_code;
+}

@@ -1,0 +1,81 @@
+#pragma once
+// POET's MILP (formulation.md) as column/row arrays, built directly for the
+// Osi/CBC API: only the variables that can be non-zero exist.
+//
+// Two variants with the same optimum:
+//  - Reference: formulation.md as written (binary FREE with the aggregated
+//    κ-linearization).
+//  - Tight (default): FREE is continuous with one upper bound per hazard
+//    (FREE ≤ R[t,k], FREE ≤ 1 − S_RAM[t+1,i], FREE ≤ 1 − R[t,j]). FREE only
+//    ever releases memory, so an optimum exists with FREE at its largest
+//    allowed value, which is the reference's binary value; the disaggregated
+//    bounds make the LP relaxation tighter.
+#include <cstdint>
+#include <vector>
+
+#include "problem.h"
+#include "schedule.h"
+
+namespace poet {
+
+enum class FormulationVariant { Reference, Tight };
+
+class Formulation {
+public:
+    Formulation(const Problem& problem, FormulationVariant variant = FormulationVariant::Tight);
+
+    int columns() const { return static_cast<int>(col_lower.size()); }
+    int rows() const { return static_cast<int>(row_lower.size()); }
+    int integerColumns() const;
+
+    // Column data.
+    std::vector<double> col_lower, col_upper, objective;
+    std::vector<char> is_integer;
+    // Row data in triplet form.
+    std::vector<double> row_lower, row_upper;
+    std::vector<int> triplet_row, triplet_col;
+    std::vector<double> triplet_value;
+
+    double objectiveScale() const { return scale_; }       // model objective = scale * joules
+    double objectiveOffsetJ() const { return offset_j_; }  // constant Σ Φc (each node once)
+    // Energy in joules of a column solution.
+    double energyJ(const double* x) const;
+
+    // Decodes a column solution (rounded) into a schedule.
+    Schedule decode(const double* x) const;
+    // Encodes a schedule into a full column solution (FREE and U derived),
+    // for warm starts. The vector is feasible iff the schedule is valid.
+    std::vector<double> encode(const Schedule& s) const;
+
+    bool triviallyInfeasible() const { return trivially_infeasible_; }
+
+private:
+    int addColumn(double lo, double up, double obj, bool integer);
+    int addRow(double lo, double up);
+    void coef(int row, int col, double value);
+
+    // Variable lookups: -1 when the variable does not exist (fixed 0), except
+    // R[t,t] which is fixed 1 (kOne).
+    static constexpr int kNone = -1;
+    static constexpr int kOne = -2;
+    int r(int t, int i) const;
+    int sram(int t, int i) const;
+    int ssd(int t, int i) const;
+    int min(int t, int i) const;
+    int mout(int t, int i) const;
+
+    void build();
+    void buildMemory();
+
+    const Problem& p_;
+    FormulationVariant variant_;
+    int n_;
+    double scale_ = 1;
+    double offset_j_ = 0;
+    bool trivially_infeasible_ = false;
+    std::vector<int> r_, sram_, ssd_, min_, mout_;  // n*n index maps
+    std::vector<int> free_;                          // t * E + e
+    std::vector<int> u_;                             // t * n + k
+};
+
+}  // namespace poet

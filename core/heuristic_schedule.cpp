@@ -1,0 +1,89 @@
+#include "heuristic_schedule.h"
+
+#include <algorithm>
+
+#include "replay.h"
+
+namespace poet {
+
+namespace {
+
+// A stretch during which a value waits in RAM for its next reader: it is in
+// RAM at the start of stages from..to (to = the reader's stage).
+struct Wait {
+    int node;
+    int from;
+    int to;
+    bool paged = false;
+};
+
+// Paged: page out at node+1 (once per value, so it is in RAM then), absent
+// from max(from, node+2) to to-1, paged in during to-1 (which reads flash, so
+// to-1 >= node+2).
+int firstAbsentStage(const Wait& w) { return std::max(w.from, w.node + 2); }
+bool pageable(const Wait& w) { return w.to - 1 >= firstAbsentStage(w); }
+
+Schedule scheduleOf(const Graph& g, const std::vector<Wait>& waits)
+{
+    Schedule s(g.size());
+    const int n = g.size();
+    for (int t = 0; t < n; ++t) s.R.set(t, t);
+    std::vector<char> paged_out(n, 0);
+    for (const Wait& w : waits)
+        if (w.paged) paged_out[w.node] = 1;
+    for (const Wait& w : waits) {
+        if (!w.paged) {
+            for (int t = w.from; t <= w.to; ++t) s.S_RAM.set(t, w.node);
+        } else {
+            s.M_in.set(w.to - 1, w.node);
+            s.S_RAM.set(w.to, w.node);
+        }
+    }
+    for (int u = 0; u < n; ++u) {
+        if (!paged_out[u]) continue;
+        s.S_RAM.set(u + 1, u);  // the page-out reads it from RAM at stage u+1
+        s.M_out.set(u + 1, u);
+        for (int t = u + 2; t < n; ++t) s.S_SD.set(t, u);
+    }
+    return s;
+}
+
+}  // namespace
+
+std::optional<Schedule> heuristicSchedule(const Problem& problem)
+{
+    const Graph& g = problem.graph;
+    const int n = g.size();
+    ReplayLimits limits;
+    limits.ram_budget_bytes = problem.ram_budget_bytes;
+    limits.paging = problem.options.paging;
+    limits.remat = problem.options.remat;
+    if (problem.runtime_budget_factor < 1.0) return std::nullopt;
+
+    // One wait per (value, reader): from the stage after the previous need to the reader.
+    std::vector<Wait> waits;
+    for (int u = 0; u < n; ++u) {
+        int previous = u;
+        for (int c : g.successors(u)) {
+            waits.push_back({u, previous + 1, c});
+            previous = c;
+        }
+    }
+    for (;;) {
+        Schedule s = scheduleOf(g, waits);
+        const ReplayReport rep = replaySchedule(g, s, limits);
+        if (rep.valid) return s;
+        if (!problem.options.paging || rep.peak_ram_bytes <= problem.ram_budget_bytes) return std::nullopt;
+        // Page the largest value that waits across the peak stage.
+        const int t = rep.peak_stage;
+        Wait* best = nullptr;
+        for (Wait& w : waits) {
+            if (w.paged || !pageable(w) || t < firstAbsentStage(w) || t > w.to - 1) continue;
+            if (!best || g.node(w.node).memory_bytes > g.node(best->node).memory_bytes) best = &w;
+        }
+        if (!best) return std::nullopt;
+        best->paged = true;
+    }
+}
+
+}  // namespace poet

@@ -1,0 +1,233 @@
+// Platform profile loader (profiles/platforms/*.yaml; schema in profiles/README.md).
+#include "platform.h"
+
+#include "profile_error.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <charconv>
+#include <fstream>
+#include <cmath>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace poet {
+namespace {
+
+
+// yaml-cpp accepts a quoted string that never ends (it folds the following
+// lines into it). Profiles keep every quoted string on one line, so a quote
+// that does not close on its own line is reported where it opens.
+bool quoteClosesOnLine(const std::string& line, std::size_t col)
+{
+    if (col >= line.size()) return true;
+    char q = line[col];
+    if (q != '"' && q != '\'') return true;  // block scalar (| or >) or unknown
+    for (std::size_t i = col + 1; i < line.size(); ++i) {
+        if (q == '"' && line[i] == '\\') {
+            ++i;
+        } else if (line[i] == q) {
+            if (q == '\'' && i + 1 < line.size() && line[i + 1] == '\'') {
+                ++i;
+                continue;
+            }
+            return true;
+        }
+    }
+    return false;
+}
+
+template <typename Fail>
+void checkQuotes(const YAML::Node& n, const std::string& path, const std::vector<std::string>& lines, const Fail& fail)
+{
+    if (n.IsMap()) {
+        for (auto it = n.begin(); it != n.end(); ++it) {
+            std::string key = it->first.IsScalar() ? it->first.Scalar() : "?";
+            checkQuotes(it->first, path, lines, fail);
+            checkQuotes(it->second, path.empty() ? key : path + "." + key, lines, fail);
+        }
+    } else if (n.IsSequence()) {
+        for (std::size_t i = 0; i < n.size(); ++i) checkQuotes(n[i], path + "[" + std::to_string(i) + "]", lines, fail);
+    } else if (n.IsScalar() && n.Tag() != "?") {
+        YAML::Mark m = n.Mark();
+        if (m.is_null() || m.line < 0 || static_cast<std::size_t>(m.line) >= lines.size()) return;
+        if (!quoteClosesOnLine(lines[m.line], static_cast<std::size_t>(m.column)))
+            fail(m.line + 1, m.column + 1, path, "this quoted string does not end on its line (unterminated quote?)");
+    }
+}
+
+std::vector<std::string> readLines(const std::string& file)
+{
+    std::vector<std::string> lines;
+    std::ifstream in(file);
+    for (std::string l; std::getline(in, l);) lines.push_back(l);
+    return lines;
+}
+
+struct Where {
+    int line = 0;
+    int column = 0;
+};
+
+Where whereOf(const YAML::Node& n)
+{
+    if (!n.IsDefined()) return {};
+    YAML::Mark m = n.Mark();
+    if (m.is_null() || m.line < 0) return {};
+    return {m.line + 1, m.column + 1};
+}
+
+struct Constant {
+    const char* key;
+    double Platform::*member;
+    bool zeroAllowed;  // latencies and memory power may be zero; rates may not
+};
+
+const Constant kConstants[] = {
+    {"flop_per_second", &Platform::flop_per_second, false},
+    {"flop_per_joule", &Platform::flop_per_joule, false},
+    {"pagein_latency_s", &Platform::pagein_latency_s, true},
+    {"pagein_throughput_bytes_per_s", &Platform::pagein_throughput_bytes_per_s, false},
+    {"pageout_latency_s", &Platform::pageout_latency_s, true},
+    {"pageout_throughput_bytes_per_s", &Platform::pageout_throughput_bytes_per_s, false},
+    {"memory_power_w", &Platform::memory_power_w, true},
+};
+
+class PlatformLoader {
+public:
+    explicit PlatformLoader(std::string file) : file_(std::move(file)) {}
+
+    [[noreturn]] void fail(Where w, const std::string& field, const std::string& msg) const
+    {
+        throw ProfileError(file_, w.line, w.column, field, msg);
+    }
+    [[noreturn]] void fail(const YAML::Node& n, const std::string& field, const std::string& msg) const
+    {
+        fail(whereOf(n), field, msg);
+    }
+
+    static bool plain(const YAML::Node& n) { return n.IsScalar() && n.Tag() == "?"; }
+
+    double number(const YAML::Node& n, const std::string& field) const
+    {
+        if (!plain(n)) fail(n, field, "expected a number");
+        const std::string& s = n.Scalar();
+        const char* b = s.data();
+        const char* e = s.data() + s.size();
+        if (b != e && *b == '+') ++b;
+        double x = 0;
+        auto [p, ec] = std::from_chars(b, e, x);  // correctly rounded, like Python's float()
+        if (ec != std::errc() || p != e || b == e || !std::isfinite(x))
+            fail(n, field, "expected a number, got '" + s + "' (write plain decimals, no arithmetic)");
+        return x;
+    }
+
+    long long integer(const YAML::Node& n, const std::string& field) const
+    {
+        if (!plain(n)) fail(n, field, "expected an integer");
+        const std::string& s = n.Scalar();
+        long long x = 0;
+        auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), x);
+        if (ec != std::errc() || p != s.data() + s.size() || s.empty()) fail(n, field, "expected an integer, got '" + s + "'");
+        return x;
+    }
+
+    Platform load()
+    {
+        YAML::Node root;
+        try {
+            root = YAML::LoadFile(file_);
+        } catch (const YAML::BadFile&) {
+            fail(Where{}, "", "cannot open the file");
+        } catch (const YAML::Exception& e) {
+            Where w;
+            if (!e.mark.is_null()) w = {e.mark.line + 1, e.mark.column + 1};
+            fail(w, "", "YAML syntax error: " + e.msg);
+        }
+        if (!root.IsDefined() || root.IsNull()) fail(Where{1, 1}, "", "the profile is empty");
+        if (!root.IsMap()) fail(root, "", "expected a mapping of platform constants");
+        checkQuotes(root, "", readLines(file_), [this](int l, int c, const std::string& f, const std::string& m) { fail(Where{l, c}, f, m); });
+
+        std::vector<std::string> allowed = {"description", "source", "dtype_bytes", "power_w"};
+        for (const auto& c : kConstants) allowed.push_back(c.key);
+
+        std::map<std::string, std::pair<YAML::Node, YAML::Node>> items;
+        for (auto it = root.begin(); it != root.end(); ++it) {
+            YAML::Node k = it->first;
+            if (!k.IsScalar()) fail(k, "", "keys must be plain names");
+            const std::string key = k.Scalar();
+            if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
+                std::string list;
+                for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
+                fail(k, key, "unknown key '" + key + "' (expected one of: " + list + ")");
+            }
+            if (items.count(key)) fail(k, key, "duplicate key '" + key + "'");
+            items[key] = {k, it->second};
+        }
+        auto need = [&](const std::string& key) -> YAML::Node {
+            auto it = items.find(key);
+            if (it == items.end()) fail(root, key, "missing required constant '" + key + "'");
+            if (it->second.second.IsNull()) fail(it->second.first, key, "'" + key + "' has no value");
+            return it->second.second;
+        };
+
+        Platform p;
+        if (items.count("description")) {
+            YAML::Node d = items["description"].second;
+            if (!d.IsScalar()) fail(d, "description", "expected a string");
+            if (d.Scalar().find('\n') != std::string::npos)
+                fail(d, "description", "a line break inside a one-line string (an unterminated quote?)");
+            p.description = d.Scalar();
+        }
+        if (items.count("source")) {
+            // A string, or a mapping from constant names to where each comes from.
+            YAML::Node s = items["source"].second;
+            if (s.IsMap()) {
+                for (auto it = s.begin(); it != s.end(); ++it) {
+                    const std::string key = it->first.Scalar();
+                    if (std::find(allowed.begin(), allowed.end(), key) == allowed.end() || key == "source" ||
+                        key == "description")
+                        fail(it->first, "source." + key, "unknown constant '" + key + "'");
+                    if (!it->second.IsScalar()) fail(it->second, "source." + key, "expected a string");
+                }
+            } else if (!s.IsScalar()) {
+                fail(s, "source", "expected a string or a mapping from constant names to strings");
+            }
+        }
+        for (const auto& c : kConstants) {
+            YAML::Node n = need(c.key);
+            double x = number(n, c.key);
+            if (x < 0 || (x == 0 && !c.zeroAllowed))
+                fail(n, c.key, std::string("must be ") + (c.zeroAllowed ? "zero or more" : "positive") + ", got " + n.Scalar());
+            p.*(c.member) = x;
+        }
+        {
+            YAML::Node n = need("dtype_bytes");
+            long long b = integer(n, "dtype_bytes");
+            if (b <= 0 || b > 64) fail(n, "dtype_bytes", "must be a positive number of bytes, got " + n.Scalar());
+            p.dtype_bytes = static_cast<int>(b);
+        }
+        if (items.count("power_w")) {  // for information only
+            YAML::Node n = items["power_w"].second;
+            if (number(n, "power_w") <= 0) fail(n, "power_w", "must be positive, got " + n.Scalar());
+        }
+        return p;
+    }
+
+private:
+    std::string file_;
+};
+
+}  // namespace
+
+Platform loadPlatform(const std::filesystem::path& file)
+{
+    Platform p = PlatformLoader(file.string()).load();
+    p.name = file.stem().string();
+    p.file = file.string();
+    return p;
+}
+
+}  // namespace poet

@@ -1,0 +1,25 @@
+#pragma once
+// Profiles -> Problem: the one place CLI and GUI turn names and budgets into a
+// problem, plus the figures that describe it (plain-pass peak, lower bound on
+// the smallest feasible budget).
+#include <cstdint>
+#include <string>
+
+#include "problem.h"
+#include "profile_catalog.h"
+
+namespace poet {
+
+// Loads model and platform by name (throws ProfileError or std::invalid_argument).
+Graph loadTrainingGraph(const ProfileCatalog& catalog, const std::string& model, const std::string& platform,
+                        int batch_size = 0);
+
+// Peak RAM of the plain pass (every node once, each output kept until its last reader ran).
+std::int64_t plainPassPeakBytes(const Graph& g);
+
+// A lower bound on the smallest RAM budget under which any schedule exists:
+// the largest (output + inputs) of any node. With paging on, it is attained
+// by construction in most graphs; the solver proves the rest.
+std::int64_t minimumFeasibleBudgetLowerBound(const Graph& g);
+
+}  // namespace poet

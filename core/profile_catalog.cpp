@@ -1,0 +1,92 @@
+// Finds model and platform profiles in the search roots (see profile_catalog.h).
+#include "profile_catalog.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <set>
+#include <stdexcept>
+#include <system_error>
+
+#ifndef POET_BUNDLED_PROFILES_DIR
+#define POET_BUNDLED_PROFILES_DIR "profiles"
+#endif
+
+namespace poet {
+
+namespace fs = std::filesystem;
+
+ProfileCatalog ProfileCatalog::standard()
+{
+    std::vector<fs::path> roots;
+    if (const char* env = std::getenv("POET_PROFILES")) {
+        std::string s = env;
+        std::size_t start = 0;
+        while (start <= s.size()) {
+            std::size_t end = s.find(':', start);
+            if (end == std::string::npos) end = s.size();
+            if (end > start) roots.emplace_back(s.substr(start, end - start));
+            start = end + 1;
+        }
+    }
+    if (const char* home = std::getenv("HOME"); home && *home)
+        roots.push_back(fs::path(home) / ".local" / "share" / "poet" / "profiles");
+    roots.emplace_back(POET_BUNDLED_PROFILES_DIR);
+    return ProfileCatalog(std::move(roots));
+}
+
+ProfileCatalog::ProfileCatalog(std::vector<fs::path> roots) : roots_(std::move(roots)) {}
+
+std::vector<ProfileEntry> ProfileCatalog::list(const char* subdir) const
+{
+    std::vector<ProfileEntry> out;
+    std::set<std::string> seen;
+    for (const auto& root : roots_) {
+        std::error_code ec;
+        fs::path dir = root / subdir;
+        if (!fs::is_directory(dir, ec)) continue;
+        std::vector<ProfileEntry> here;
+        for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+            const fs::path& p = it->path();
+            std::string ext = p.extension().string();
+            if (ext != ".yaml" && ext != ".yml") continue;
+            std::error_code fec;
+            if (!fs::is_regular_file(p, fec)) continue;
+            here.push_back({p.stem().string(), p});
+        }
+        // .yaml before .yml for the same stem, then by name: deterministic.
+        std::sort(here.begin(), here.end(), [](const ProfileEntry& a, const ProfileEntry& b) {
+            return a.name != b.name ? a.name < b.name : a.file.extension().string() > b.file.extension().string();
+        });
+        for (auto& e : here)
+            if (seen.insert(e.name).second) out.push_back(std::move(e));  // earlier roots win
+    }
+    std::sort(out.begin(), out.end(), [](const ProfileEntry& a, const ProfileEntry& b) { return a.name < b.name; });
+    return out;
+}
+
+std::vector<ProfileEntry> ProfileCatalog::models() const { return list("models"); }
+std::vector<ProfileEntry> ProfileCatalog::platforms() const { return list("platforms"); }
+
+fs::path ProfileCatalog::find(const char* subdir, const char* what, const std::string& name) const
+{
+    // A path to a YAML file is accepted as is.
+    std::error_code ec;
+    if (name.find('/') != std::string::npos || name.ends_with(".yaml") || name.ends_with(".yml")) {
+        if (fs::is_regular_file(name, ec)) return fs::path(name);
+        throw std::invalid_argument(std::string("no ") + what + " profile file '" + name + "'");
+    }
+    auto entries = list(subdir);
+    for (const auto& e : entries)
+        if (e.name == name) return e.file;
+    std::string known;
+    for (const auto& e : entries) known += (known.empty() ? "" : ", ") + e.name;
+    std::string searched;
+    for (const auto& r : roots_) searched += (searched.empty() ? "" : ", ") + (r / subdir).string();
+    throw std::invalid_argument(std::string("unknown ") + what + " '" + name + "'; known " + what + "s: " +
+                                (known.empty() ? "none" : known) + " (searched " + (searched.empty() ? "nothing" : searched) + ")");
+}
+
+fs::path ProfileCatalog::modelFile(const std::string& name) const { return find("models", "model", name); }
+fs::path ProfileCatalog::platformFile(const std::string& name) const { return find("platforms", "platform", name); }
+
+}  // namespace poet

@@ -1,0 +1,121 @@
+#include "replay.h"
+
+#include <sstream>
+
+namespace poet {
+
+namespace {
+
+class ErrorLog {
+public:
+    explicit ErrorLog(const Graph& g) : g_(g) {}
+    template <typename... Parts>
+    void add(int stage, int node, const Parts&... parts)
+    {
+        if (errors.size() >= kMaxErrors) return;  // the first ones tell the story
+        std::ostringstream os;
+        os << "stage " << stage << ", node " << node << " (" << g_.node(node).name << "): ";
+        (os << ... << parts);
+        errors.push_back(os.str());
+    }
+    std::vector<std::string> errors;
+
+private:
+    static constexpr std::size_t kMaxErrors = 50;
+    const Graph& g_;
+};
+
+}  // namespace
+
+ReplayReport replaySchedule(const Graph& g, const Schedule& s, const ReplayLimits& limits)
+{
+    ReplayReport rep;
+    const int n = g.size();
+    ErrorLog log(g);
+    if (s.size() != n) {
+        rep.errors.push_back("schedule has " + std::to_string(s.size()) + " stages, the graph has " +
+                             std::to_string(n) + " nodes");
+        return rep;
+    }
+
+    rep.ram_trace.assign(n, {});
+    for (int t = 0; t < n; ++t) {
+        // What the previous stage left behind.
+        auto inRamAfterPrevious = [&](int i) {
+            return t > 0 && (s.S_RAM(t - 1, i) || s.R(t - 1, i) || s.M_in(t - 1, i));
+        };
+        auto onFlashAfterPrevious = [&](int i) { return t > 0 && (s.S_SD(t - 1, i) || s.M_out(t - 1, i)); };
+        auto keptForNext = [&](int i) { return t + 1 < n && s.S_RAM(t + 1, i); };
+
+        if (!s.R(t, t)) log.add(t, t, "stage ", t, " must compute its own node");
+        for (int i = 0; i < n; ++i) {
+            if (s.R(t, i) && i > t) log.add(t, i, "computed before its own stage");
+            if (s.S_RAM(t, i) && !inRamAfterPrevious(i))
+                log.add(t, i, "value read while absent: in RAM at the start of the stage, but it was not in RAM, "
+                              "computed or paged in during the previous stage");
+            if (s.S_SD(t, i) && !onFlashAfterPrevious(i))
+                log.add(t, i, "storage read before written: on flash at the start of the stage, but never paged out");
+            if (s.M_in(t, i) && !s.S_SD(t, i)) log.add(t, i, "storage read before written: paged in, but not on flash");
+            if (s.M_out(t, i) && !s.S_RAM(t, i)) log.add(t, i, "value read while absent: paged out, but not in RAM");
+            if (!limits.paging && (s.M_in(t, i) || s.M_out(t, i) || s.S_SD(t, i)))
+                log.add(t, i, "paging is switched off, but the schedule pages");
+            if (!limits.remat && s.R(t, i) && i != t)
+                log.add(t, i, "rematerialization is switched off, but the schedule recomputes");
+        }
+
+        // Walk the ops of stage t in node order, with Checkmate's memory accounting.
+        std::int64_t ram = 0;
+        for (int i = 0; i < n; ++i)
+            if (s.S_RAM(t, i)) ram += g.node(i).memory_bytes;
+        auto& trace = rep.ram_trace[t];
+        trace.reserve(t + 1);
+        for (int k = 0; k <= t; ++k) {
+            if (k > 0 && s.R(t, k - 1)) {
+                // Release the inputs of the previous op that no later op of this stage reads.
+                for (int u : g.predecessors(k - 1)) {
+                    bool readLater = false;
+                    for (int j : g.successors(u))
+                        if (j > k - 1 && s.R(t, j)) readLater = true;
+                    if (!readLater && !keptForNext(u)) ram -= g.node(u).memory_bytes;
+                }
+            }
+            if (s.R(t, k)) {
+                for (int u : g.predecessors(k)) {
+                    const bool available = s.S_RAM(t, u) || (u < k && s.R(t, u));
+                    if (!available) log.add(t, k, "value read while absent: input ", u, " (", g.node(u).name, ") is not in RAM");
+                }
+                ram += g.node(k).memory_bytes;
+                rep.compute_energy_j += g.node(k).compute_energy_j;
+                rep.runtime_s += g.node(k).compute_time_s;
+            }
+            trace.push_back(ram);
+            if (ram > rep.peak_ram_bytes) {
+                rep.peak_ram_bytes = ram;
+                rep.peak_stage = t;
+                rep.peak_node = k;
+            }
+            if (limits.ram_budget_bytes >= 0 && ram > limits.ram_budget_bytes)
+                log.add(t, k, "RAM over budget: ", ram, " bytes in use, budget ", limits.ram_budget_bytes);
+        }
+        for (int i = 0; i < n; ++i) {
+            if (s.M_in(t, i)) {
+                rep.paging_energy_j += g.node(i).pagein_energy_j;
+                ++rep.page_ins;
+            }
+            if (s.M_out(t, i)) {
+                rep.paging_energy_j += g.node(i).pageout_energy_j;
+                ++rep.page_outs;
+            }
+        }
+    }
+    rep.recomputations = s.R.count() - n;
+    rep.total_energy_j = rep.compute_energy_j + rep.paging_energy_j;
+    // A relative tolerance: the budget is a product of floating-point figures.
+    if (limits.runtime_budget_s >= 0 && rep.runtime_s > limits.runtime_budget_s * (1 + 1e-9))
+        log.add(0, 0, "runtime ", rep.runtime_s, " s exceeds the budget of ", limits.runtime_budget_s, " s");
+    rep.errors = std::move(log.errors);
+    rep.valid = rep.errors.empty();
+    return rep;
+}
+
+}  // namespace poet

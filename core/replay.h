@@ -1,0 +1,49 @@
+#pragma once
+// The independent check: walks a schedule stage by stage, runs the computed
+// nodes, frees what is no longer needed, pages in and out, and measures
+// energy, runtime and RAM. It shares no code with the formulation.
+//
+// Memory accounting (Checkmate's, which the formulation encodes): at stage t
+// RAM holds every value resident at the start of the stage; computing node k
+// allocates its output while its inputs are still held; right after k runs,
+// each input i of k is released when no later node of stage t reads it and it
+// is not kept for stage t+1. A value paged in during stage t occupies RAM from
+// stage t+1 on.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "graph.h"
+#include "schedule.h"
+
+namespace poet {
+
+struct ReplayLimits {
+    std::int64_t ram_budget_bytes = -1;  // < 0: not checked
+    double runtime_budget_s = -1;        // < 0: not checked
+    bool paging = true;                  // false: any paging is an error
+    bool remat = true;                   // false: any recomputation is an error
+};
+
+struct ReplayReport {
+    bool valid = false;
+    std::vector<std::string> errors;  // empty when valid; each names stage and node
+
+    double compute_energy_j = 0;
+    double paging_energy_j = 0;
+    double total_energy_j = 0;
+    double runtime_s = 0;               // compute time
+    std::int64_t peak_ram_bytes = 0;
+    int peak_stage = -1;                // where the peak happens
+    int peak_node = -1;
+    int recomputations = 0;             // computations beyond the first of each node
+    int page_ins = 0;
+    int page_outs = 0;
+
+    // RAM in use after each op: ram_trace[t][k] for k = 0..t (formulation's U[t,k]).
+    std::vector<std::vector<std::int64_t>> ram_trace;
+};
+
+ReplayReport replaySchedule(const Graph& g, const Schedule& s, const ReplayLimits& limits = {});
+
+}  // namespace poet

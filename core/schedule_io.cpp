@@ -1,0 +1,191 @@
+#include "schedule_io.h"
+
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+#include <unistd.h>
+
+namespace poet {
+
+using nlohmann::json;
+
+namespace {
+
+const char* const kMatrixNames[] = {"R", "S_RAM", "S_SD", "M_in", "M_out"};
+
+const BoolMatrix& matrixOf(const Schedule& s, int which)
+{
+    switch (which) {
+    case 0: return s.R;
+    case 1: return s.S_RAM;
+    case 2: return s.S_SD;
+    case 3: return s.M_in;
+    default: return s.M_out;
+    }
+}
+
+BoolMatrix& matrixOf(Schedule& s, int which)
+{
+    return const_cast<BoolMatrix&>(matrixOf(static_cast<const Schedule&>(s), which));
+}
+
+// Sparse: per stage, the list of nodes set. Small and readable.
+json matrixJson(const BoolMatrix& m)
+{
+    json rows = json::array();
+    for (int t = 0; t < m.size(); ++t) {
+        json row = json::array();
+        for (int i = 0; i < m.size(); ++i)
+            if (m(t, i)) row.push_back(i);
+        rows.push_back(row);
+    }
+    return rows;
+}
+
+}  // namespace
+
+json resultSummaryJson(const Problem& problem, const SolveResult& r)
+{
+    const ReplayReport& rep = r.replay;
+    const bool has = r.schedule.has_value();
+    json j;
+    j["model"] = problem.model;
+    j["platform"] = problem.platform;
+    j["batch_size"] = problem.batch_size;
+    j["paging"] = problem.options.paging;
+    j["remat"] = problem.options.remat;
+    j["status"] = toString(r.status);
+    j["source"] = toString(r.source);
+    j["ram_budget_bytes"] = problem.ram_budget_bytes;
+    j["runtime_budget_factor"] = problem.runtime_budget_factor;
+    j["runtime_budget_s"] = problem.runtimeBudgetSeconds();
+    j["compute_energy_j"] = has ? json(rep.compute_energy_j) : json();
+    j["paging_energy_j"] = has ? json(rep.paging_energy_j) : json();
+    j["total_energy_j"] = has ? json(rep.total_energy_j) : json();
+    j["runtime_s"] = has ? json(rep.runtime_s) : json();
+    j["peak_ram_bytes"] = has ? json(rep.peak_ram_bytes) : json();
+    j["recomputations"] = has ? json(rep.recomputations) : json();
+    j["page_ins"] = has ? json(rep.page_ins) : json();
+    j["page_outs"] = has ? json(rep.page_outs) : json();
+    j["best_bound_j"] = r.best_bound_j;
+    j["gap"] = r.gap;
+    j["solve_time_s"] = r.solve_time_s;
+    j["first_solution_time_s"] = r.first_solution_time_s;
+    j["variables"] = r.variables;
+    j["constraints"] = r.constraints;
+    j["replay_valid"] = has && rep.valid;
+    if (!r.message.empty()) j["message"] = r.message;
+    return j;
+}
+
+json scheduleDocument(const Problem& problem, const SolveResult& result)
+{
+    json doc = resultSummaryJson(problem, result);
+    doc["format"] = "poet-schedule";
+    doc["version"] = 1;
+    json nodes = json::array();
+    for (const Node& n : problem.graph.nodes()) nodes.push_back(n.name);
+    doc["nodes"] = nodes;
+    if (result.schedule) {
+        json m;
+        for (int w = 0; w < 5; ++w) m[kMatrixNames[w]] = matrixJson(matrixOf(*result.schedule, w));
+        doc["schedule"] = m;
+    }
+    return doc;
+}
+
+LoadedSchedule readScheduleDocument(const std::filesystem::path& file)
+{
+    std::ifstream in(file);
+    if (!in) throw std::runtime_error(file.string() + ": cannot open");
+    json doc;
+    try {
+        doc = json::parse(in);
+    } catch (const json::parse_error& e) {
+        throw std::runtime_error(file.string() + ": not valid JSON: " + e.what());
+    }
+    auto field = [&](const char* name) -> const json& {
+        if (!doc.contains(name)) throw std::runtime_error(file.string() + ": field '" + name + "' is missing");
+        return doc.at(name);
+    };
+    LoadedSchedule out;
+    try {
+        out.model = field("model").get<std::string>();
+        out.platform = field("platform").get<std::string>();
+        out.batch_size = field("batch_size").get<int>();
+        out.ram_budget_bytes = field("ram_budget_bytes").get<std::int64_t>();
+        out.runtime_budget_factor = field("runtime_budget_factor").get<double>();
+        out.options.paging = field("paging").get<bool>();
+        out.options.remat = field("remat").get<bool>();
+        const json& m = field("schedule");
+        const int n = static_cast<int>(field("nodes").size());
+        out.schedule = Schedule(n);
+        for (int w = 0; w < 5; ++w) {
+            const std::string where = std::string("schedule.") + kMatrixNames[w];
+            if (!m.contains(kMatrixNames[w])) throw std::runtime_error(file.string() + ": field '" + where + "' is missing");
+            const json& rows = m.at(kMatrixNames[w]);
+            if (!rows.is_array() || static_cast<int>(rows.size()) != n)
+                throw std::runtime_error(file.string() + ": field '" + where + "' must have one row per node (" +
+                                         std::to_string(n) + ")");
+            for (int t = 0; t < n; ++t)
+                for (const json& i : rows[t]) {
+                    const int node = i.get<int>();
+                    if (node < 0 || node >= n)
+                        throw std::runtime_error(file.string() + ": field '" + where + "[" + std::to_string(t) +
+                                                 "]' names node " + std::to_string(node) + ", outside 0.." +
+                                                 std::to_string(n - 1));
+                    matrixOf(out.schedule, w).set(t, node);
+                }
+        }
+    } catch (const json::exception& e) {
+        throw std::runtime_error(file.string() + ": " + e.what());
+    }
+    return out;
+}
+
+void writeFileAtomically(const std::filesystem::path& file, const std::string& text)
+{
+    const auto dir = file.has_parent_path() ? file.parent_path() : std::filesystem::path(".");
+    std::string tmpl = (dir / ("." + file.filename().string() + ".XXXXXX")).string();
+    const int fd = mkstemp(tmpl.data());
+    if (fd < 0) throw std::runtime_error(file.string() + ": cannot create a temporary file in " + dir.string());
+    std::size_t done = 0;
+    bool ok = true;
+    while (ok && done < text.size()) {
+        const ssize_t w = ::write(fd, text.data() + done, text.size() - done);
+        if (w <= 0) ok = false;
+        else done += static_cast<std::size_t>(w);
+    }
+    ok = ok && ::fsync(fd) == 0;
+    ok = (::close(fd) == 0) && ok;
+    std::error_code ec;
+    if (ok) std::filesystem::rename(tmpl, file, ec);
+    if (!ok || ec) {
+        std::filesystem::remove(tmpl, ec);
+        throw std::runtime_error(file.string() + ": write failed; the file is unchanged");
+    }
+}
+
+std::string scheduleCsv(const Graph& g, const Schedule& s)
+{
+    std::ostringstream os;
+    os << "matrix,stage";
+    for (const Node& n : g.nodes()) {
+        std::string name = n.name;
+        for (char& c : name)
+            if (c == ',' || c == '"') c = '_';
+        os << ',' << name;
+    }
+    os << '\n';
+    for (int w = 0; w < 5; ++w) {
+        const BoolMatrix& m = matrixOf(s, w);
+        for (int t = 0; t < m.size(); ++t) {
+            os << kMatrixNames[w] << ',' << t;
+            for (int i = 0; i < m.size(); ++i) os << ',' << (m(t, i) ? 1 : 0);
+            os << '\n';
+        }
+    }
+    return os.str();
+}
+
+}  // namespace poet

@@ -1,0 +1,273 @@
+#include "solver.h"
+
+#include <chrono>
+#include <cmath>
+#include <mutex>
+
+#include <CbcEventHandler.hpp>
+#include <CbcHeuristic.hpp>
+#include <CbcHeuristicDiveCoefficient.hpp>
+#include <CbcHeuristicFPump.hpp>
+#include <CbcHeuristicLocal.hpp>
+#include <CbcHeuristicRINS.hpp>
+#include <CbcModel.hpp>
+#include <CglClique.hpp>
+#include <CglFlowCover.hpp>
+#include <CglGomory.hpp>
+#include <CglKnapsackCover.hpp>
+#include <CglMixedIntegerRounding2.hpp>
+#include <CglProbing.hpp>
+#include <CoinPackedMatrix.hpp>
+#include <OsiClpSolverInterface.hpp>
+
+#include "formulation.h"
+#include "heuristic_schedule.h"
+
+namespace poet {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double secondsSince(Clock::time_point start)
+{
+    return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+ReplayLimits limitsOf(const Problem& p)
+{
+    ReplayLimits l;
+    l.ram_budget_bytes = p.ram_budget_bytes;
+    l.runtime_budget_s = p.runtimeBudgetSeconds();
+    l.paging = p.options.paging;
+    l.remat = p.options.remat;
+    return l;
+}
+
+double relativeGap(double objective, double bound)
+{
+    if (objective <= 0) return 0;
+    return std::max(0.0, (objective - bound) / objective);
+}
+
+// Collects incumbents from CBC (which calls it from its worker threads, and
+// more than once per solution) and stops the search on cancel.
+class IncumbentHandler : public CbcEventHandler {
+public:
+    struct Shared {
+        const Problem* problem = nullptr;
+        const Formulation* formulation = nullptr;
+        const std::atomic<bool>* cancel = nullptr;
+        const IncumbentCallback* callback = nullptr;
+        Clock::time_point start;
+        std::mutex mutex;
+        double best_j = INFINITY;
+        double first_solution_s = -1;
+        bool cancelled = false;
+    };
+
+    explicit IncumbentHandler(Shared* shared) : shared_(shared) {}
+    CbcEventHandler* clone() const override { return new IncumbentHandler(*this); }
+
+    CbcAction event(CbcEvent which) override
+    {
+        if (shared_->cancel && shared_->cancel->load()) {
+            std::lock_guard lock(shared_->mutex);
+            shared_->cancelled = true;
+            return stop;
+        }
+        if ((which == solution || which == heuristicSolution) && model_ && model_->bestSolution())
+            report(model_->bestSolution());
+        return noAction;
+    }
+
+private:
+    void report(const double* x)
+    {
+        const Formulation& f = *shared_->formulation;
+        const double energy = f.energyJ(x);
+        std::lock_guard lock(shared_->mutex);
+        if (!(energy < shared_->best_j - 1e-12 * std::abs(energy))) return;  // the same incumbent again
+        shared_->best_j = energy;
+        if (shared_->first_solution_s < 0) shared_->first_solution_s = secondsSince(shared_->start);
+        if (!shared_->callback || !*shared_->callback) return;
+        SolveResult r;
+        r.schedule = f.decode(x);
+        r.replay = replaySchedule(shared_->problem->graph, *r.schedule, limitsOf(*shared_->problem));
+        if (!r.replay.valid) return;  // never show what the replay rejects
+        r.status = SolveStatus::Feasible;
+        r.source = SolutionSource::Incumbent;
+        r.objective_j = energy;
+        r.solve_time_s = secondsSince(shared_->start);
+        r.first_solution_time_s = shared_->first_solution_s;
+        (*shared_->callback)(r);
+    }
+
+    Shared* shared_;
+};
+
+void addCutsAndHeuristics(CbcModel& model)
+{
+    // A bare CbcModel has neither: these are the cbc binary's usual set.
+    CglProbing probing;
+    probing.setUsingObjective(1);
+    probing.setMaxPass(1);
+    probing.setMaxPassRoot(3);
+    probing.setMaxProbe(10);
+    probing.setMaxProbeRoot(50);
+    probing.setMaxLook(10);
+    probing.setMaxLookRoot(50);
+    probing.setRowCuts(3);
+    model.addCutGenerator(&probing, -1, "Probing");
+    CglGomory gomory;
+    gomory.setLimit(300);
+    model.addCutGenerator(&gomory, -98, "Gomory");
+    CglKnapsackCover knapsack;
+    model.addCutGenerator(&knapsack, -98, "KnapsackCover");
+    CglClique clique;
+    clique.setStarCliqueReport(false);
+    clique.setRowCliqueReport(false);
+    model.addCutGenerator(&clique, -98, "Clique");
+    CglMixedIntegerRounding2 mir;
+    model.addCutGenerator(&mir, -98, "MixedIntegerRounding2");
+    CglFlowCover flow;
+    model.addCutGenerator(&flow, -98, "FlowCover");
+
+    CbcRounding rounding(model);
+    model.addHeuristic(&rounding);
+    CbcHeuristicFPump pump(model);
+    pump.setMaximumPasses(20);
+    model.addHeuristic(&pump);
+    CbcHeuristicLocal local(model);
+    model.addHeuristic(&local);
+    CbcHeuristicRINS rins(model);
+    model.addHeuristic(&rins);
+    CbcHeuristicDiveCoefficient dive(model);
+    dive.setWhen(3);
+    model.addHeuristic(&dive);
+}
+
+}  // namespace
+
+SolveResult solve(const Problem& problem, const SolverOptions& options, const IncumbentCallback& onIncumbent,
+                  const std::atomic<bool>* cancel)
+{
+    const auto start = Clock::now();
+    SolveResult result;
+    const ReplayLimits limits = limitsOf(problem);
+    Formulation f(problem, options.variant);
+    result.variables = f.columns();
+    result.constraints = f.rows();
+
+    auto finishWith = [&](SolveStatus status, const Schedule* schedule, SolutionSource source, double bound_j) {
+        result.status = status;
+        result.source = schedule ? source : SolutionSource::None;
+        if (schedule) {
+            result.schedule = *schedule;
+            result.replay = replaySchedule(problem.graph, *schedule, limits);
+            result.objective_j = result.replay.total_energy_j;
+        }
+        result.best_bound_j = bound_j;
+        result.gap = schedule ? relativeGap(result.objective_j, bound_j) : 0;
+        result.solve_time_s = secondsSince(start);
+        return result;
+    };
+
+    if (f.triviallyInfeasible()) {
+        result.message = "the runtime budget is below one plain pass (factor 1.0): every node must run at least once";
+        return finishWith(SolveStatus::Infeasible, nullptr, SolutionSource::None, 0);
+    }
+
+    // A fast valid schedule first: an instant answer and CBC's first cutoff.
+    std::optional<Schedule> warm;
+    if (options.use_heuristics) {
+        warm = heuristicSchedule(problem);
+        if (warm) {
+            result.first_solution_time_s = secondsSince(start);
+            if (onIncumbent) {
+                SolveResult r;
+                r.status = SolveStatus::Feasible;
+                r.source = SolutionSource::Heuristic;
+                r.schedule = warm;
+                r.replay = replaySchedule(problem.graph, *warm, limits);
+                r.objective_j = r.replay.total_energy_j;
+                r.solve_time_s = result.first_solution_time_s;
+                r.first_solution_time_s = result.first_solution_time_s;
+                onIncumbent(r);
+            }
+        }
+    }
+
+    OsiClpSolverInterface lp;
+    {
+        CoinPackedMatrix matrix(false, f.triplet_row.data(), f.triplet_col.data(), f.triplet_value.data(),
+                                static_cast<CoinBigIndex>(f.triplet_value.size()));
+        matrix.setDimensions(f.rows(), f.columns());
+        lp.loadProblem(matrix, f.col_lower.data(), f.col_upper.data(), f.objective.data(), f.row_lower.data(),
+                       f.row_upper.data());
+    }
+    for (int c = 0; c < f.columns(); ++c)
+        if (f.is_integer[c]) lp.setInteger(c);
+    lp.messageHandler()->setLogLevel(0);
+    lp.setHintParam(OsiDoReducePrint, true, OsiHintTry);
+
+    CbcModel model(lp);
+    model.setLogLevel(options.log ? 1 : 0);
+    model.solver()->messageHandler()->setLogLevel(0);
+    model.setUseElapsedTime(true);  // CBC counts CPU seconds otherwise
+    model.setMaximumSeconds(std::max(0.01, options.time_limit_s - secondsSince(start)));
+    model.setAllowableFractionGap(options.relative_gap);
+    model.setAllowableGap(1e-9 * f.objectiveScale());
+    model.setDblParam(CbcModel::CbcCutoffIncrement, 1e-6);
+    if (options.threads > 1 && CbcModel::haveMultiThreadSupport()) model.setNumberThreads(options.threads);
+    addCutsAndHeuristics(model);
+
+    IncumbentHandler::Shared shared;
+    shared.problem = &problem;
+    shared.formulation = &f;
+    shared.cancel = cancel;
+    shared.callback = &onIncumbent;
+    shared.start = start;
+    if (warm) {
+        const auto x = f.encode(*warm);
+        const double model_objective = (f.energyJ(x.data()) - f.objectiveOffsetJ()) * f.objectiveScale();
+        model.setBestSolution(x.data(), static_cast<int>(x.size()), model_objective, true);
+        shared.best_j = f.energyJ(x.data());
+        shared.first_solution_s = result.first_solution_time_s;
+    }
+    IncumbentHandler handler(&shared);
+    model.passInEventHandler(&handler);
+
+    if (!(cancel && cancel->load())) model.branchAndBound();
+
+    const bool cancelled = shared.cancelled || (cancel && cancel->load());
+    if (result.first_solution_time_s < 0) result.first_solution_time_s = shared.first_solution_s;
+    const double bound_j = model.getBestPossibleObjValue() / f.objectiveScale() + f.objectiveOffsetJ();
+    const double* best = model.bestSolution();
+    std::optional<Schedule> found;
+    if (best) found = f.decode(best);
+
+    if (found) {
+        // A gap stop also says "proven optimal": judge by the gap itself.
+        const double energy = f.energyJ(best);
+        const double gap = relativeGap(energy, std::min(bound_j, energy));
+        const bool proven = model.isProvenOptimal() && gap <= options.relative_gap + 1e-12;
+        finishWith(proven ? SolveStatus::Optimal : SolveStatus::Feasible, &*found,
+                   proven ? SolutionSource::Proven
+                          : (warm && *found == *warm ? SolutionSource::Heuristic : SolutionSource::Incumbent),
+                   std::min(bound_j, energy));
+        if (!result.replay.valid) {
+            // Should never happen: the formulation and the replay disagree.
+            result.message = "internal error: the replay rejected the solver's schedule: " + result.replay.errors.front();
+        }
+        return result;
+    }
+    if (model.isProvenInfeasible() && !cancelled) {
+        result.message = "no schedule fits these budgets";
+        return finishWith(SolveStatus::Infeasible, nullptr, SolutionSource::None, 0);
+    }
+    return finishWith(cancelled ? SolveStatus::Cancelled : SolveStatus::NoSolution, nullptr, SolutionSource::None,
+                      bound_j);
+}
+
+}  // namespace poet

@@ -1,0 +1,30 @@
+#pragma once
+// Solves a POET problem with COIN-OR CBC in-process. Reports each improving
+// schedule through a callback and can be cancelled from any thread; a
+// cancelled or time-limited solve keeps the best schedule found.
+#include <atomic>
+#include <functional>
+
+#include "formulation.h"
+#include "problem.h"
+#include "solve_result.h"
+
+namespace poet {
+
+struct SolverOptions {
+    double time_limit_s = 60;   // wall clock
+    int threads = 1;
+    double relative_gap = 1e-4; // stop when (incumbent - bound) / incumbent <= this
+    bool log = false;           // CBC's log to stderr
+    FormulationVariant variant = FormulationVariant::Tight;
+    bool use_heuristics = true; // start from a fast valid schedule (heuristic_schedule.h)
+};
+
+// Called (from a solver thread) with each new, replay-checked incumbent.
+using IncumbentCallback = std::function<void(const SolveResult& incumbent)>;
+
+SolveResult solve(const Problem& problem, const SolverOptions& options,
+                  const IncumbentCallback& onIncumbent = {},
+                  const std::atomic<bool>* cancel = nullptr);
+
+}  // namespace poet

@@ -1,0 +1,483 @@
+#include "sweep.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "baselines.h"
+#include "graph_analysis.h"
+#include "replay.h"
+#include "schedule.h"
+#include "schedule_io.h"
+
+namespace poet {
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr double kForever = std::numeric_limits<double>::infinity();
+
+class Fnv1a {
+public:
+    void bytes(const void* p, std::size_t n) {
+        const auto* c = static_cast<const unsigned char*>(p);
+        for (std::size_t i = 0; i < n; ++i) {
+            h_ ^= c[i];
+            h_ *= 1099511628211ULL;
+        }
+    }
+    void i64(std::int64_t v) { bytes(&v, sizeof v); }
+    void f64(double v) {
+        if (v == 0) v = 0;  // -0 == +0
+        std::uint64_t bits;
+        std::memcpy(&bits, &v, sizeof bits);
+        bytes(&bits, sizeof bits);
+    }
+    void str(const std::string& s) {
+        i64(static_cast<std::int64_t>(s.size()));
+        bytes(s.data(), s.size());
+    }
+    std::string hex() const {
+        char buf[17];
+        std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h_));
+        return buf;
+    }
+
+private:
+    std::uint64_t h_ = 1469598103934665603ULL;
+};
+
+std::string fmtDouble(double v) {
+    if (std::isnan(v)) return "";
+    char buf[40];
+    std::snprintf(buf, sizeof buf, "%.17g", v);
+    return buf;
+}
+
+nlohmann::json rowToJson(const SweepRow& r) {
+    auto num = [](double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); };
+    return {{"strategy", r.strategy},
+            {"ram_budget_bytes", r.ram_budget_bytes},
+            {"runtime_budget_factor", r.runtime_budget_factor},
+            {"status", toString(r.status)},
+            {"compute_energy_j", r.compute_energy_j},
+            {"paging_energy_j", r.paging_energy_j},
+            {"total_energy_j", r.total_energy_j},
+            {"runtime_s", r.runtime_s},
+            {"peak_ram_bytes", r.peak_ram_bytes},
+            {"gap", num(r.gap)},
+            {"best_bound_j", num(r.best_bound_j)},
+            {"solve_time_s", r.solve_time_s}};
+}
+
+std::optional<SweepRow> rowFromJson(const nlohmann::json& j) {
+    try {
+        SweepRow r;
+        auto num = [](const nlohmann::json& v) { return v.is_null() ? kNaN : v.get<double>(); };
+        r.strategy = j.at("strategy").get<std::string>();
+        r.ram_budget_bytes = j.at("ram_budget_bytes").get<std::int64_t>();
+        r.runtime_budget_factor = j.at("runtime_budget_factor").get<double>();
+        auto st = solveStatusFromString(j.at("status").get<std::string>());
+        if (!st) return std::nullopt;
+        r.status = *st;
+        r.compute_energy_j = j.at("compute_energy_j").get<double>();
+        r.paging_energy_j = j.at("paging_energy_j").get<double>();
+        r.total_energy_j = j.at("total_energy_j").get<double>();
+        r.runtime_s = j.at("runtime_s").get<double>();
+        r.peak_ram_bytes = j.at("peak_ram_bytes").get<std::int64_t>();
+        r.gap = num(j.at("gap"));
+        r.best_bound_j = num(j.at("best_bound_j"));
+        r.solve_time_s = j.at("solve_time_s").get<double>();
+        return r;
+    } catch (const std::exception&) {
+        return std::nullopt;
+    }
+}
+
+int strategyRank(const std::string& s) {
+    const auto& all = allSweepStrategies();
+    auto it = std::find(all.begin(), all.end(), s);
+    return static_cast<int>(it - all.begin());
+}
+
+}  // namespace
+
+const std::vector<std::string>& allSweepStrategies() {
+    static const std::vector<std::string> names{"poet",       "remat-only",  "paging-only", "chen-sqrtn",
+                                                "chen-greedy", "revolve",    "dtr",         "plain"};
+    return names;
+}
+
+bool isSweepStrategy(const std::string& name) {
+    const auto& all = allSweepStrategies();
+    return std::find(all.begin(), all.end(), name) != all.end();
+}
+
+bool isMilpStrategy(const std::string& name) {
+    return name == "poet" || name == "remat-only" || name == "paging-only";
+}
+
+const char* toString(SweepAxis a) {
+    return a == SweepAxis::RamBudget ? "ram_budget_bytes" : "runtime_budget_factor";
+}
+
+// ------------------------------------------------------------------ cache --
+
+SweepCache::SweepCache(std::string directory) : dir_(std::move(directory)) {
+    if (!dir_.empty()) {
+        std::error_code ec;
+        std::filesystem::create_directories(dir_, ec);
+    }
+}
+
+std::optional<SweepRow> SweepCache::find(const std::string& key, double time_limit_s) {
+    auto usable = [&](const Entry& e) {
+        return e.row.status == SolveStatus::Optimal || e.row.status == SolveStatus::Infeasible ||
+               e.time_limit_s >= time_limit_s;
+    };
+    {
+        std::lock_guard lock(mutex_);
+        auto it = memory_.find(key);
+        if (it != memory_.end()) {
+            if (usable(it->second)) return it->second.row;
+            return std::nullopt;
+        }
+    }
+    if (dir_.empty()) return std::nullopt;
+    std::ifstream in(std::filesystem::path(dir_) / (key + ".json"));
+    if (!in) return std::nullopt;
+    try {
+        nlohmann::json j = nlohmann::json::parse(in);
+        if (j.at("key").get<std::string>() != key) return std::nullopt;
+        auto row = rowFromJson(j.at("row"));
+        if (!row) return std::nullopt;
+        const auto& tl = j.at("time_limit_s");
+        Entry e{*row, tl.is_null() ? kForever : tl.get<double>()};
+        std::lock_guard lock(mutex_);
+        memory_[key] = e;
+        if (usable(e)) return e.row;
+    } catch (const std::exception&) {
+    }
+    return std::nullopt;
+}
+
+void SweepCache::store(const std::string& key, const SweepRow& row, double time_limit_s) {
+    SweepRow r = row;
+    r.from_cache = false;
+    {
+        std::lock_guard lock(mutex_);
+        memory_[key] = Entry{r, time_limit_s};
+    }
+    if (dir_.empty()) return;
+    nlohmann::json j{{"format", "poet-sweep-point-1"},
+                     {"key", key},
+                     {"time_limit_s", std::isfinite(time_limit_s) ? nlohmann::json(time_limit_s) : nlohmann::json(nullptr)},
+                     {"row", rowToJson(r)}};
+    try {
+        writeFileAtomically(std::filesystem::path(dir_) / (key + ".json"), j.dump(1) + "\n");
+    } catch (const std::exception&) {
+        // A cache that cannot be written only costs time.
+    }
+}
+
+std::size_t SweepCache::size() const {
+    std::lock_guard lock(mutex_);
+    return memory_.size();
+}
+
+std::string sweepPointKey(const Problem& p, const std::string& strategy, double relative_gap) {
+    Fnv1a h;
+    h.str("poet-sweep-point-1");
+    const Graph& g = p.graph;
+    h.i64(g.size());
+    for (const Node& n : g.nodes()) {
+        h.i64(static_cast<int>(n.kind));
+        h.i64(n.memory_bytes);
+        h.f64(n.compute_energy_j);
+        h.f64(n.compute_time_s);
+        h.f64(n.pagein_energy_j);
+        h.f64(n.pageout_energy_j);
+        h.f64(n.param_bytes);
+    }
+    h.i64(static_cast<std::int64_t>(g.edges().size()));
+    for (const auto& [u, v] : g.edges()) {
+        h.i64(u);
+        h.i64(v);
+    }
+    h.i64(p.ram_budget_bytes);
+    h.f64(p.runtime_budget_factor);
+    // Every field of ProblemOptions defines the problem: keep this list complete.
+    h.i64(p.options.paging ? 1 : 0);
+    h.i64(p.options.remat ? 1 : 0);
+    h.str(strategy);
+    if (isMilpStrategy(strategy)) h.f64(relative_gap);
+    return h.hex();
+}
+
+std::vector<std::int64_t> ramSweepBudgets(std::int64_t lo, std::int64_t hi, int points) {
+    std::vector<std::int64_t> out;
+    if (points <= 0) return out;
+    if (hi < lo) std::swap(lo, hi);
+    if (points == 1) return {hi};
+    for (int i = 0; i < points; ++i) {
+        const double x = static_cast<double>(lo) + static_cast<double>(hi - lo) * i / (points - 1);
+        const auto b = static_cast<std::int64_t>(std::llround(x));
+        if (out.empty() || out.back() != b) out.push_back(b);
+    }
+    return out;
+}
+
+// --------------------------------------------------------------- running --
+
+SweepRow runStrategy(const Problem& problem, const std::string& strategy, const SolverOptions& solver,
+                     const std::atomic<bool>* cancel) {
+    SweepRow row;
+    row.strategy = strategy;
+    row.ram_budget_bytes = problem.ram_budget_bytes;
+    row.runtime_budget_factor = problem.runtime_budget_factor;
+    const auto start = std::chrono::steady_clock::now();
+    auto fill = [&](const ReplayReport& r) {
+        row.compute_energy_j = r.compute_energy_j;
+        row.paging_energy_j = r.paging_energy_j;
+        row.total_energy_j = r.total_energy_j;
+        row.runtime_s = r.runtime_s;
+        row.peak_ram_bytes = r.peak_ram_bytes;
+    };
+    if (isMilpStrategy(strategy)) {
+        Problem p = problem;
+        if (strategy == "remat-only") {
+            p.options.paging = false;
+            p.options.remat = true;
+        } else if (strategy == "paging-only") {
+            p.options.paging = true;
+            p.options.remat = false;
+        }
+        SolveResult r = solve(p, solver, {}, cancel);
+        row.status = r.status;
+        if (r.schedule && (r.status == SolveStatus::Optimal || r.status == SolveStatus::Feasible)) {
+            fill(r.replay);
+            row.gap = r.status == SolveStatus::Optimal ? r.gap : r.gap;
+            row.best_bound_j = r.best_bound_j;
+        } else {
+            row.gap = kNaN;
+            row.best_bound_j = r.best_bound_j;
+        }
+    } else {
+        const Graph& g = problem.graph;
+        ReplayLimits limits;
+        limits.ram_budget_bytes = problem.ram_budget_bytes;
+        limits.runtime_budget_s = problem.runtimeBudgetSeconds() * (1 + 1e-9);
+        limits.paging = false;
+        limits.remat = true;
+        std::optional<Schedule> s;
+        if (strategy == "plain") s = plainBaseline(g, limits);
+        else if (strategy == "chen-sqrtn") s = chenSqrtN(g, limits);
+        else if (strategy == "chen-greedy") s = chenGreedy(g, limits);
+        else if (strategy == "revolve") s = revolve(g, limits);
+        else if (strategy == "dtr") s = dtr(g, limits);
+        else throw std::invalid_argument("unknown strategy: " + strategy);
+        row.gap = kNaN;
+        row.best_bound_j = kNaN;
+        if (s) {
+            row.status = SolveStatus::Feasible;
+            fill(replaySchedule(g, *s, limits));
+        } else {
+            row.status = SolveStatus::Infeasible;
+        }
+    }
+    row.solve_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return row;
+}
+
+namespace {
+
+// A schedule that fits a budget fits every looser one with the same energy:
+// where a time-limited MILP result at a looser point is worse than (or missing
+// next to) one at a tighter point, report the tighter point's schedule.
+void repairDominance(std::vector<SweepRow*>& curve) {
+    const SweepRow* best = nullptr;
+    for (SweepRow* r : curve) {
+        if (best && r->status != SolveStatus::Optimal &&
+            (!r->hasSchedule() || best->total_energy_j < r->total_energy_j)) {
+            r->status = SolveStatus::Feasible;
+            r->compute_energy_j = best->compute_energy_j;
+            r->paging_energy_j = best->paging_energy_j;
+            r->total_energy_j = best->total_energy_j;
+            r->runtime_s = best->runtime_s;
+            r->peak_ram_bytes = best->peak_ram_bytes;
+            r->gap = (std::isfinite(r->best_bound_j) && r->total_energy_j > 0)
+                         ? std::max(0.0, (r->total_energy_j - r->best_bound_j) / r->total_energy_j)
+                         : kNaN;
+        }
+        if (r->hasSchedule() && (!best || r->total_energy_j < best->total_energy_j)) best = r;
+    }
+}
+
+}  // namespace
+
+SweepResult runSweep(const SweepConfig& config, const SweepProgressCallback& progress,
+                     const std::atomic<bool>* cancel, SweepCache* cache) {
+    using clock = std::chrono::steady_clock;
+    const auto start = clock::now();
+    std::unique_ptr<SweepCache> own_cache;
+    if (!cache) {
+        own_cache = std::make_unique<SweepCache>(config.cache_dir);
+        cache = own_cache.get();
+    }
+    for (const auto& s : config.strategies)
+        if (!isSweepStrategy(s)) throw std::invalid_argument("unknown strategy: " + s);
+
+    const Problem& base = config.problem;
+    const Graph& g = base.graph;
+    SweepResult result;
+    result.model = base.model;
+    result.platform = base.platform;
+    result.axis = config.axis;
+    result.strategies = config.strategies;
+    result.ram_lower_bound_bytes = ramLowerBound(g);
+    result.plain_peak_bytes = replaySchedule(g, plainSchedule(g)).peak_ram_bytes;
+
+    std::vector<Problem> points;
+    if (config.axis == SweepAxis::RamBudget) {
+        const std::int64_t lo = config.ram_min_bytes > 0 ? config.ram_min_bytes : result.ram_lower_bound_bytes;
+        const std::int64_t hi = config.ram_max_bytes > 0 ? config.ram_max_bytes
+                                                         : std::max(result.plain_peak_bytes, lo);
+        result.ram_budgets = ramSweepBudgets(lo, hi, config.points);
+        for (std::int64_t b : result.ram_budgets) {
+            Problem p = base;
+            p.ram_budget_bytes = b;
+            points.push_back(std::move(p));
+        }
+    } else {
+        const int n = std::max(1, config.points);
+        for (int i = 0; i < n; ++i) {
+            const double f = n == 1 ? config.runtime_max
+                                    : config.runtime_min + (config.runtime_max - config.runtime_min) * i / (n - 1);
+            result.runtime_factors.push_back(f);
+            Problem p = base;
+            p.runtime_budget_factor = f;
+            points.push_back(std::move(p));
+        }
+    }
+
+    // Heuristics first (fast, so every curve but the MILP's appears at once),
+    // then the MILP strategies point by point.
+    struct Task { int point; std::string strategy; };
+    std::vector<Task> tasks;
+    for (const auto& s : config.strategies)
+        if (!isMilpStrategy(s))
+            for (int i = 0; i < static_cast<int>(points.size()); ++i) tasks.push_back({i, s});
+    for (int i = 0; i < static_cast<int>(points.size()); ++i)
+        for (const auto& s : config.strategies)
+            if (isMilpStrategy(s)) tasks.push_back({i, s});
+    result.total = static_cast<int>(tasks.size());
+
+    int milp_left = 0;
+    for (const auto& t : tasks) milp_left += isMilpStrategy(t.strategy) ? 1 : 0;
+    int heur_left = result.total - milp_left;
+    double milp_time = 0, heur_time = 0;
+    int milp_solved = 0, heur_solved = 0;
+
+    for (const Task& task : tasks) {
+        if (cancel && cancel->load()) {
+            result.cancelled = true;
+            break;
+        }
+        const bool milp = isMilpStrategy(task.strategy);
+        const Problem& p = points[task.point];
+        const std::string key = sweepPointKey(p, task.strategy, config.solver.relative_gap);
+        const double time_limit = milp ? config.solver.time_limit_s : kForever;
+        SweepRow row;
+        if (auto hit = cache->find(key, time_limit)) {
+            row = *hit;
+            row.from_cache = true;
+            ++result.cache_hits;
+        } else {
+            row = runStrategy(p, task.strategy, config.solver, cancel);
+            if (cancel && cancel->load()) {  // cut short: not a result
+                result.cancelled = true;
+                break;
+            }
+            cache->store(key, row, time_limit);
+            (milp ? milp_time : heur_time) += row.solve_time_s;
+            ++(milp ? milp_solved : heur_solved);
+        }
+        --(milp ? milp_left : heur_left);
+        result.rows.push_back(row);
+        result.done = static_cast<int>(result.rows.size());
+        if (progress) {
+            SweepProgress pr;
+            pr.done = result.done;
+            pr.total = result.total;
+            pr.elapsed_s = std::chrono::duration<double>(clock::now() - start).count();
+            const double milp_avg = milp_solved ? milp_time / milp_solved : config.solver.time_limit_s;
+            const double heur_avg = heur_solved ? heur_time / heur_solved : 0.05;
+            pr.eta_s = milp_left * milp_avg + heur_left * heur_avg;
+            pr.row = &result.rows.back();
+            progress(pr);
+        }
+    }
+
+    std::stable_sort(result.rows.begin(), result.rows.end(), [](const SweepRow& a, const SweepRow& b) {
+        const int ra = strategyRank(a.strategy), rb = strategyRank(b.strategy);
+        if (ra != rb) return ra < rb;
+        if (a.ram_budget_bytes != b.ram_budget_bytes) return a.ram_budget_bytes < b.ram_budget_bytes;
+        return a.runtime_budget_factor < b.runtime_budget_factor;
+    });
+    for (const auto& s : config.strategies) {
+        if (!isMilpStrategy(s)) continue;
+        std::vector<SweepRow*> curve;
+        for (auto& r : result.rows)
+            if (r.strategy == s) curve.push_back(&r);
+        repairDominance(curve);
+    }
+    result.elapsed_s = std::chrono::duration<double>(clock::now() - start).count();
+    return result;
+}
+
+std::vector<SweepRow> sweepCurve(const SweepResult& result, const std::string& strategy) {
+    std::vector<SweepRow> out;
+    for (const auto& r : result.rows)
+        if (r.strategy == strategy) out.push_back(r);
+    std::stable_sort(out.begin(), out.end(), [&](const SweepRow& a, const SweepRow& b) {
+        return result.axis == SweepAxis::RamBudget ? a.ram_budget_bytes < b.ram_budget_bytes
+                                                   : a.runtime_budget_factor < b.runtime_budget_factor;
+    });
+    return out;
+}
+
+// -------------------------------------------------------------------- CSV --
+
+std::string sweepCsv(const SweepResult& result) {
+    std::ostringstream out;
+    out << "strategy,ram_budget_bytes,runtime_budget_factor,status,compute_energy_j,paging_energy_j,"
+           "total_energy_j,runtime_s,peak_ram_bytes,gap\n";
+    for (const auto& r : result.rows) {
+        const bool has = r.hasSchedule();
+        out << r.strategy << ',' << r.ram_budget_bytes << ',' << fmtDouble(r.runtime_budget_factor) << ','
+            << toString(r.status) << ',' << (has ? fmtDouble(r.compute_energy_j) : "") << ','
+            << (has ? fmtDouble(r.paging_energy_j) : "") << ',' << (has ? fmtDouble(r.total_energy_j) : "")
+            << ',' << (has ? fmtDouble(r.runtime_s) : "") << ','
+            << (has ? std::to_string(r.peak_ram_bytes) : "") << ',' << (has ? fmtDouble(r.gap) : "") << '\n';
+    }
+    return out.str();
+}
+
+bool writeSweepCsv(const SweepResult& result, const std::string& path, std::string* error) {
+    try {
+        writeFileAtomically(path, sweepCsv(result));
+        return true;
+    } catch (const std::exception& e) {
+        if (error) *error = e.what();
+        return false;
+    }
+}
+
+}  // namespace poet

@@ -1,0 +1,146 @@
+#pragma once
+// Sweeps: energy against the RAM budget at a fixed runtime factor (or against
+// the runtime factor at a fixed RAM budget) for several strategies, with
+// progress, cancellation and a cache of solved points (in memory and on disk).
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "problem.h"
+#include "solve_result.h"
+#include "solver.h"
+
+namespace poet {
+
+// Strategy names, as used on the command line, in the GUI and in exports.
+// poet: the full MILP with the problem's options; remat-only / paging-only:
+// the MILP with paging / remat switched off; the rest are baselines.
+const std::vector<std::string>& allSweepStrategies();
+bool isSweepStrategy(const std::string& name);
+bool isMilpStrategy(const std::string& name);  // poet, remat-only, paging-only
+
+enum class SweepAxis { RamBudget, RuntimeFactor };
+const char* toString(SweepAxis a);  // "ram_budget_bytes", "runtime_budget_factor"
+
+// One strategy at one point. Status: optimal (proven), feasible (a schedule,
+// with `gap` when it comes from a time-limited MILP; gap is NaN for the
+// heuristics, whose schedule is what they are), infeasible (this strategy has
+// no schedule within the budgets), no_solution (the time limit passed first).
+struct SweepRow {
+    std::string strategy;
+    std::int64_t ram_budget_bytes = 0;
+    double runtime_budget_factor = 1.0;
+    SolveStatus status = SolveStatus::NoSolution;
+    double compute_energy_j = 0;
+    double paging_energy_j = 0;
+    double total_energy_j = 0;
+    double runtime_s = 0;
+    std::int64_t peak_ram_bytes = 0;
+    double gap = 0;
+
+    // Not in the CSV.
+    double best_bound_j = 0;
+    double solve_time_s = 0;
+    bool from_cache = false;
+    bool hasSchedule() const { return status == SolveStatus::Optimal || status == SolveStatus::Feasible; }
+};
+
+struct SweepConfig {
+    // The graph, names, options, and the fixed budget of the axis not varied
+    // (runtime_budget_factor for RamBudget, ram_budget_bytes for RuntimeFactor).
+    Problem problem;
+    SweepAxis axis = SweepAxis::RamBudget;
+    int points = 20;
+    std::vector<std::string> strategies = allSweepStrategies();
+    // Range of the varied axis. RAM: 0 means the default (lower bound /
+    // plain-pass peak). Runtime factor: [runtime_min, runtime_max].
+    std::int64_t ram_min_bytes = 0;
+    std::int64_t ram_max_bytes = 0;
+    double runtime_min = 1.0;
+    double runtime_max = 2.0;
+    SolverOptions solver;      // per point (time_limit_s is per point)
+    std::string cache_dir;     // empty: no on-disk cache
+};
+
+struct SweepProgress {
+    int done = 0;
+    int total = 0;
+    double elapsed_s = 0;
+    double eta_s = -1;          // estimated time left, < 0 when unknown
+    const SweepRow* row = nullptr;  // the row just finished
+};
+using SweepProgressCallback = std::function<void(const SweepProgress&)>;
+
+struct SweepResult {
+    std::string model;
+    std::string platform;
+    SweepAxis axis = SweepAxis::RamBudget;
+    std::int64_t ram_lower_bound_bytes = 0;  // no schedule can use less
+    std::int64_t plain_peak_bytes = 0;       // the replay's peak of the plain pass
+    std::vector<std::int64_t> ram_budgets;   // the points (RamBudget axis)
+    std::vector<double> runtime_factors;     // the points (RuntimeFactor axis)
+    std::vector<std::string> strategies;
+    std::vector<SweepRow> rows;              // one per strategy per point that was run
+    int total = 0;
+    int done = 0;
+    int cache_hits = 0;
+    bool cancelled = false;
+    double elapsed_s = 0;
+};
+
+// Solved points keyed by everything that defines them (graph costs, budgets,
+// options, strategy). Thread-safe. With a directory, each point is also a
+// JSON file there (written to a temporary file, then renamed).
+class SweepCache {
+public:
+    explicit SweepCache(std::string directory = {});
+    const std::string& directory() const { return dir_; }
+
+    // A row for `key`, if one is stored that a solve with `time_limit_s` could
+    // not improve (optimal and infeasible always; others only when they had
+    // at least that much time).
+    std::optional<SweepRow> find(const std::string& key, double time_limit_s);
+    void store(const std::string& key, const SweepRow& row, double time_limit_s);
+    std::size_t size() const;
+
+private:
+    struct Entry { SweepRow row; double time_limit_s; };
+    std::string dir_;
+    mutable std::mutex mutex_;
+    std::map<std::string, Entry> memory_;
+};
+
+// The cache key of one point: a 64-bit FNV-1a hash (hex) of the graph's costs
+// and edges, the budgets, the options, the strategy and the solver's gap.
+std::string sweepPointKey(const Problem& problem, const std::string& strategy, double relative_gap);
+
+// The budgets of a RAM sweep: `points` values evenly spaced in [lo, hi].
+std::vector<std::int64_t> ramSweepBudgets(std::int64_t lo, std::int64_t hi, int points);
+
+// Runs one strategy on one problem (no cache).
+SweepRow runStrategy(const Problem& problem, const std::string& strategy, const SolverOptions& solver,
+                     const std::atomic<bool>* cancel = nullptr);
+
+// Runs the sweep. `cache` may be null (then one is made for config.cache_dir).
+// Cancelling stops after the point in progress (a MILP solve in progress is
+// stopped too) and returns the rows done so far with `cancelled` set.
+SweepResult runSweep(const SweepConfig& config, const SweepProgressCallback& progress = {},
+                     const std::atomic<bool>* cancel = nullptr, SweepCache* cache = nullptr);
+
+// The rows of one strategy, in the order of the varied axis.
+std::vector<SweepRow> sweepCurve(const SweepResult& result, const std::string& strategy);
+
+// CSV with the columns strategy, ram_budget_bytes, runtime_budget_factor,
+// status, compute_energy_j, paging_energy_j, total_energy_j, runtime_s,
+// peak_ram_bytes, gap (energies at full precision; empty where a row has no
+// schedule). Written atomically; returns false and sets *error on failure.
+std::string sweepCsv(const SweepResult& result);
+bool writeSweepCsv(const SweepResult& result, const std::string& path, std::string* error = nullptr);
+
+}  // namespace poet

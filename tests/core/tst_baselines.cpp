@@ -1,0 +1,421 @@
+// Baselines (Chen, revolve, DTR, plain) and sweeps: schedules the replay
+// accepts, closed forms on chains, POET never worse, monotone curves,
+// cancellation and the cache.
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <atomic>
+#include <cmath>
+
+#include "baselines.h"
+#include "graph.h"
+#include "graph_analysis.h"
+#include "replay.h"
+#include "schedule.h"
+#include "solver.h"
+#include "sweep.h"
+
+using namespace poet;
+
+namespace {
+
+Node makeNode(const std::string& name, NodeKind kind, std::int64_t bytes, double energy) {
+    Node n;
+    n.name = name;
+    n.type = kind == NodeKind::Backward ? "gradient" : "layer";
+    n.kind = kind;
+    n.memory_bytes = bytes;
+    n.compute_energy_j = energy;
+    n.compute_time_s = energy * 1e-3;
+    n.pagein_energy_j = 0.3 * energy + 0.05;
+    n.pageout_energy_j = 0.3 * energy + 0.05;
+    return n;
+}
+
+// The backward pass as the reference builds it: for each consecutive pair of
+// listed layers (L_k, L_k+1), last pair first, a gradient node reading L_k,
+// L_k+1 and the gradient node added before it (the loss for the first one).
+// Its output has L_k+1's size, its energy is 2x L_k's.
+void addBackward(std::vector<Node>& nodes, std::vector<std::pair<int, int>>& edges, const std::vector<int>& listed) {
+    int prev = listed.back();
+    for (int k = static_cast<int>(listed.size()) - 2; k >= 0; --k) {
+        const int a = listed[k], b = listed[k + 1];
+        const int id = static_cast<int>(nodes.size());
+        nodes.push_back(makeNode("grad_" + nodes[a].name, NodeKind::Backward, nodes[b].memory_bytes,
+                                 2 * nodes[a].compute_energy_j));
+        edges.push_back({a, id});
+        edges.push_back({b, id});
+        if (prev != b) edges.push_back({prev, id});
+        prev = id;
+    }
+}
+
+// n forward layers (node 0 the input) + loss + n gradient nodes; T = 2n + 1.
+Graph chain(int n, std::int64_t bytes = 1000, bool vary = false) {
+    std::vector<Node> nodes;
+    std::vector<std::pair<int, int>> edges;
+    std::vector<int> listed;
+    for (int i = 0; i < n; ++i) {
+        const std::int64_t b = vary ? bytes * (1 + (i * 7) % 4) : bytes;
+        nodes.push_back(makeNode("L" + std::to_string(i), NodeKind::Forward, b, i == 0 ? 0.0 : 1.0 + 0.1 * (i % 3)));
+        if (i > 0) edges.push_back({i - 1, i});
+        listed.push_back(i);
+    }
+    nodes.push_back(makeNode("loss", NodeKind::Loss, vary ? bytes / 4 : bytes, 0.5));
+    edges.push_back({n - 1, n});
+    listed.push_back(n);
+    addBackward(nodes, edges, listed);
+    return Graph(std::move(nodes), std::move(edges));
+}
+
+// A small ResNet-like graph: blocks of (conv, conv, add with skip).
+Graph residual(int blocks) {
+    std::vector<Node> nodes;
+    std::vector<std::pair<int, int>> edges;
+    std::vector<int> listed;
+    auto add = [&](const std::string& name, std::int64_t bytes, double e, std::vector<int> preds) {
+        const int id = static_cast<int>(nodes.size());
+        nodes.push_back(makeNode(name, NodeKind::Forward, bytes, e));
+        for (int p : preds) edges.push_back({p, id});
+        listed.push_back(id);
+        return id;
+    };
+    int x = add("input", 3000, 0.0, {});
+    x = add("stem", 2000, 1.5, {x});
+    for (int b = 0; b < blocks; ++b) {
+        const int c1 = add("b" + std::to_string(b) + "c1", 2000, 1.0, {x});
+        const int c2 = add("b" + std::to_string(b) + "c2", 2000, 1.0, {c1});
+        x = add("b" + std::to_string(b) + "add", 2000, 0.1, {x, c2});
+    }
+    const int fc = add("fc", 500, 0.3, {x});
+    const int loss = static_cast<int>(nodes.size());
+    nodes.push_back(makeNode("loss", NodeKind::Loss, 100, 0.05));
+    edges.push_back({fc, loss});
+    listed.push_back(loss);
+    addBackward(nodes, edges, listed);
+    return Graph(std::move(nodes), std::move(edges));
+}
+
+ReplayLimits ramLimit(std::int64_t b) {
+    ReplayLimits l;
+    l.ram_budget_bytes = b;
+    return l;
+}
+
+std::int64_t plainPeak(const Graph& g) { return replaySchedule(g, plainSchedule(g)).peak_ram_bytes; }
+
+}  // namespace
+
+class TestBaselines : public QObject {
+    Q_OBJECT
+
+private slots:
+    void checkpointCandidates_chainAndResidual() {
+        const Graph c = chain(6);
+        QCOMPARE(forwardEnd(c), 7);
+        QVERIFY(isForwardChain(c));
+        QCOMPARE(poet::checkpointCandidates(c), (std::vector<int>{1, 2, 3, 4, 5}));
+        const Graph r = residual(3);
+        QVERIFY(!isForwardChain(r));
+        // The stem, the block outputs and fc cut the forward pass.
+        QCOMPARE(poet::checkpointCandidates(r), (std::vector<int>{1, 4, 7, 10, 11}));
+    }
+
+    void scheduleFromRecompute_plainEqualsPlainSchedule() {
+        const Graph g = residual(2);
+        const Schedule s = scheduleFromRecompute(g, BoolMatrix(g.size()));
+        QVERIFY(replaySchedule(g, s).valid);
+        QCOMPARE(replaySchedule(g, s).peak_ram_bytes, plainPeak(g));
+        QCOMPARE(replaySchedule(g, s).total_energy_j, g.totalComputeEnergy());
+    }
+
+    void stagePeak_agreesWithReplay() {
+        const Graph g = chain(7, 1000, true);
+        auto s = revolveSchedule(g, 2);
+        QVERIFY(s);
+        const ReplayReport rep = replaySchedule(g, *s);
+        QVERIFY2(rep.valid, rep.errors.empty() ? "" : rep.errors.front().c_str());
+        std::int64_t peak = 0;
+        const int n = g.size();
+        for (int t = 0; t < n; ++t) {
+            std::vector<char> res(n), comp(n), kept(n);
+            for (int i = 0; i < n; ++i) {
+                res[i] = s->S_RAM(t, i);
+                comp[i] = s->R(t, i);
+                kept[i] = t + 1 < n && s->S_RAM(t + 1, i);
+            }
+            peak = std::max(peak, stagePeakBytes(g, t, res, comp, kept, t == n - 1));
+        }
+        QCOMPARE(peak, rep.peak_ram_bytes);
+    }
+
+    // Chain of n layers + loss, all outputs m bytes: F = n + 1 forward nodes,
+    // k = ceil(sqrt(F)), checkpoints k, 2k, ..., L (the last <= n - 1).
+    // Recomputed: nodes 0..L-1 except the L/k - 1 checkpoints among them.
+    // Peak RAM: the largest of three stages, each in closed form (below).
+    void chenSqrtN_closedForm_data() {
+        QTest::addColumn<int>("n");
+        QTest::newRow("n=15") << 15;
+        QTest::newRow("n=24") << 24;
+        QTest::newRow("n=35") << 35;
+        QTest::newRow("n=10") << 10;
+    }
+    void chenSqrtN_closedForm() {
+        QFETCH(int, n);
+        const std::int64_t m = 1000;
+        const Graph g = chain(n, m);
+        const int F = n + 1;
+        const int k = static_cast<int>(std::ceil(std::sqrt(static_cast<double>(F))));
+        const int L = k * ((n - 1) / k);
+        std::vector<int> expected_cps;
+        for (int c = k; c <= n - 1; c += k) expected_cps.push_back(c);
+        QCOMPARE(chenSqrtNCheckpoints(g), expected_cps);
+
+        auto s = chenSqrtN(g, {});
+        QVERIFY(s);
+        const ReplayReport rep = replaySchedule(g, *s);
+        QVERIFY2(rep.valid, rep.errors.empty() ? "" : rep.errors.front().c_str());
+        QCOMPARE(rep.recomputations, L - L / k + 1);
+
+        // First backward stage: checkpoints k..L (L/k values), the kept tail
+        // L+1..n-1 and the loss (n - L values), plus the new gradient.
+        const std::int64_t first_backward = (L / k + (n - L) + 1) * m;
+        // Stage recomputing the segment (c, c+k), c + k <= L, for the gradient
+        // of (x_c+k-1, x_c+k): checkpoints k..c+k (c/k + 1 values), the
+        // carried gradient, the k - 1 recomputed values and the new gradient.
+        // Largest for the top one, c = L - k.
+        const std::int64_t recompute_stage = (static_cast<std::int64_t>(L / k) + 1 + k) * m;
+        // The first segment (-1, k) also recomputes the input: k values.
+        const std::int64_t bottom_stage = (1 + 1 + k + 1) * m;
+        const std::int64_t expected = std::max({first_backward, recompute_stage, bottom_stage});
+        QCOMPARE(rep.peak_ram_bytes, expected);
+        QVERIFY(rep.peak_ram_bytes < plainPeak(g));
+    }
+
+    void revolve_matchesBinomialFormula_data() {
+        QTest::addColumn<int>("n");
+        QTest::addColumn<int>("s");
+        for (int n : {6, 11, 20})
+            for (int s : {1, 2, 3, 5})
+                QTest::newRow(qPrintable(QString("n=%1 s=%2").arg(n).arg(s))) << n << s;
+    }
+    void revolve_matchesBinomialFormula() {
+        QFETCH(int, n);
+        QFETCH(int, s);
+        // Griewank's t(l, s) from the closed form equals the program's DP.
+        for (int l = 1; l <= 40; ++l)
+            for (int c = 1; c <= 6; ++c)
+                QCOMPARE(revolveForwardSteps(l, c), revolveForwardStepsClosedForm(l, c));
+
+        const Graph g = chain(n);
+        auto sched = revolveSchedule(g, s);
+        QVERIFY(sched);
+        const ReplayReport rep = replaySchedule(g, *sched);
+        QVERIFY2(rep.valid, rep.errors.empty() ? "" : rep.errors.front().c_str());
+        // l = F - 1 = n steps to reverse; the first sweep (l - 1 steps) is
+        // the forward pass itself, not a recomputation.
+        const int l = n;
+        QCOMPARE(static_cast<long long>(rep.recomputations), revolveForwardStepsClosedForm(l, s) - (l - 1));
+    }
+
+    void revolve_fewerCheckpointsLessRam() {
+        const Graph g = chain(20);
+        std::int64_t prev_peak = 0;
+        int prev_recomp = -1;
+        for (int s = 1; s <= 6; ++s) {
+            auto sched = revolveSchedule(g, s);
+            QVERIFY(sched);
+            const ReplayReport rep = replaySchedule(g, *sched);
+            QVERIFY(rep.valid);
+            QVERIFY(rep.peak_ram_bytes >= prev_peak);
+            if (prev_recomp >= 0) QVERIFY(rep.recomputations <= prev_recomp);
+            prev_peak = rep.peak_ram_bytes;
+            prev_recomp = rep.recomputations;
+        }
+        QVERIFY(!revolveSchedule(residual(2), 2));  // not a chain
+    }
+
+    void everyBaselineAcceptedByReplay_data() {
+        QTest::addColumn<int>("which");
+        QTest::newRow("chain") << 0;
+        QTest::newRow("chain, varied sizes") << 1;
+        QTest::newRow("residual") << 2;
+    }
+    void everyBaselineAcceptedByReplay() {
+        QFETCH(int, which);
+        const Graph g = which == 0 ? chain(12) : which == 1 ? chain(12, 1000, true) : residual(4);
+        const std::int64_t lo = ramLowerBound(g), hi = plainPeak(g);
+        QVERIFY(lo <= hi);
+        int fitted = 0;
+        for (std::int64_t b : ramSweepBudgets(lo, hi, 8)) {
+            const ReplayLimits lim = ramLimit(b);
+            std::vector<std::pair<const char*, std::optional<Schedule>>> all{
+                {"plain", plainBaseline(g, lim)}, {"chen-sqrtn", chenSqrtN(g, lim)},
+                {"chen-greedy", chenGreedy(g, lim)}, {"revolve", revolve(g, lim)}, {"dtr", dtr(g, lim)}};
+            for (auto& [name, s] : all) {
+                if (!s) continue;
+                ++fitted;
+                const ReplayReport rep = replaySchedule(g, *s, lim);
+                QVERIFY2(rep.valid, qPrintable(QString("%1 at %2: %3").arg(name).arg(b).arg(
+                                        rep.errors.empty() ? "" : rep.errors.front().c_str())));
+                QVERIFY(rep.peak_ram_bytes <= b);
+                QCOMPARE(rep.page_ins + rep.page_outs, 0);
+            }
+        }
+        QVERIFY(fitted > 10);
+        // At the plain-pass peak every heuristic fits.
+        QVERIFY(plainBaseline(g, ramLimit(hi)));
+        QVERIFY(chenGreedy(g, ramLimit(hi)));
+        QVERIFY(dtr(g, ramLimit(hi)));
+        QVERIFY(!plainBaseline(g, ramLimit(hi - 1)));
+        // DTR and Chen's greedy go well below it.
+        QVERIFY(dtr(g, ramLimit(hi * 3 / 4)));
+        QVERIFY(chenGreedy(g, ramLimit(hi * 3 / 4)));
+        // Nothing fits below the lower bound.
+        QVERIFY(!dtr(g, ramLimit(lo - 1)));
+        QVERIFY(!chenGreedy(g, ramLimit(lo - 1)));
+    }
+
+    void poetNeverWorseThanBaselines() {
+        const Graph g = chain(6, 1000, true);  // T = 13
+        const std::int64_t lo = ramLowerBound(g), hi = plainPeak(g);
+        int compared = 0;
+        for (std::int64_t b : ramSweepBudgets(lo, hi, 4)) {
+            Problem p;
+            p.graph = g;
+            p.ram_budget_bytes = b;
+            p.runtime_budget_factor = 3.0;
+            SolverOptions so;
+            so.time_limit_s = 5;
+            const SolveResult r = solve(p, so);
+            if (r.status != SolveStatus::Optimal) continue;
+            for (const std::string name : {"plain", "chen-sqrtn", "chen-greedy", "revolve", "dtr"}) {
+                const SweepRow row = runStrategy(p, name, so);
+                if (row.status != SolveStatus::Feasible) continue;
+                ++compared;
+                QVERIFY2(r.replay.total_energy_j <= row.total_energy_j * (1 + 1e-6) + 1e-9,
+                         qPrintable(QString("%1 at %2: poet %3 > %4").arg(name.c_str()).arg(b)
+                                        .arg(r.replay.total_energy_j, 0, 'g', 12).arg(row.total_energy_j, 0, 'g', 12)));
+            }
+        }
+        QVERIFY(compared > 0);
+    }
+
+    void sweep_poetMonotone() {
+        SweepConfig cfg;
+        cfg.problem.graph = chain(5);  // T = 11
+        cfg.problem.runtime_budget_factor = 2.0;
+        cfg.points = 5;
+        cfg.strategies = {"poet", "remat-only", "chen-greedy", "plain"};
+        cfg.solver.time_limit_s = 5;
+        const SweepResult res = runSweep(cfg);
+        QVERIFY(!res.cancelled);
+        QCOMPARE(res.done, res.total);
+        QCOMPARE(static_cast<int>(res.rows.size()), 4 * static_cast<int>(res.ram_budgets.size()));
+        QCOMPARE(res.ram_budgets.front(), res.ram_lower_bound_bytes);
+        QCOMPARE(res.ram_budgets.back(), res.plain_peak_bytes);
+        const auto curve = sweepCurve(res, "poet");
+        double prev = std::numeric_limits<double>::infinity();
+        int solved = 0;
+        for (const auto& r : curve) {
+            if (!r.hasSchedule()) continue;
+            ++solved;
+            QVERIFY2(r.total_energy_j <= prev * (1 + 1e-6),
+                     qPrintable(QString("at %1: %2 > %3").arg(r.ram_budget_bytes).arg(r.total_energy_j).arg(prev)));
+            prev = r.total_energy_j;
+        }
+        QVERIFY(solved >= 2);
+        // At the plain-pass peak POET needs nothing beyond one pass.
+        QVERIFY(std::abs(curve.back().total_energy_j - cfg.problem.graph.totalComputeEnergy()) < 1e-6);
+        const auto plain = sweepCurve(res, "plain");
+        QVERIFY(plain.back().hasSchedule());
+        QVERIFY(!plain.front().hasSchedule());
+    }
+
+    void sweep_cancellable() {
+        SweepConfig cfg;
+        cfg.problem.graph = chain(5);
+        cfg.problem.runtime_budget_factor = 2.0;
+        cfg.points = 6;
+        cfg.strategies = {"poet", "dtr"};
+        cfg.solver.time_limit_s = 5;
+        std::atomic<bool> cancel{false};
+        int calls = 0;
+        const SweepResult res = runSweep(cfg, [&](const SweepProgress& p) {
+            ++calls;
+            QVERIFY(p.done <= p.total);
+            QVERIFY(p.eta_s >= 0);
+            if (p.done == 3) cancel = true;
+        }, &cancel);
+        QVERIFY(res.cancelled);
+        QCOMPARE(res.done, 3);
+        QCOMPARE(calls, 3);
+        QVERIFY(res.done < res.total);
+        QCOMPARE(static_cast<int>(res.rows.size()), 3);
+    }
+
+    void sweep_servedFromCache() {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        SweepConfig cfg;
+        cfg.problem.graph = chain(4);
+        cfg.problem.runtime_budget_factor = 1.5;
+        cfg.points = 3;
+        cfg.strategies = {"poet", "paging-only", "revolve", "chen-sqrtn"};
+        cfg.solver.time_limit_s = 5;
+        cfg.cache_dir = dir.path().toStdString();
+        const SweepResult first = runSweep(cfg);
+        QCOMPARE(first.cache_hits, 0);
+        QCOMPARE(first.done, first.total);
+        // A fresh run (new in-memory cache) reads every point from disk.
+        const SweepResult second = runSweep(cfg);
+        QCOMPARE(second.cache_hits, second.total);
+        QCOMPARE(second.rows.size(), first.rows.size());
+        for (std::size_t i = 0; i < first.rows.size(); ++i) {
+            QCOMPARE(second.rows[i].strategy, first.rows[i].strategy);
+            QCOMPARE(second.rows[i].status, first.rows[i].status);
+            QCOMPARE(second.rows[i].total_energy_j, first.rows[i].total_energy_j);
+            QVERIFY(second.rows[i].from_cache);
+        }
+        QCOMPARE(sweepCsv(second), sweepCsv(first));
+        // A shared in-memory cache serves too; a changed budget misses.
+        SweepCache mem;
+        runSweep(cfg, {}, nullptr, &mem);
+        QCOMPARE(runSweep(cfg, {}, nullptr, &mem).cache_hits, first.total);
+        cfg.problem.runtime_budget_factor = 1.6;
+        QCOMPARE(runSweep(cfg, {}, nullptr, &mem).cache_hits, 0);
+        // The key covers the graph's costs.
+        Problem p = cfg.problem;
+        const std::string k1 = sweepPointKey(p, "poet", 1e-4);
+        std::vector<Node> nodes = p.graph.nodes();
+        nodes[2].compute_energy_j += 1e-12;
+        p.graph = Graph(nodes, p.graph.edges());
+        QVERIFY(sweepPointKey(p, "poet", 1e-4) != k1);
+        QVERIFY(sweepPointKey(cfg.problem, "dtr", 1e-4) != k1);
+    }
+
+    void csv_columnsAndAtomicWrite() {
+        SweepConfig cfg;
+        cfg.problem.graph = chain(6);
+        cfg.points = 3;
+        cfg.strategies = {"plain", "dtr"};
+        const SweepResult res = runSweep(cfg);
+        QTemporaryDir dir;
+        const std::string path = (dir.path() + "/out.csv").toStdString();
+        std::string err;
+        QVERIFY(writeSweepCsv(res, path, &err));
+        QFile f(QString::fromStdString(path));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QStringList lines = QString::fromUtf8(f.readAll()).split('\n', Qt::SkipEmptyParts);
+        QCOMPARE(lines.front(), QString("strategy,ram_budget_bytes,runtime_budget_factor,status,compute_energy_j,"
+                                        "paging_energy_j,total_energy_j,runtime_s,peak_ram_bytes,gap"));
+        QCOMPARE(lines.size(), 1 + 6);
+        QVERIFY(lines.filter("plain,").filter(",infeasible,").size() == 2);
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files).size(), 1);  // no temp file left
+        QVERIFY(!writeSweepCsv(res, "/nonexistent-dir/x.csv", &err));
+        QVERIFY(!err.empty());
+    }
+};
+
+QTEST_APPLESS_MAIN(TestBaselines)
+#include "tst_baselines.moc"

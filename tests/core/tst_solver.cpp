@@ -1,0 +1,252 @@
+// The formulation and the CBC driver against hand-computed optima, the
+// reference's published examples, and the replay.
+#include <QtTest>
+#include <thread>
+
+#include "formulation.h"
+#include "problem_loader.h"
+#include "solver.h"
+#include "tiny_graphs.h"
+
+using namespace poet;
+using test::longSkipGraph;
+using test::problemOf;
+
+namespace {
+
+SolveResult solveQuick(const Problem& p, FormulationVariant v = FormulationVariant::Tight, bool heuristics = true)
+{
+    SolverOptions o;
+    o.time_limit_s = 20;
+    o.relative_gap = 1e-9;
+    o.variant = v;
+    o.use_heuristics = heuristics;
+    return solve(p, o);
+}
+
+Problem bundled(const char* model, const char* platform, std::int64_t ram, double factor)
+{
+    Problem p;
+    p.graph = loadTrainingGraph(ProfileCatalog::standard(), model, platform);
+    p.model = model;
+    p.platform = platform;
+    p.ram_budget_bytes = ram;
+    p.runtime_budget_factor = factor;
+    return p;
+}
+
+void verifyAgrees(const SolveResult& r)
+{
+    QVERIFY(r.schedule.has_value());
+    QVERIFY2(r.replay.valid, r.replay.errors.empty() ? "" : r.replay.errors.front().c_str());
+    // The reported energy is the replay's; the solver's objective must match it.
+    QVERIFY(std::abs(r.objective_j - r.replay.total_energy_j) <= 1e-9 * std::max(1.0, r.objective_j));
+}
+
+}  // namespace
+
+class TestSolver : public QObject {
+    Q_OBJECT
+private slots:
+    void mustRecompute()
+    {
+        // Paging off, 9 B, runtime 1.25x: recompute X at stage 3, 5 J (tiny_graphs.h).
+        const SolveResult r = solveQuick(problemOf(longSkipGraph(0.2, 0.3), 9, 1.25, false, true));
+        QCOMPARE(toString(r.status), "optimal");
+        verifyAgrees(r);
+        QCOMPARE(r.replay.total_energy_j, 5.0);
+        QCOMPARE(r.replay.recomputations, 1);
+        QVERIFY(r.schedule->R(3, 0));
+        QCOMPARE(r.replay.peak_ram_bytes, std::int64_t(9));
+    }
+
+    void mustPage()
+    {
+        // Remat off, 9 B: page X out at stage 1, back in at stage 2: 4 + 0.2 + 0.3 J.
+        const SolveResult r = solveQuick(problemOf(longSkipGraph(0.2, 0.3), 9, 1.0, true, false));
+        QCOMPARE(toString(r.status), "optimal");
+        verifyAgrees(r);
+        QCOMPARE(r.replay.total_energy_j, 4.5);
+        QCOMPARE(r.replay.page_outs, 1);
+        QCOMPARE(r.replay.page_ins, 1);
+        QVERIFY(r.schedule->M_out(1, 0));
+        QVERIFY(r.schedule->M_in(2, 0));
+    }
+
+    void infeasible()
+    {
+        // Paging off and runtime 1.0: X can neither wait, be paged, nor be recomputed.
+        const SolveResult a = solveQuick(problemOf(longSkipGraph(0.2, 0.3), 9, 1.0, false, true));
+        QCOMPARE(toString(a.status), "infeasible");
+        QVERIFY(!a.schedule.has_value());
+        // 8 B cannot hold W with both its inputs, whatever the switches.
+        const SolveResult b = solveQuick(problemOf(longSkipGraph(0.2, 0.3), 8, 3.0, true, true));
+        QCOMPARE(toString(b.status), "infeasible");
+        // A runtime budget below one plain pass is infeasible before any solve.
+        const SolveResult c = solveQuick(problemOf(longSkipGraph(0.2, 0.3), 100, 0.9, true, true));
+        QCOMPARE(toString(c.status), "infeasible");
+        QVERIFY(c.message.find("runtime budget") != std::string::npos);
+    }
+
+    void rematAndPagingCompete()
+    {
+        // Paging X costs 0.5 J < recomputing it (1 J): POET pages.
+        const SolveResult cheapPaging = solveQuick(problemOf(longSkipGraph(0.2, 0.3), 9, 2.0, true, true));
+        QCOMPARE(toString(cheapPaging.status), "optimal");
+        verifyAgrees(cheapPaging);
+        QCOMPARE(cheapPaging.replay.total_energy_j, 4.5);
+        QCOMPARE(cheapPaging.replay.recomputations, 0);
+        // Paging X costs 1.5 J > recomputing it: POET recomputes.
+        const SolveResult dearPaging = solveQuick(problemOf(longSkipGraph(0.7, 0.8), 9, 2.0, true, true));
+        QCOMPARE(toString(dearPaging.status), "optimal");
+        verifyAgrees(dearPaging);
+        QCOMPARE(dearPaging.replay.total_energy_j, 5.0);
+        QCOMPARE(dearPaging.replay.page_ins, 0);
+        QCOMPARE(dearPaging.replay.recomputations, 1);
+    }
+
+    void switchesAreHonoured()
+    {
+        const Problem p = bundled("linear", "m4", 0, 1.5);
+        const std::int64_t peak = plainPassPeakBytes(p.graph);
+        for (bool paging : {false, true})
+            for (bool remat : {false, true}) {
+                Problem q = p;
+                q.ram_budget_bytes = peak * 7 / 10;
+                q.options = {paging, remat};
+                const SolveResult r = solveQuick(q);
+                if (!r.schedule) continue;
+                QVERIFY(r.replay.valid);
+                if (!paging) QCOMPARE(r.replay.page_ins + r.replay.page_outs + r.schedule->S_SD.count(), 0);
+                if (!remat) QCOMPARE(r.replay.recomputations, 0);
+            }
+    }
+
+    void bothFormulationsAgree()
+    {
+        // formulation.md's form and the tight one: same optimum, on every case both finish.
+        const Problem base = bundled("linear", "m4", 0, 1.0);
+        const std::int64_t peak = plainPassPeakBytes(base.graph);
+        for (double fraction : {1.0, 0.8, 0.6, 0.45})
+            for (double factor : {1.0, 1.3}) {
+                Problem p = base;
+                p.ram_budget_bytes = static_cast<std::int64_t>(peak * fraction);
+                p.runtime_budget_factor = factor;
+                const SolveResult tight = solveQuick(p, FormulationVariant::Tight);
+                const SolveResult ref = solveQuick(p, FormulationVariant::Reference, false);
+                QCOMPARE(toString(tight.status), toString(ref.status));
+                if (tight.status != SolveStatus::Optimal) continue;
+                verifyAgrees(tight);
+                verifyAgrees(ref);
+                QVERIFY2(std::abs(tight.replay.total_energy_j - ref.replay.total_energy_j) <=
+                             1e-9 * tight.replay.total_energy_j,
+                         qPrintable(QStringLiteral("%1 vs %2 at %3, %4").arg(tight.replay.total_energy_j, 0, 'g', 17)
+                                        .arg(ref.replay.total_energy_j, 0, 'g', 17).arg(fraction).arg(factor)));
+            }
+    }
+
+    void encodeIsFeasibleForValidSchedules()
+    {
+        // The warm-start encoder: a valid schedule's columns satisfy every row.
+        const Problem p = problemOf(longSkipGraph(0.2, 0.3), 12, 1.0, true, true);
+        for (auto variant : {FormulationVariant::Tight, FormulationVariant::Reference}) {
+            const Formulation f(p, variant);
+            const auto x = f.encode(plainSchedule(p.graph));
+            std::vector<double> activity(f.rows(), 0.0);
+            for (std::size_t e = 0; e < f.triplet_value.size(); ++e)
+                activity[f.triplet_row[e]] += f.triplet_value[e] * x[f.triplet_col[e]];
+            for (int r = 0; r < f.rows(); ++r) {
+                QVERIFY(activity[r] >= f.row_lower[r] - 1e-9);
+                QVERIFY(activity[r] <= f.row_upper[r] + 1e-9);
+            }
+            QCOMPARE(f.energyJ(x.data()), 4.0);
+            QCOMPARE(f.decode(x.data()), plainSchedule(p.graph));
+        }
+    }
+
+    void moreBudgetNeverCostsMore()
+    {
+        const Problem base = bundled("linear", "m4", 0, 1.0);
+        const std::int64_t peak = plainPassPeakBytes(base.graph);
+        double previous = INFINITY;
+        for (double fraction : {0.45, 0.6, 0.8, 1.0}) {
+            Problem p = base;
+            p.ram_budget_bytes = static_cast<std::int64_t>(peak * fraction);
+            p.runtime_budget_factor = 1.2;
+            const SolveResult r = solveQuick(p);
+            QCOMPARE(toString(r.status), "optimal");
+            QVERIFY(r.replay.total_energy_j <= previous);
+            previous = r.replay.total_energy_j;
+        }
+        previous = INFINITY;
+        for (double factor : {1.0, 1.1, 1.5, 2.0}) {
+            Problem p = base;
+            p.ram_budget_bytes = static_cast<std::int64_t>(peak * 0.5);
+            p.runtime_budget_factor = factor;
+            const SolveResult r = solveQuick(p);
+            QCOMPARE(toString(r.status), "optimal");
+            QVERIFY(r.replay.total_energy_j <= previous);
+            previous = r.replay.total_energy_j;
+        }
+    }
+
+    void referenceReadmeExample()
+    {
+        // 3,000,000 B exceeds resnet18_cifar's plain-pass peak: the plain pass is optimal.
+        const Problem p = bundled("resnet18_cifar", "a72", 3000000, 7.6);
+        QVERIFY(plainPassPeakBytes(p.graph) < 3000000);
+        SolverOptions o;
+        o.time_limit_s = 60;
+        const SolveResult r = solve(p, o);
+        QCOMPARE(toString(r.status), "optimal");
+        verifyAgrees(r);
+        QVERIFY2(std::abs(r.replay.compute_energy_j - 7.889510) < 5e-7,
+                 qPrintable(QString::number(r.replay.compute_energy_j, 'f', 9)));
+        QCOMPARE(r.replay.paging_energy_j, 0.0);
+        QCOMPARE(r.gap, 0.0);
+    }
+
+    void referenceApiExampleFindsValidSchedule()
+    {
+        // resnet18_cifar on m4 at 737,719 B, 1.5x: the reference with CBC finds nothing in 8 minutes.
+        const Problem p = bundled("resnet18_cifar", "m4", 737719, 1.5);
+        SolverOptions o;
+        o.time_limit_s = 30;
+        std::vector<double> incumbents;
+        const SolveResult r = solve(p, o, [&](const SolveResult& inc) {
+            QVERIFY(inc.replay.valid);
+            incumbents.push_back(inc.replay.total_energy_j);
+        });
+        QVERIFY2(r.schedule.has_value(), toString(r.status));
+        verifyAgrees(r);
+        QVERIFY(r.replay.peak_ram_bytes <= 737719);
+        QVERIFY(r.replay.runtime_s <= p.runtimeBudgetSeconds() * (1 + 1e-9));
+        QVERIFY(r.gap >= 0 && r.gap < 1);
+        QVERIFY(r.best_bound_j <= r.replay.total_energy_j + 1e-9);
+        QVERIFY(!incumbents.empty());
+        for (std::size_t i = 1; i < incumbents.size(); ++i) QVERIFY(incumbents[i] < incumbents[i - 1]);
+        qInfo("737,719 B / 1.5x: %s, %.9f J, bound %.9f J, gap %.4f%%, first schedule %.3f s, %.1f s",
+              toString(r.status), r.replay.total_energy_j, r.best_bound_j, 100 * r.gap, r.first_solution_time_s,
+              r.solve_time_s);
+    }
+
+    void cancelKeepsBestSchedule()
+    {
+        const Problem p = bundled("resnet18_cifar", "m4", 737719, 1.5);
+        std::atomic<bool> cancel{false};
+        SolverOptions o;
+        o.time_limit_s = 120;
+        std::thread stopper([&] {
+            std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+            cancel = true;
+        });
+        const SolveResult r = solve(p, o, {}, &cancel);
+        stopper.join();
+        QVERIFY(r.solve_time_s < 60);
+        QVERIFY(r.status == SolveStatus::Feasible || r.status == SolveStatus::Optimal);
+        verifyAgrees(r);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestSolver)
+#include "tst_solver.moc"

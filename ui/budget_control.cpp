@@ -1,0 +1,204 @@
+#include "budget_control.h"
+
+#include <QDateTime>
+#include <QDoubleSpinBox>
+#include <QGridLayout>
+#include <QHelpEvent>
+#include <QLabel>
+#include <QPainter>
+#include <QSlider>
+#include <QStyle>
+#include <QStyleOptionSlider>
+#include <QToolTip>
+#include <atomic>
+#include <cmath>
+
+namespace poet::ui {
+
+namespace {
+constexpr int kSteps = 1000;
+std::atomic<int> g_session{0};
+}  // namespace
+
+// Draws the marks under the slider: a tick and a short label for each.
+class BudgetMarkStrip : public QWidget {
+public:
+    explicit BudgetMarkStrip(BudgetControl* owner) : QWidget(owner), owner_(owner) {
+        setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
+    }
+    QSize sizeHint() const override { return QSize(100, fontMetrics().height() + fontMetrics().height() / 2); }
+    QSize minimumSizeHint() const override { return sizeHint(); }
+
+protected:
+    void paintEvent(QPaintEvent*) override {
+        QPainter p(this);
+        QFont f = font();
+        p.setFont(f);
+        const QFontMetricsF fm(f);
+        std::vector<QRectF> used;
+        for (const auto& m : owner_->marks()) {
+            if (m.value < owner_->sliderMin() || m.value > owner_->sliderMax()) continue;
+            const double x = owner_->xForValue(m.value) - pos().x();
+            const QColor c = m.color.isValid() ? m.color : palette().color(QPalette::Text);
+            p.setPen(QPen(c, std::max(1.0, fm.height() / 10.0)));
+            p.drawLine(QPointF(x, 0), QPointF(x, fm.height() * 0.4));
+            const double w = fm.horizontalAdvance(m.label);
+            double left = std::clamp(x - w / 2, 0.0, std::max(0.0, width() - w));
+            QRectF r(left, fm.height() * 0.35, w, fm.height());
+            for (const auto& u : used)
+                if (u.intersects(r)) {  // keep both readable: push this one to the side with room
+                    r.moveLeft(u.right() + fm.height() * 0.5 <= width() - w ? u.right() + fm.height() * 0.5
+                                                                            : std::max(0.0, u.left() - w - fm.height() * 0.5));
+                }
+            used.push_back(r);
+            p.drawText(r, Qt::AlignCenter, m.label);
+        }
+    }
+    bool event(QEvent* e) override {
+        if (e->type() == QEvent::ToolTip) {
+            auto* he = static_cast<QHelpEvent*>(e);
+            QString best;
+            double bestD = 1e9;
+            for (const auto& m : owner_->marks()) {
+                const double d = std::abs(owner_->xForValue(m.value) - pos().x() - he->pos().x());
+                if (d < bestD) {
+                    bestD = d;
+                    best = m.tooltip;
+                }
+            }
+            if (!best.isEmpty()) QToolTip::showText(he->globalPos(), best, this);
+            else QToolTip::hideText();
+            return true;
+        }
+        return QWidget::event(e);
+    }
+
+private:
+    BudgetControl* owner_;
+};
+
+BudgetControl::BudgetControl(QWidget* parent) : QWidget(parent) {
+    slider_ = new QSlider(Qt::Horizontal, this);
+    slider_->setRange(0, kSteps);
+    slider_->setPageStep(kSteps / 20);
+    entry_ = new QDoubleSpinBox(this);
+    entry_->setKeyboardTracking(false);
+    entry_->setAccelerated(true);
+    unit_ = new QLabel(this);
+    unit_->setMinimumWidth(fontMetrics().horizontalAdvance(QStringLiteral("000.00 MB")));
+    strip_ = new BudgetMarkStrip(this);
+
+    auto* grid = new QGridLayout(this);
+    grid->setContentsMargins(0, 0, 0, 0);
+    grid->setVerticalSpacing(0);
+    grid->addWidget(slider_, 0, 0);
+    grid->addWidget(strip_, 1, 0);
+    grid->addWidget(entry_, 0, 1);
+    grid->addWidget(unit_, 0, 2);
+    grid->setColumnStretch(0, 1);
+
+    connect(slider_, &QSlider::sliderPressed, this, [this] {
+        dragging_ = true;
+        session_ = ++g_session;
+    });
+    connect(slider_, &QSlider::sliderReleased, this, [this] { dragging_ = false; });
+    connect(slider_, &QSlider::valueChanged, this, [this](int pos) {
+        if (updating_) return;
+        if (!dragging_) session_ = ++g_session;  // keyboard / click on the groove: one step each
+        value_ = valueAt(pos);
+        updating_ = true;
+        entry_->setValue(value_);
+        updating_ = false;
+        refreshUnit();
+        emit valueEdited(value_, session_);
+    });
+    connect(entry_, &QDoubleSpinBox::valueChanged, this, [this](double v) {
+        if (updating_) return;
+        // Arrow-key bursts (< 0.7 s apart) merge into one undo step.
+        const qint64 now = QDateTime::currentMSecsSinceEpoch();
+        if (now - lastEntryEditMs_ > 700) session_ = ++g_session;
+        lastEntryEditMs_ = now;
+        value_ = v;
+        updating_ = true;
+        slider_->setValue(sliderPos(v));
+        updating_ = false;
+        refreshUnit();
+        emit valueEdited(value_, session_);
+    });
+}
+
+void BudgetControl::setFormatter(std::function<QString(double)> format) {
+    format_ = std::move(format);
+    refreshUnit();
+}
+
+void BudgetControl::setControlToolTips(const QString& tip) {
+    slider_->setToolTip(tip);
+    entry_->setToolTip(tip);
+    unit_->setToolTip(tip);
+}
+
+void BudgetControl::setSliderRange(double min, double max) {
+    min_ = min;
+    max_ = std::max(max, min + 1e-12);
+    updating_ = true;
+    slider_->setValue(sliderPos(value_));
+    updating_ = false;
+    strip_->update();
+}
+
+void BudgetControl::setEntryRange(double min, double max, int decimals, double step, const QString& suffix) {
+    updating_ = true;
+    entry_->setDecimals(decimals);
+    entry_->setRange(min, max);
+    entry_->setSingleStep(step);
+    entry_->setSuffix(suffix);
+    entry_->setValue(value_);
+    updating_ = false;
+}
+
+void BudgetControl::setMarks(std::vector<BudgetMark> marks) {
+    marks_ = std::move(marks);
+    strip_->update();
+}
+
+void BudgetControl::setValue(double v) {
+    value_ = v;
+    updating_ = true;
+    entry_->setValue(v);
+    slider_->setValue(sliderPos(v));
+    updating_ = false;
+    refreshUnit();
+}
+
+int BudgetControl::sliderPos(double v) const {
+    const double f = (v - min_) / (max_ - min_);
+    return static_cast<int>(std::lround(std::clamp(f, 0.0, 1.0) * kSteps));
+}
+
+double BudgetControl::valueAt(int pos) const {
+    const double v = min_ + (max_ - min_) * pos / kSteps;
+    const double step = entry_->decimals() == 0 ? 1.0 : std::pow(10.0, -entry_->decimals());
+    return std::round(v / step) * step;
+}
+
+double BudgetControl::xForValue(double v) const {
+    QStyleOptionSlider opt;
+    opt.initFrom(slider_);
+    opt.orientation = Qt::Horizontal;
+    opt.minimum = slider_->minimum();
+    opt.maximum = slider_->maximum();
+    opt.sliderPosition = slider_->value();
+    opt.sliderValue = slider_->value();
+    const QRect groove = slider_->style()->subControlRect(QStyle::CC_Slider, &opt, QStyle::SC_SliderGroove, slider_);
+    const QRect handle = slider_->style()->subControlRect(QStyle::CC_Slider, &opt, QStyle::SC_SliderHandle, slider_);
+    const double span = groove.width() - handle.width();
+    const double f = std::clamp((v - min_) / (max_ - min_), 0.0, 1.0);
+    return slider_->x() + groove.left() + handle.width() / 2.0 + f * span;
+}
+
+void BudgetControl::refreshUnit() {
+    unit_->setText(format_ ? format_(value_) : QString());
+}
+
+}  // namespace poet::ui

@@ -1,0 +1,72 @@
+#pragma once
+// A budget: a slider for dragging, an exact entry box, a unit label and marks
+// on the slider's scale (e.g. "min ≥ 1.2 MB" and "plain 2.45 MB"). Values are
+// doubles in the budget's own unit (bytes, or a factor of the plain pass).
+#include <QColor>
+#include <QString>
+#include <QWidget>
+#include <functional>
+#include <vector>
+
+class QSlider;
+class QDoubleSpinBox;
+class QLabel;
+
+namespace poet::ui {
+
+struct BudgetMark {
+    double value = 0;
+    QString label;
+    QString tooltip;
+    QColor color;
+};
+
+class BudgetMarkStrip;
+
+class BudgetControl : public QWidget {
+    Q_OBJECT
+public:
+    // `format` turns a value into the unit label text next to the box.
+    explicit BudgetControl(QWidget* parent = nullptr);
+
+    void setFormatter(std::function<QString(double)> format);
+    void setSliderRange(double min, double max);  // the slider's scale
+    void setEntryRange(double min, double max, int decimals, double step, const QString& suffix);
+    void setMarks(std::vector<BudgetMark> marks);
+    const std::vector<BudgetMark>& marks() const { return marks_; }
+    void setValue(double v);  // no valueEdited signal
+    double value() const { return value_; }
+    double sliderMin() const { return min_; }
+    double sliderMax() const { return max_; }
+    QSlider* slider() const { return slider_; }
+    QDoubleSpinBox* entry() const { return entry_; }
+    void setControlToolTips(const QString& tip);
+
+    // x of a value along the slider, in this widget's coordinates (for the marks).
+    double xForValue(double v) const;
+
+signals:
+    // The user changed the value. `session` groups one continuous drag (or a
+    // burst of arrow-key steps) so undo can merge it into one step.
+    void valueEdited(double value, int session);
+
+private:
+    int sliderPos(double v) const;
+    double valueAt(int pos) const;
+    void refreshUnit();
+
+    QSlider* slider_;
+    QDoubleSpinBox* entry_;
+    QLabel* unit_;
+    BudgetMarkStrip* strip_;
+    std::function<QString(double)> format_;
+    std::vector<BudgetMark> marks_;
+    double min_ = 0, max_ = 1;
+    double value_ = 0;
+    int session_ = 0;
+    bool dragging_ = false;
+    bool updating_ = false;
+    qint64 lastEntryEditMs_ = 0;
+};
+
+}  // namespace poet::ui

@@ -1,0 +1,534 @@
+#include "heatmap_view.h"
+
+#include <QFontMetricsF>
+#include <QHelpEvent>
+#include <QKeyEvent>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QPainterPath>
+#include <QToolTip>
+#include <QWheelEvent>
+#include <algorithm>
+#include <cmath>
+
+#include "cell_palette.h"
+#include "units.h"
+
+namespace poet::ui {
+
+namespace {
+
+constexpr CellCategory kLegendOrder[] = {
+    CellCategory::ComputedFirst, CellCategory::Recomputed, CellCategory::InRam,   CellCategory::OnFlash,
+    CellCategory::InRamAndFlash, CellCategory::PagedOut,   CellCategory::PagedIn, CellCategory::Absent,
+};
+
+QColor kindColor(NodeKind k) {
+    switch (k) {
+    case NodeKind::Forward: return QColor(0xDD, 0xE6, 0xF0);
+    case NodeKind::Loss: return QColor(0x55, 0x55, 0x55);
+    case NodeKind::Backward: return QColor(0xF3, 0xE3, 0xD3);
+    }
+    return Qt::lightGray;
+}
+
+int niceStep(double minStep) {
+    static const int steps[] = {1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000};
+    for (int s : steps)
+        if (s >= minStep) return s;
+    return 10000;
+}
+
+QString legendText(CellCategory c, const CategoryGrid& g) {
+    return QStringLiteral("%1 (%2)").arg(QString::fromUtf8(categoryName(c))).arg(g.count(c));
+}
+
+// Legend entries laid out left to right, wrapping; returns the rows' rects.
+struct LegendItem {
+    CellCategory cat;
+    QRectF swatch, text;
+};
+
+std::vector<LegendItem> legendItems(const QRectF& area, const QFontMetricsF& fm, const CategoryGrid& g,
+                                    double* neededHeight) {
+    std::vector<LegendItem> out;
+    const double sw = fm.height() * 0.9, gap = fm.height() * 0.35, itemGap = fm.height() * 1.1;
+    const double lineH = fm.height() * 1.35;
+    double x = area.left(), y = area.top();
+    for (CellCategory c : kLegendOrder) {
+        const double tw = fm.horizontalAdvance(legendText(c, g));
+        const double w = sw + gap + tw;
+        if (x > area.left() && x + w > area.right()) {
+            x = area.left();
+            y += lineH;
+        }
+        LegendItem it;
+        it.cat = c;
+        it.swatch = QRectF(x, y + (lineH - sw) / 2, sw, sw);
+        it.text = QRectF(x + sw + gap, y, tw + 1, lineH);
+        out.push_back(it);
+        x += w + itemGap;
+    }
+    if (neededHeight) *neededHeight = (y - area.top()) + lineH;
+    return out;
+}
+
+}  // namespace
+
+HeatmapView::HeatmapView(QWidget* parent) : QWidget(parent) {
+    setMouseTracking(true);
+    setFocusPolicy(Qt::StrongFocus);
+    setAttribute(Qt::WA_OpaquePaintEvent);
+    setPlaceholderText(tr("No schedule yet."));
+    setToolTip(QString());
+    setAccessibleName(tr("Schedule heatmap"));
+    setWhatsThis(tr("One row per layer (forward, loss, backward), one column per stage. Colours show what the "
+                    "schedule does with each layer's output at each stage. Wheel: zoom; drag: pan; double-click: "
+                    "reset; click: select a layer and highlight what it reads."));
+}
+
+void HeatmapView::setPlaceholderText(const QString& text) {
+    placeholder_ = text;
+    update();
+}
+
+void HeatmapView::setSchedule(const Graph& graph, const Schedule& schedule, const QString& title) {
+    if (graph.size() != schedule.size()) {
+        clear();
+        return;
+    }
+    const bool sameShape = graph_.size() == graph.size();
+    graph_ = graph;
+    schedule_ = schedule;
+    grid_ = classifySchedule(schedule);
+    title_ = title;
+    if (!sameShape) {
+        selected_ = -1;
+        resetZoom();
+    }
+    if (selected_ >= graph_.size()) selected_ = -1;
+    update();
+}
+
+void HeatmapView::clear() {
+    graph_ = Graph();
+    schedule_ = Schedule();
+    grid_ = CategoryGrid();
+    selected_ = -1;
+    curStage_ = curNode_ = -1;
+    update();
+}
+
+void HeatmapView::setSelectedNode(int node) {
+    if (node >= grid_.size()) node = -1;
+    if (node == selected_) return;
+    selected_ = node;
+    update();
+    emit nodeSelected(node);
+}
+
+void HeatmapView::setCurrentOp(int stage, int node) {
+    curStage_ = stage;
+    curNode_ = node;
+    update();
+}
+
+void HeatmapView::resetZoom() {
+    zoom_ = 1.0;
+    col0_ = row0_ = 0;
+    update();
+}
+
+QSize HeatmapView::sizeHint() const {
+    const QFontMetrics fm(font());
+    return QSize(fm.height() * 50, fm.height() * 32);
+}
+
+QSize HeatmapView::minimumSizeHint() const {
+    const QFontMetrics fm(font());
+    return QSize(fm.height() * 16, fm.height() * 12);
+}
+
+QSizeF HeatmapView::exportSize() const {
+    const QFontMetricsF fm(font());
+    const double n = std::max(grid_.size(), 10);
+    const double cell = std::clamp(fm.height() * 0.6, 4.0, 10.0);
+    return QSizeF(std::max(fm.height() * 40, n * cell + fm.height() * 16), std::max(fm.height() * 30, n * cell + fm.height() * 10));
+}
+
+HeatmapView::Layout HeatmapView::layoutFor(const QRectF& area, const QFont& font, bool withTitle, double zoom,
+                                           double col0, double row0) const {
+    Layout L;
+    const QFontMetricsF fm(font);
+    const double pad = fm.height() * 0.5;
+    QRectF r = area.adjusted(pad, pad, -pad, -pad);
+    if (withTitle && !title_.isEmpty()) {
+        L.title = QRectF(r.left(), r.top(), r.width(), fm.height() * 1.5);
+        r.setTop(L.title.bottom());
+    }
+    double legendH = 0;
+    legendItems(QRectF(r.left(), 0, r.width(), 0), fm, grid_, &legendH);
+    L.legend = QRectF(r.left(), r.bottom() - legendH, r.width(), legendH);
+    r.setBottom(L.legend.top() - pad);
+
+    double labelW = fm.horizontalAdvance(QStringLiteral("layer"));
+    for (const auto& n : graph_.nodes())
+        labelW = std::max(labelW, fm.horizontalAdvance(QString::fromStdString(n.name)));
+    labelW = std::min(labelW + pad, std::max(fm.height() * 4, r.width() * 0.22));
+    const double bandW = fm.height() * 1.2;
+    L.stageAxis = QRectF(r.left() + bandW + labelW, r.top(), r.width() - bandW - labelW, fm.height() * 1.4);
+    L.kindBand = QRectF(r.left(), L.stageAxis.bottom(), bandW, r.bottom() - L.stageAxis.bottom());
+    L.labels = QRectF(L.kindBand.right(), L.kindBand.top(), labelW, L.kindBand.height());
+    L.grid = QRectF(L.labels.right(), L.kindBand.top(), L.stageAxis.width(), L.kindBand.height());
+
+    const int n = std::max(grid_.size(), 1);
+    const double visible = n / zoom;
+    L.cellW = L.grid.width() / visible;
+    L.cellH = L.grid.height() / visible;
+    L.col0 = col0;
+    L.row0 = row0;
+    L.labelStep = std::max(1, static_cast<int>(std::ceil(fm.height() * 0.95 / L.cellH)));
+    L.stageStep = niceStep(fm.horizontalAdvance(QStringLiteral("0000")) * 1.3 / L.cellW);
+    return L;
+}
+
+HeatmapView::Layout HeatmapView::currentLayout() const {
+    return layoutFor(QRectF(rect()), font(), false, zoom_, col0_, row0_);
+}
+
+QRectF HeatmapView::cellRect(int node, int stage) const {
+    const Layout L = currentLayout();
+    return QRectF(L.grid.left() + (stage - L.col0) * L.cellW, L.grid.top() + (node - L.row0) * L.cellH, L.cellW,
+                  L.cellH);
+}
+
+std::pair<int, int> HeatmapView::cellAt(QPointF pos) const {
+    if (!hasSchedule()) return {-1, -1};
+    const Layout L = currentLayout();
+    if (!L.grid.contains(pos)) return {-1, -1};
+    const int stage = static_cast<int>(std::floor(L.col0 + (pos.x() - L.grid.left()) / L.cellW));
+    const int node = static_cast<int>(std::floor(L.row0 + (pos.y() - L.grid.top()) / L.cellH));
+    if (stage < 0 || node < 0 || stage >= grid_.size() || node >= grid_.size()) return {-1, -1};
+    return {node, stage};
+}
+
+void HeatmapView::paintAll(QPainter& p, const Layout& L, const QFont& font, bool interactive) const {
+    const QFontMetricsF fm(font);
+    p.setFont(font);
+    const int n = grid_.size();
+    const QColor ink(0x22, 0x22, 0x22);
+
+    if (!L.title.isEmpty()) {
+        QFont tf = font;
+        tf.setBold(true);
+        p.setFont(tf);
+        p.setPen(ink);
+        p.drawText(L.title, Qt::AlignLeft | Qt::AlignVCenter, title_);
+        p.setFont(font);
+    }
+
+    const auto rowY = [&](double row) { return L.grid.top() + (row - L.row0) * L.cellH; };
+    const auto colX = [&](double col) { return L.grid.left() + (col - L.col0) * L.cellW; };
+    const int r0 = std::max(0, static_cast<int>(std::floor(L.row0)));
+    const int r1 = std::min(n, static_cast<int>(std::ceil(L.row0 + L.grid.height() / L.cellH)));
+    const int c0 = std::max(0, static_cast<int>(std::floor(L.col0)));
+    const int c1 = std::min(n, static_cast<int>(std::ceil(L.col0 + L.grid.width() / L.cellW)));
+
+    // Cells: runs of one category per row as one rectangle (fewer shapes in PDF/SVG).
+    p.save();
+    p.setClipRect(L.grid);
+    p.fillRect(L.grid, Qt::white);
+    p.setPen(Qt::NoPen);
+    for (int r = r0; r < r1; ++r) {
+        int c = c0;
+        while (c < c1) {
+            const CellCategory cat = grid_.at(r, c);
+            int e = c + 1;
+            while (e < c1 && grid_.at(r, e) == cat) ++e;
+            if (cat != CellCategory::Absent) {
+                // Overlap by a hair so anti-aliased edges leave no white seams.
+                const QRectF cell(colX(c), rowY(r), (e - c) * L.cellW + 0.02, L.cellH + 0.02);
+                p.fillRect(cell, categoryColor(cat));
+            }
+            c = e;
+        }
+    }
+    // Thin cell borders when cells are large enough to read.
+    if (L.cellW >= 7 && L.cellH >= 7) {
+        p.setPen(QPen(QColor(255, 255, 255, 160), 0));
+        for (int c = c0; c <= c1; ++c) p.drawLine(QPointF(colX(c), L.grid.top()), QPointF(colX(c), L.grid.bottom()));
+        for (int r = r0; r <= r1; ++r) p.drawLine(QPointF(L.grid.left(), rowY(r)), QPointF(L.grid.right(), rowY(r)));
+    }
+    // Dividers between forward, loss and backward: rows and the matching stages.
+    QPen divider(QColor(0x33, 0x33, 0x33), std::max(1.0, fm.height() / 12.0));
+    divider.setCosmetic(false);
+    for (int i = 1; i < n; ++i) {
+        if (graph_.node(i).kind == graph_.node(i - 1).kind) continue;
+        p.setPen(divider);
+        p.drawLine(QPointF(L.grid.left(), rowY(i)), QPointF(L.grid.right(), rowY(i)));
+        QPen dashed = divider;
+        dashed.setStyle(Qt::DashLine);
+        dashed.setColor(QColor(0x33, 0x33, 0x33, 140));
+        p.setPen(dashed);
+        p.drawLine(QPointF(colX(i), L.grid.top()), QPointF(colX(i), L.grid.bottom()));
+    }
+    // Selection: the selected row outlined, its inputs (what it reads) and
+    // readers tinted.
+    if (selected_ >= 0 && selected_ < n) {
+        const auto tintRow = [&](int r, QColor c) {
+            p.fillRect(QRectF(L.grid.left(), rowY(r), L.grid.width(), L.cellH), c);
+        };
+        for (int u : graph_.predecessors(selected_)) tintRow(u, QColor(0, 0, 0, 40));
+        for (int v : graph_.successors(selected_)) tintRow(v, QColor(0, 0, 0, 18));
+        p.setPen(QPen(QColor(0, 0, 0), std::max(1.5, fm.height() / 8.0)));
+        p.setBrush(Qt::NoBrush);
+        p.drawRect(QRectF(L.grid.left(), rowY(selected_), L.grid.width(), L.cellH));
+    }
+    // Teaching: the current op.
+    if (curStage_ >= 0 && curStage_ < n) {
+        QPen col(QColor(0, 0, 0, 110), 0);
+        p.setPen(col);
+        p.drawLine(QPointF(colX(curStage_ + 0.5), L.grid.top()), QPointF(colX(curStage_ + 0.5), L.grid.bottom()));
+        if (curNode_ >= 0 && curNode_ < n) {
+            const QRectF cell(colX(curStage_), rowY(curNode_), L.cellW, L.cellH);
+            const double m = std::max(3.0, fm.height() * 0.25);
+            p.setBrush(Qt::NoBrush);
+            p.setPen(QPen(Qt::white, std::max(3.0, fm.height() / 4.0)));
+            p.drawEllipse(cell.center(), cell.width() / 2 + m, cell.height() / 2 + m);
+            p.setPen(QPen(Qt::black, std::max(1.5, fm.height() / 8.0)));
+            p.drawEllipse(cell.center(), cell.width() / 2 + m, cell.height() / 2 + m);
+        }
+    }
+    p.restore();
+    p.setPen(QPen(QColor(0x88, 0x88, 0x88), 0));
+    p.setBrush(Qt::NoBrush);
+    p.drawRect(L.grid);
+
+    // Kind band: forward / loss / backward.
+    p.save();
+    p.setClipRect(L.kindBand.united(L.labels));
+    int start = 0;
+    for (int i = 1; i <= n; ++i) {
+        if (i < n && graph_.node(i).kind == graph_.node(start).kind) continue;
+        const NodeKind k = graph_.node(start).kind;
+        const QRectF band(L.kindBand.left(), rowY(start), L.kindBand.width() * 0.8, (i - start) * L.cellH);
+        p.fillRect(band, kindColor(k));
+        const QString name = QString::fromStdString(kindName(k));
+        if (band.height() > fm.horizontalAdvance(name) + fm.height()) {
+            p.save();
+            p.translate(band.center());
+            p.rotate(-90);
+            p.setPen(k == NodeKind::Loss ? Qt::white : ink);
+            p.drawText(QRectF(-band.height() / 2, -band.width() / 2, band.height(), band.width()), Qt::AlignCenter,
+                       name);
+            p.restore();
+        }
+        start = i;
+    }
+    // Layer names.
+    for (int r = r0; r < r1; ++r) {
+        const bool isSel = r == selected_;
+        bool isDep = false;
+        if (selected_ >= 0) {
+            const auto& pr = graph_.predecessors(selected_);
+            isDep = std::find(pr.begin(), pr.end(), r) != pr.end();
+        }
+        if (r % L.labelStep != 0 && !isSel && !isDep) continue;
+        QFont f = font;
+        f.setBold(isSel || isDep);
+        p.setFont(f);
+        p.setPen(isSel ? Qt::black : ink);
+        const QRectF lr(L.labels.left(), rowY(r) + L.cellH / 2 - fm.height() / 2, L.labels.width() - fm.height() * 0.3,
+                        fm.height());
+        const QString name = QFontMetricsF(f).elidedText(QString::fromStdString(graph_.node(r).name), Qt::ElideMiddle,
+                                                         lr.width());
+        p.drawText(lr, Qt::AlignRight | Qt::AlignVCenter, name);
+    }
+    p.setFont(font);
+    p.restore();
+
+    // Stage axis.
+    p.save();
+    p.setClipRect(L.stageAxis.adjusted(-fm.height(), 0, fm.height(), 0));
+    p.setPen(ink);
+    for (int c = (c0 / L.stageStep) * L.stageStep; c < c1; c += L.stageStep) {
+        const double x = colX(c + 0.5);
+        p.drawLine(QPointF(x, L.stageAxis.bottom() - fm.height() * 0.25), QPointF(x, L.stageAxis.bottom()));
+        p.drawText(QRectF(x - fm.height() * 2, L.stageAxis.top(), fm.height() * 4, fm.height()), Qt::AlignCenter,
+                   QString::number(c));
+    }
+    p.restore();
+    p.setPen(QColor(0x55, 0x55, 0x55));
+    p.drawText(QRectF(L.labels.left(), L.stageAxis.top(), L.labels.width() - fm.height() * 0.3, fm.height()),
+               Qt::AlignRight | Qt::AlignVCenter, tr("stage \u2192"));
+
+    // Legend with counts.
+    for (const auto& it : legendItems(L.legend, fm, grid_, nullptr)) {
+        p.fillRect(it.swatch, categoryColor(it.cat));
+        p.setPen(QPen(QColor(0x66, 0x66, 0x66), 0));
+        p.setBrush(Qt::NoBrush);
+        p.drawRect(it.swatch);
+        p.setPen(ink);
+        p.drawText(it.text, Qt::AlignLeft | Qt::AlignVCenter, legendText(it.cat, grid_));
+    }
+    (void)interactive;
+}
+
+void HeatmapView::paintEvent(QPaintEvent*) {
+    QPainter p(this);
+    p.fillRect(rect(), palette().base());
+    if (!hasSchedule()) {
+        p.setPen(palette().color(QPalette::PlaceholderText));
+        p.drawText(rect(), Qt::AlignCenter | Qt::TextWordWrap, placeholder_);
+        return;
+    }
+    // Draw on white whatever the theme: the categorical colours are chosen for it.
+    p.fillRect(rect(), Qt::white);
+    paintAll(p, currentLayout(), font(), true);
+}
+
+void HeatmapView::renderTo(QPainter& p, const QRectF& target) const {
+    p.save();
+    p.fillRect(target, Qt::white);
+    if (hasSchedule()) {
+        QFont f = font();
+        const Layout L = layoutFor(target, f, true, 1.0, 0, 0);
+        paintAll(p, L, f, false);
+    } else {
+        p.setPen(Qt::black);
+        p.drawText(target, Qt::AlignCenter, placeholder_);
+    }
+    p.restore();
+}
+
+bool HeatmapView::event(QEvent* e) {
+    if (e->type() == QEvent::ToolTip) {
+        auto* he = static_cast<QHelpEvent*>(e);
+        const QPointF pos = he->pos();
+        QString text;
+        if (hasSchedule()) {
+            const auto [node, stage] = cellAt(pos);
+            const Layout L = currentLayout();
+            if (node >= 0) {
+                text = QString::fromStdString(describeCell(graph_, schedule_, stage, node));
+            } else if (L.labels.contains(pos) || L.kindBand.contains(pos)) {
+                const int r = static_cast<int>(std::floor(L.row0 + (pos.y() - L.grid.top()) / L.cellH));
+                if (r >= 0 && r < grid_.size()) {
+                    const auto& nd = graph_.node(r);
+                    text = tr("%1: %2 (%3), node %4, output %5. Click to highlight what it reads.")
+                               .arg(QString::fromStdString(nd.name), QString::fromStdString(nd.type),
+                                    QString::fromStdString(kindName(nd.kind)))
+                               .arg(r)
+                               .arg(QString::fromStdString(formatBytes(nd.memory_bytes)));
+                }
+            } else if (L.legend.contains(pos)) {
+                for (const auto& it : legendItems(L.legend, QFontMetricsF(font()), grid_, nullptr))
+                    if (it.swatch.united(it.text).contains(pos)) text = QString::fromUtf8(categoryExplanation(it.cat));
+            }
+        }
+        if (text.isEmpty()) {
+            QToolTip::hideText();
+            e->ignore();
+        } else {
+            QToolTip::showText(he->globalPos(), text, this);
+        }
+        return true;
+    }
+    return QWidget::event(e);
+}
+
+void HeatmapView::clampOffsets() {
+    const double n = grid_.size();
+    const double visible = n / zoom_;
+    col0_ = std::clamp(col0_, 0.0, std::max(0.0, n - visible));
+    row0_ = std::clamp(row0_, 0.0, std::max(0.0, n - visible));
+}
+
+void HeatmapView::wheelEvent(QWheelEvent* e) {
+    if (!hasSchedule()) return;
+    const Layout L = currentLayout();
+    const QPointF pos = e->position();
+    const double col = L.col0 + (pos.x() - L.grid.left()) / L.cellW;
+    const double row = L.row0 + (pos.y() - L.grid.top()) / L.cellH;
+    const double steps = e->angleDelta().y() / 120.0;
+    const double newZoom = std::clamp(zoom_ * std::pow(1.25, steps), 1.0, std::max(1.0, grid_.size() / 4.0));
+    if (newZoom == zoom_) return;
+    // Keep the cell under the cursor where it is.
+    const double ratio = zoom_ / newZoom;
+    col0_ = col - (col - L.col0) * ratio;
+    row0_ = row - (row - L.row0) * ratio;
+    zoom_ = newZoom;
+    clampOffsets();
+    update();
+    e->accept();
+}
+
+void HeatmapView::mousePressEvent(QMouseEvent* e) {
+    pressPos_ = e->position();
+    pressCol0_ = col0_;
+    pressRow0_ = row0_;
+    dragging_ = false;
+    QWidget::mousePressEvent(e);
+}
+
+void HeatmapView::mouseMoveEvent(QMouseEvent* e) {
+    if (e->buttons() & Qt::LeftButton) {
+        const QPointF d = e->position() - pressPos_;
+        if (!dragging_ && d.manhattanLength() > 4) {
+            dragging_ = true;
+            setCursor(Qt::ClosedHandCursor);
+        }
+        if (dragging_ && zoom_ > 1.0) {
+            const Layout L = currentLayout();
+            col0_ = pressCol0_ - d.x() / L.cellW;
+            row0_ = pressRow0_ - d.y() / L.cellH;
+            clampOffsets();
+            update();
+        }
+    }
+    QWidget::mouseMoveEvent(e);
+}
+
+void HeatmapView::mouseReleaseEvent(QMouseEvent* e) {
+    if (!dragging_ && e->button() == Qt::LeftButton && hasSchedule()) {
+        const Layout L = currentLayout();
+        const QPointF pos = e->position();
+        if (L.grid.contains(pos) || L.labels.contains(pos) || L.kindBand.contains(pos)) {
+            const int r = static_cast<int>(std::floor(L.row0 + (pos.y() - L.grid.top()) / L.cellH));
+            if (r >= 0 && r < grid_.size()) setSelectedNode(r == selected_ ? -1 : r);
+        }
+    }
+    dragging_ = false;
+    unsetCursor();
+    QWidget::mouseReleaseEvent(e);
+}
+
+void HeatmapView::mouseDoubleClickEvent(QMouseEvent*) { resetZoom(); }
+
+void HeatmapView::keyPressEvent(QKeyEvent* e) {
+    switch (e->key()) {
+    case Qt::Key_0:
+    case Qt::Key_Home: resetZoom(); return;
+    case Qt::Key_Plus:
+    case Qt::Key_Equal:
+        zoom_ = std::min(zoom_ * 1.25, std::max(1.0, grid_.size() / 4.0));
+        clampOffsets();
+        update();
+        return;
+    case Qt::Key_Minus:
+        zoom_ = std::max(1.0, zoom_ / 1.25);
+        clampOffsets();
+        update();
+        return;
+    case Qt::Key_Escape:
+        if (selected_ >= 0) {
+            setSelectedNode(-1);
+            return;
+        }
+        break;
+    default: break;
+    }
+    QWidget::keyPressEvent(e);
+}
+
+}  // namespace poet::ui

@@ -1,0 +1,91 @@
+#pragma once
+// The layer-by-timestep heatmap: one row per node (forward, loss, backward,
+// with divider lines and names on the axis), one column per stage, one
+// categorical colour per cell (cell_category.h) and a legend. Hover explains a
+// cell in words; the wheel zooms, a drag pans, a double-click resets; a click
+// selects a node and highlights its row and its dependencies. The same drawing
+// code renders exports as vector rectangles (PDF/SVG) or pixels (PNG).
+#include <QPointF>
+#include <QRectF>
+#include <QString>
+#include <QWidget>
+
+#include "cell_category.h"
+#include "graph.h"
+#include "schedule.h"
+
+namespace poet::ui {
+
+class HeatmapView : public QWidget {
+    Q_OBJECT
+public:
+    explicit HeatmapView(QWidget* parent = nullptr);
+
+    void setSchedule(const Graph& graph, const Schedule& schedule, const QString& title = {});
+    void clear();
+    bool hasSchedule() const { return grid_.size() > 0; }
+    const CategoryGrid& grid() const { return grid_; }
+    void setPlaceholderText(const QString& text);
+
+    int selectedNode() const { return selected_; }
+    void setSelectedNode(int node);      // -1: none
+    void setCurrentOp(int stage, int node);  // teaching mode; (-1, -1): none
+    void resetZoom();
+    double zoom() const { return zoom_; }
+
+    // Where a cell is drawn in widget coordinates (for tests and tooltips).
+    QRectF cellRect(int node, int stage) const;
+    // The cell under a widget point: {node, stage}, or {-1, -1}.
+    std::pair<int, int> cellAt(QPointF pos) const;
+
+    // Draws the whole heatmap (title, axes, legend; no zoom, no hover) into
+    // `target` on any painter: QImage, QPdfWriter, QSvgGenerator.
+    void renderTo(QPainter& painter, const QRectF& target) const;
+    QSizeF exportSize() const;  // a good page size in logical pixels
+
+    QSize sizeHint() const override;
+    QSize minimumSizeHint() const override;
+
+signals:
+    void nodeSelected(int node);
+
+protected:
+    void paintEvent(QPaintEvent*) override;
+    bool event(QEvent* e) override;
+    void wheelEvent(QWheelEvent* e) override;
+    void mousePressEvent(QMouseEvent* e) override;
+    void mouseMoveEvent(QMouseEvent* e) override;
+    void mouseReleaseEvent(QMouseEvent* e) override;
+    void mouseDoubleClickEvent(QMouseEvent* e) override;
+    void keyPressEvent(QKeyEvent* e) override;
+
+public:
+    struct Layout {
+        QRectF title, stageAxis, kindBand, labels, grid, legend;
+        double col0 = 0, row0 = 0;   // first visible column/row (fractional)
+        double cellW = 1, cellH = 1;
+        int labelStep = 1, stageStep = 1;
+    };
+
+private:
+    Layout layoutFor(const QRectF& area, const QFont& font, bool withTitle, double zoom, double col0,
+                     double row0) const;
+    void paintAll(QPainter& p, const Layout& L, const QFont& font, bool interactive) const;
+    Layout currentLayout() const;
+    void clampOffsets();
+
+    Graph graph_;
+    Schedule schedule_;
+    CategoryGrid grid_;
+    QString title_;
+    QString placeholder_;
+    int selected_ = -1;
+    int curStage_ = -1, curNode_ = -1;
+    double zoom_ = 1.0;
+    double col0_ = 0, row0_ = 0;
+    QPointF pressPos_;
+    double pressCol0_ = 0, pressRow0_ = 0;
+    bool dragging_ = false;
+};
+
+}  // namespace poet::ui

@@ -1,0 +1,239 @@
+#include "memory_timeline_view.h"
+
+#include <QVBoxLayout>
+#include <algorithm>
+#include <qcustomplot.h>
+
+#include "cell_palette.h"
+#include "units.h"
+
+namespace poet::ui {
+
+double opPosition(int stage, int op) { return stage + static_cast<double>(op) / (stage + 1); }
+
+TimelineSeries timelineSeries(const Graph& g, const Schedule& s, const ReplayReport& r) {
+    TimelineSeries out;
+    const int n = static_cast<int>(r.ram_trace.size());
+    for (int t = 0; t < n; ++t) {
+        const auto& ops = r.ram_trace[t];
+        for (int k = 0; k < static_cast<int>(ops.size()); ++k) {
+            out.x.push_back(opPosition(t, k));
+            out.ram.push_back(static_cast<double>(ops[k]));
+        }
+    }
+    if (!out.ram.empty()) {
+        out.x.push_back(n);
+        out.ram.push_back(out.ram.back());
+    }
+    const int T = std::min(g.size(), s.size());
+    for (int t = 0; t < T; ++t) {
+        double in = 0, outb = 0;
+        for (int i = 0; i < T; ++i) {
+            if (s.M_in(t, i)) in += g.node(i).memory_bytes;
+            if (s.M_out(t, i)) outb += g.node(i).memory_bytes;
+        }
+        out.stageX.push_back(t + 0.5);
+        out.pageInBytes.push_back(in);
+        out.pageOutBytes.push_back(outb);
+    }
+    return out;
+}
+
+namespace {
+QVector<double> scaled(const std::vector<double>& v, double unit) {
+    QVector<double> out;
+    out.reserve(static_cast<int>(v.size()));
+    for (double x : v) out.push_back(x / unit);
+    return out;
+}
+QVector<double> toQ(const std::vector<double>& v) { return QVector<double>(v.begin(), v.end()); }
+}  // namespace
+
+MemoryTimelineView::MemoryTimelineView(QWidget* parent) : QWidget(parent) {
+    auto* lay = new QVBoxLayout(this);
+    lay->setContentsMargins(0, 0, 0, 0);
+    plot_ = new QCustomPlot(this);
+    lay->addWidget(plot_);
+    setAccessibleName(tr("Memory timeline"));
+    plot_->setToolTip(tr("RAM in use after every operation of every stage (replayed), against the RAM budget and "
+                         "the plain pass. Bars: bytes paged to or from flash in each stage (right axis). "
+                         "Wheel: zoom the stage axis; drag: pan; double-click: show all."));
+
+    QFont f = font();
+    plot_->setFont(f);
+    plot_->xAxis->setLabel(tr("stage (each stage split into its operations)"));
+    plot_->xAxis->setLabelFont(f);
+    plot_->yAxis->setLabelFont(f);
+    plot_->yAxis2->setLabelFont(f);
+    plot_->xAxis->setTickLabelFont(f);
+    plot_->yAxis->setTickLabelFont(f);
+    plot_->yAxis2->setTickLabelFont(f);
+    plot_->yAxis2->setVisible(true);
+    plot_->xAxis->grid()->setPen(QPen(QColor(0xE4, 0xE4, 0xE4), 0));
+    plot_->yAxis->grid()->setPen(QPen(QColor(0xE4, 0xE4, 0xE4), 0));
+
+    pageIn_ = new QCPBars(plot_->xAxis, plot_->yAxis2);
+    pageIn_->setName(tr("paged in (right axis)"));
+    pageIn_->setPen(Qt::NoPen);
+    QColor inC = categoryColor(CellCategory::PagedIn);
+    inC.setAlpha(170);
+    pageIn_->setBrush(inC);
+    pageIn_->setWidth(0.8);
+    pageOut_ = new QCPBars(plot_->xAxis, plot_->yAxis2);
+    pageOut_->setName(tr("paged out (right axis)"));
+    pageOut_->setPen(Qt::NoPen);
+    QColor outC = categoryColor(CellCategory::PagedOut);
+    outC.setAlpha(170);
+    pageOut_->setBrush(outC);
+    pageOut_->setWidth(0.8);
+    pageOut_->moveAbove(pageIn_);
+
+    plain_ = plot_->addGraph(plot_->xAxis, plot_->yAxis);
+    plain_->setName(tr("plain pass"));
+    plain_->setLineStyle(QCPGraph::lsStepLeft);
+    plain_->setPen(QPen(QColor(0x99, 0x99, 0x99), 1.5, Qt::SolidLine));
+    ram_ = plot_->addGraph(plot_->xAxis, plot_->yAxis);
+    ram_->setName(tr("this schedule"));
+    ram_->setLineStyle(QCPGraph::lsStepLeft);
+    ram_->setPen(QPen(categoryColor(CellCategory::ComputedFirst), 2));
+    QColor fill = categoryColor(CellCategory::InRam);
+    fill.setAlpha(90);
+    ram_->setBrush(fill);
+    budget_ = plot_->addGraph(plot_->xAxis, plot_->yAxis);
+    budget_->setName(tr("RAM budget"));
+    budget_->setPen(QPen(QColor(0xC0, 0x1B, 0x1B), 1.5, Qt::DashLine));
+
+    budgetLabel_ = new QCPItemText(plot_);
+    budgetLabel_->setClipToAxisRect(true);
+    budgetLabel_->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
+    budgetLabel_->position->setTypeX(QCPItemPosition::ptAxisRectRatio);
+    budgetLabel_->position->setTypeY(QCPItemPosition::ptPlotCoords);
+    budgetLabel_->setColor(QColor(0xC0, 0x1B, 0x1B));
+    budgetLabel_->setFont(f);
+
+    cursor_ = new QCPItemStraightLine(plot_);
+    cursor_->setPen(QPen(QColor(0, 0, 0, 160), 1.5));
+    cursor_->setVisible(false);
+
+    plot_->legend->setVisible(true);
+    plot_->legend->setFont(f);
+    plot_->legend->setBrush(QColor(255, 255, 255, 220));
+    plot_->legend->setBorderPen(QPen(QColor(0xBB, 0xBB, 0xBB), 0));
+    plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+    // Legend order: what one reads first.
+    plot_->legend->clearItems();
+    for (QCPAbstractPlottable* pl : {static_cast<QCPAbstractPlottable*>(ram_), static_cast<QCPAbstractPlottable*>(plain_),
+                                     static_cast<QCPAbstractPlottable*>(budget_),
+                                     static_cast<QCPAbstractPlottable*>(pageIn_),
+                                     static_cast<QCPAbstractPlottable*>(pageOut_)})
+        pl->addToLegend();
+
+    plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    plot_->axisRect()->setRangeDrag(Qt::Horizontal);
+    plot_->axisRect()->setRangeZoom(Qt::Horizontal);
+    connect(plot_, &QCustomPlot::mouseDoubleClick, this, [this](QMouseEvent*) {
+        rescale();
+        plot_->replot();
+    });
+    clear();
+}
+
+QString MemoryTimelineView::unitName() const { return unit_ >= 1e6 ? QStringLiteral("MB") : QStringLiteral("KB"); }
+
+void MemoryTimelineView::clear() {
+    hasData_ = false;
+    ram_->data()->clear();
+    plain_->data()->clear();
+    budget_->data()->clear();
+    pageIn_->data()->clear();
+    pageOut_->data()->clear();
+    cursor_->setVisible(false);
+    budgetLabel_->setVisible(false);
+    plot_->yAxis->setLabel(tr("RAM in use"));
+    plot_->yAxis2->setLabel(tr("flash traffic per stage"));
+    plot_->xAxis->setRange(0, 1);
+    plot_->yAxis->setRange(0, 1);
+    plot_->replot();
+}
+
+void MemoryTimelineView::setData(const Graph& g, const Schedule& s, const ReplayReport& report,
+                                 const ReplayReport& plain, std::int64_t ramBudgetBytes) {
+    const TimelineSeries ts = timelineSeries(g, s, report);
+    TimelineSeries ps;
+    if (plain.valid || !plain.ram_trace.empty()) ps = timelineSeries(g, s, plain);
+    maxRam_ = std::max<double>({ramBudgetBytes, 1.0,
+                                ts.ram.empty() ? 0.0 : *std::max_element(ts.ram.begin(), ts.ram.end()),
+                                ps.ram.empty() ? 0.0 : *std::max_element(ps.ram.begin(), ps.ram.end())});
+    unit_ = maxRam_ >= 1e6 ? 1e6 : 1e3;
+    double maxFlash = 0;
+    for (std::size_t i = 0; i < ts.pageInBytes.size(); ++i)
+        maxFlash = std::max(maxFlash, ts.pageInBytes[i] + ts.pageOutBytes[i]);
+    flashUnit_ = maxFlash >= 1e6 ? 1e6 : 1e3;
+    stages_ = static_cast<int>(report.ram_trace.size());
+
+    ram_->setData(toQ(ts.x), scaled(ts.ram, unit_), true);
+    plain_->setData(toQ(ps.x), scaled(ps.ram, unit_), true);
+    pageIn_->setData(toQ(ts.stageX), scaled(ts.pageInBytes, flashUnit_), true);
+    pageOut_->setData(toQ(ts.stageX), scaled(ts.pageOutBytes, flashUnit_), true);
+    plot_->yAxis->setLabel(tr("RAM in use [%1]").arg(unitName()));
+    plot_->yAxis2->setLabel(tr("flash traffic per stage [%1]").arg(flashUnit_ >= 1e6 ? "MB" : "KB"));
+    pageIn_->setVisible(maxFlash > 0);
+    pageOut_->setVisible(maxFlash > 0);
+    hasData_ = true;
+    setBudget(ramBudgetBytes);
+    rescale();
+    plot_->replot();
+}
+
+void MemoryTimelineView::setBudget(std::int64_t b) {
+    budget_bytes_ = b;
+    if (!hasData_) return;
+    const double y = b / unit_;
+    budget_->setData(QVector<double>{0.0, static_cast<double>(std::max(stages_, 1))}, QVector<double>{y, y});
+    budgetLabel_->setVisible(b > 0);
+    budgetLabel_->position->setCoords(0.99, y);
+    budgetLabel_->setText(tr("budget %1").arg(QString::fromStdString(formatBytes(b))));
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void MemoryTimelineView::rescale() {
+    plot_->xAxis->setRange(0, std::max(stages_, 1));
+    double top = std::max<double>(maxRam_, budget_bytes_) / unit_;
+    plot_->yAxis->setRange(0, top * 1.12);
+    double flashMax = 0;
+    for (auto it = pageIn_->data()->constBegin(); it != pageIn_->data()->constEnd(); ++it)
+        flashMax = std::max(flashMax, it->value);
+    double combined = 0;
+    auto a = pageIn_->data()->constBegin();
+    auto b = pageOut_->data()->constBegin();
+    for (; a != pageIn_->data()->constEnd() && b != pageOut_->data()->constEnd(); ++a, ++b)
+        combined = std::max(combined, a->value + b->value);
+    // Bars use the lower 40% of the height so they do not hide the RAM curve.
+    plot_->yAxis2->setRange(0, combined > 0 ? combined * 2.5 : 1);
+}
+
+void MemoryTimelineView::setCurrentOp(int stage, int op) {
+    if (stage < 0) {
+        cursor_->setVisible(false);
+    } else {
+        const double x = opPosition(stage, std::max(op, 0)) + 0.5 / (stage + 1);
+        cursor_->point1->setCoords(x, 0);
+        cursor_->point2->setCoords(x, 1);
+        cursor_->setVisible(true);
+    }
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+QSizeF MemoryTimelineView::exportSize() const {
+    const QFontMetricsF fm(font());
+    return QSizeF(fm.height() * 48, fm.height() * 22);
+}
+
+void MemoryTimelineView::renderTo(QCPPainter& painter, const QRectF& target) {
+    painter.save();
+    painter.translate(target.topLeft());
+    plot_->toPainter(&painter, qRound(target.width()), qRound(target.height()));
+    painter.restore();
+}
+
+}  // namespace poet::ui

@@ -1,0 +1,70 @@
+#pragma once
+// The memory timeline: RAM in use after every op of every stage (from the
+// replay's ram_trace), the RAM budget, the plain pass's curve for comparison,
+// and flash traffic (bytes paged in and out per stage) as bars on a second
+// axis. x is the stage: op k of stage t sits at t + k/(t+1).
+#include <QWidget>
+#include <cstdint>
+
+#include "graph.h"
+#include "replay.h"
+#include "schedule.h"
+
+class QCustomPlot;
+class QCPGraph;
+class QCPBars;
+class QCPItemStraightLine;
+class QCPItemText;
+class QCPPainter;
+
+namespace poet::ui {
+
+struct TimelineSeries {
+    std::vector<double> x, ram;          // step curve, one point per op (+ one closing point)
+    std::vector<double> stageX;          // t + 0.5
+    std::vector<double> pageInBytes, pageOutBytes;  // per stage
+};
+// Pure: builds the curves from a replay and a schedule.
+TimelineSeries timelineSeries(const Graph& g, const Schedule& s, const ReplayReport& r);
+double opPosition(int stage, int op);  // t + k/(t+1)
+
+class MemoryTimelineView : public QWidget {
+    Q_OBJECT
+public:
+    explicit MemoryTimelineView(QWidget* parent = nullptr);
+
+    // `plain` is the replay of the plain pass (may be invalid: then not drawn).
+    void setData(const Graph& g, const Schedule& s, const ReplayReport& report, const ReplayReport& plain,
+                 std::int64_t ramBudgetBytes);
+    void setBudget(std::int64_t ramBudgetBytes);
+    void clear();
+    bool hasData() const { return hasData_; }
+    void setCurrentOp(int stage, int op);  // (-1, -1): none
+
+    QCustomPlot* plot() const { return plot_; }
+    // Draws the plot into `target` (vector on PDF/SVG painters).
+    void renderTo(QCPPainter& painter, const QRectF& target);
+    QSizeF exportSize() const;
+
+private:
+    void rescale();
+    double unitBytes() const { return unit_; }
+    QString unitName() const;
+
+    QCustomPlot* plot_ = nullptr;
+    QCPGraph* ram_ = nullptr;
+    QCPGraph* plain_ = nullptr;
+    QCPGraph* budget_ = nullptr;
+    QCPBars* pageIn_ = nullptr;
+    QCPBars* pageOut_ = nullptr;
+    QCPItemStraightLine* cursor_ = nullptr;
+    QCPItemText* budgetLabel_ = nullptr;
+    double unit_ = 1e6;
+    double flashUnit_ = 1e3;
+    int stages_ = 0;
+    std::int64_t budget_bytes_ = 0;
+    double maxRam_ = 0;
+    bool hasData_ = false;
+};
+
+}  // namespace poet::ui

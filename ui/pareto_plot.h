@@ -1,0 +1,126 @@
+#pragma once
+// The Pareto view: energy [J] against the RAM budget (or the runtime factor),
+// one curve per strategy. Proven-optimal points (and the heuristics' exact
+// values) are filled, time-limited MILP points with a gap are hollow,
+// infeasible points are not drawn. A vertical line marks the current budget;
+// clicking a point emits pointActivated. A background runner fills the curves
+// as points finish, with progress, time left and cancel.
+#include <QString>
+#include <QWidget>
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "sweep.h"
+
+class QCustomPlot;
+class QCPGraph;
+class QCPItemStraightLine;
+class QCPAbstractPlottable;
+class QMouseEvent;
+class QProgressBar;
+class QLabel;
+class QPushButton;
+class QThread;
+
+namespace poet::ui {
+
+// Runs a sweep on a worker thread; everything it emits arrives on the thread
+// that owns it (queued). Keeps one cache across runs (and on disk when a
+// directory is set).
+class SweepRunner : public QObject {
+    Q_OBJECT
+public:
+    explicit SweepRunner(QObject* parent = nullptr);
+    ~SweepRunner() override;  // cancels and waits
+
+    void setCacheDirectory(const QString& dir);  // before start()
+    bool isRunning() const;
+    // Starts unless running; returns whether it started.
+    bool start(const poet::SweepConfig& config);
+    // Blocks until the worker is done (for tests and shutdown).
+    void wait();
+
+public Q_SLOTS:
+    void cancel();
+
+Q_SIGNALS:
+    void started(int total);
+    void progress(int done, int total, double eta_s);
+    void rowFinished(const poet::SweepRow& row);
+    void finished(const poet::SweepResult& result);
+
+private:
+    std::unique_ptr<poet::SweepCache> cache_;
+    std::atomic<bool> cancel_{false};
+    QThread* thread_ = nullptr;
+};
+
+class ParetoPlot : public QWidget {
+    Q_OBJECT
+public:
+    explicit ParetoPlot(QWidget* parent = nullptr);
+    ~ParetoPlot() override;
+
+    // Replaces everything shown.
+    void setResult(const poet::SweepResult& result);
+    const poet::SweepResult& result() const { return result_; }
+    // Adds (or replaces) one row and redraws.
+    void addRow(const poet::SweepRow& row);
+    void clear();
+
+    // The current slider budget (RAM axis) or factor (runtime axis).
+    void setCurrentBudget(std::int64_t ram_budget_bytes);
+    void setCurrentRuntimeFactor(double factor);
+
+    SweepRunner* runner() const { return runner_; }
+    // Starts a background sweep; rows appear as they finish.
+    bool runSweep(const poet::SweepConfig& config);
+
+    // PNG, PDF, SVG (by extension) with the publication style, or CSV.
+    bool exportTo(const QString& path, QString* error) const;
+
+    QCustomPlot* plot() const { return plot_; }
+    // Pixel position of a drawn point (for tests and tooltips); (-1,-1) if not drawn.
+    QPointF pointPosition(const QString& strategy, int row_index_in_curve) const;
+
+public Q_SLOTS:
+    // Emits pointActivated for the index-th row of the strategy's curve (axis
+    // order), if it is drawn. Returns through the signal only.
+    void activatePoint(const QString& strategy, int row_index_in_curve);
+    void cancelSweep();
+
+Q_SIGNALS:
+    void pointActivated(std::int64_t ram_budget_bytes, double runtime_budget_factor, QString strategy);
+
+private:
+    void rebuild();
+    void onPlottableClick(QCPAbstractPlottable* plottable, int data_index, QMouseEvent* event);
+    void onProgress(int done, int total, double eta_s);
+
+    poet::SweepResult result_;
+    QCustomPlot* plot_ = nullptr;
+    QCPItemStraightLine* marker_ = nullptr;
+    double marker_x_ = -1;
+    QProgressBar* progress_ = nullptr;
+    QLabel* eta_ = nullptr;
+    QPushButton* cancel_ = nullptr;
+    SweepRunner* runner_ = nullptr;
+    // For each drawn graph: its strategy and the curve rows behind its data points.
+    struct Drawn { QCPGraph* graph; QString strategy; std::vector<int> rows; };
+    std::vector<Drawn> drawn_;
+};
+
+// Publication-style plot of a sweep (about 3.5 in wide, 8 pt fonts) to PNG,
+// PDF or SVG (vectors), or its rows to CSV, chosen by the file's extension.
+// Needs no window; makes a QApplication (offscreen when there is no display)
+// if there is none.
+bool exportParetoPlot(const poet::SweepResult& result, const QString& path, QString* error);
+
+}  // namespace poet::ui
+
+// exportParetoPlot is also reachable as poet::exportParetoPlot (the name the CLI uses).
+namespace poet {
+using ui::exportParetoPlot;
+}

@@ -1,0 +1,161 @@
+#include "status_line.h"
+
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QTimer>
+#include <QToolButton>
+
+#include "units.h"
+
+namespace poet::ui {
+
+namespace {
+QString q(const std::string& s) { return QString::fromStdString(s); }
+
+QColor toneColor(StatusTone t) {
+    switch (t) {
+    case StatusTone::Busy: return QColor(0x00, 0x72, 0xB2);
+    case StatusTone::Good: return QColor(0x00, 0x9E, 0x73);
+    case StatusTone::Warning: return QColor(0xE6, 0x9F, 0x00);
+    case StatusTone::Bad: return QColor(0xC0, 0x1B, 0x1B);
+    case StatusTone::Neutral: break;
+    }
+    return QColor(0x88, 0x88, 0x88);
+}
+}  // namespace
+
+StatusMessage statusForSolving(double elapsed_s, const std::optional<SolveResult>& best) {
+    StatusMessage m;
+    m.tone = StatusTone::Busy;
+    m.text = QObject::tr("Solving\u2026 %1 s").arg(elapsed_s, 0, 'f', 1);
+    if (best && best->schedule)
+        m.text += QObject::tr(" \u2014 best so far %1, gap %2 %")
+                      .arg(q(formatEnergy(best->replay.total_energy_j)))
+                      .arg(best->gap * 100, 0, 'f', 1);
+    m.text += QObject::tr(" (Esc cancels)");
+    return m;
+}
+
+StatusMessage statusForResult(const SolveResult& r, const StatusContext& ctx) {
+    StatusMessage m;
+    const QString energy = q(formatEnergy(r.replay.total_energy_j));
+    const QString took = q(formatSeconds(r.solve_time_s));
+    switch (r.status) {
+    case SolveStatus::Optimal:
+        m.tone = StatusTone::Good;
+        m.text = QObject::tr("Proven optimal: %1 per iteration, peak RAM %2 (solved in %3).")
+                     .arg(energy, q(formatBytes(r.replay.peak_ram_bytes)), took);
+        break;
+    case SolveStatus::Feasible:
+        m.tone = StatusTone::Warning;
+        m.text = QObject::tr("Feasible, not proven optimal: %1, gap %2 % (stopped after %3).")
+                     .arg(energy)
+                     .arg(r.gap * 100, 0, 'f', 2)
+                     .arg(took);
+        break;
+    case SolveStatus::Infeasible: {
+        m.tone = StatusTone::Bad;
+        QString reason = r.message.empty() ? QObject::tr("no schedule meets these budgets") : q(r.message).toHtmlEscaped();
+        m.text = QObject::tr("Infeasible: %1.").arg(reason.endsWith('.') ? reason.chopped(1) : reason);
+        if (ctx.min_budget_lower_bound_bytes > ctx.ram_budget_bytes) {
+            m.text += QObject::tr(" The smallest RAM budget that could work is at least %1: "
+                                  "<a href=\"budget:%2\">use it</a>.")
+                          .arg(q(formatBytes(ctx.min_budget_lower_bound_bytes)))
+                          .arg(ctx.min_budget_lower_bound_bytes);
+        } else {
+            m.text += QObject::tr(" Raise the RAM or runtime budget");
+            if (!ctx.paging || !ctx.remat) m.text += QObject::tr(", or switch paging and rematerialization on");
+            m.text += QLatin1Char('.');
+        }
+        break;
+    }
+    case SolveStatus::NoSolution:
+        m.tone = StatusTone::Bad;
+        m.text = QObject::tr("No schedule found within the time limit (%1 s). Raise the time limit or loosen the "
+                             "budgets.")
+                     .arg(ctx.time_limit_s, 0, 'g', 3);
+        break;
+    case SolveStatus::Cancelled:
+        m.tone = StatusTone::Neutral;
+        m.text = QObject::tr("Cancelled before a schedule was found.");
+        break;
+    }
+    return m;
+}
+
+StatusLine::StatusLine(QWidget* parent) : QWidget(parent) {
+    auto* lay = new QHBoxLayout(this);
+    lay->setContentsMargins(0, 0, 0, 0);
+    dot_ = new QLabel(this);
+    dot_->setText(QStringLiteral("\u25CF"));
+    label_ = new QLabel(this);
+    label_->setTextFormat(Qt::RichText);
+    label_->setTextInteractionFlags(Qt::TextBrowserInteraction);
+    label_->setWordWrap(false);
+    label_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    cancel_ = new QToolButton(this);
+    cancel_->setText(tr("Cancel"));
+    cancel_->setToolTip(tr("Stop the solve now and keep the best schedule found so far (Esc)."));
+    cancel_->setVisible(false);
+    lay->addWidget(dot_);
+    lay->addWidget(label_, 1);
+    lay->addWidget(cancel_);
+    timer_ = new QTimer(this);
+    timer_->setInterval(100);
+    connect(timer_, &QTimer::timeout, this, &StatusLine::tick);
+    connect(cancel_, &QToolButton::clicked, this, &StatusLine::cancelRequested);
+    connect(label_, &QLabel::linkActivated, this, [this](const QString& link) {
+        if (link.startsWith(QLatin1String("budget:"))) emit budgetSuggested(link.mid(7).toLongLong());
+    });
+    showMessage(tr("Ready."));
+}
+
+void StatusLine::apply(const StatusMessage& m) {
+    label_->setText(m.text);
+    label_->setToolTip(m.text);
+    dot_->setStyleSheet(QStringLiteral("color: %1;").arg(toneColor(m.tone).name()));
+}
+
+QString StatusLine::text() const { return label_->text(); }
+
+void StatusLine::showSolving() {
+    solving_ = true;
+    best_.reset();
+    clock_.start();
+    cancel_->setVisible(true);
+    timer_->start();
+    tick();
+}
+
+void StatusLine::showIncumbent(const SolveResult& r) {
+    best_ = r;
+    tick();
+}
+
+void StatusLine::tick() {
+    if (!solving_) return;
+    apply(statusForSolving(clock_.elapsed() / 1000.0, best_));
+}
+
+void StatusLine::showResult(const SolveResult& r, const StatusContext& ctx) {
+    solving_ = false;
+    timer_->stop();
+    cancel_->setVisible(false);
+    apply(statusForResult(r, ctx));
+}
+
+void StatusLine::showFailure(const QString& message) {
+    solving_ = false;
+    timer_->stop();
+    cancel_->setVisible(false);
+    apply(StatusMessage{tr("Error: %1").arg(message.toHtmlEscaped()), StatusTone::Bad});
+}
+
+void StatusLine::showMessage(const QString& text, StatusTone tone) {
+    solving_ = false;
+    timer_->stop();
+    cancel_->setVisible(false);
+    apply(StatusMessage{text, tone});
+}
+
+}  // namespace poet::ui

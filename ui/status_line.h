@@ -1,0 +1,67 @@
+#pragma once
+// The status line under the views: solving (elapsed time, cancel), proven
+// optimal, feasible with gap, infeasible with the reason and the smallest
+// budget that could work, no solution in time, cancelled, failed.
+#include <QElapsedTimer>
+#include <QString>
+#include <QWidget>
+#include <cstdint>
+#include <optional>
+
+#include "solve_result.h"
+
+class QLabel;
+class QToolButton;
+class QTimer;
+
+namespace poet::ui {
+
+struct StatusContext {
+    std::int64_t ram_budget_bytes = 0;
+    std::int64_t min_budget_lower_bound_bytes = 0;  // minimumFeasibleBudgetLowerBound
+    double time_limit_s = 0;
+    bool paging = true, remat = true;
+};
+
+enum class StatusTone { Neutral, Busy, Good, Warning, Bad };
+
+struct StatusMessage {
+    QString text;       // may hold one <a href="budget:BYTES"> link
+    StatusTone tone = StatusTone::Neutral;
+};
+
+// Pure: the words for a finished solve.
+StatusMessage statusForResult(const SolveResult& r, const StatusContext& ctx);
+StatusMessage statusForSolving(double elapsed_s, const std::optional<SolveResult>& best);
+
+class StatusLine : public QWidget {
+    Q_OBJECT
+public:
+    explicit StatusLine(QWidget* parent = nullptr);
+
+    void showSolving();                       // starts the elapsed clock
+    void showIncumbent(const SolveResult& r);  // still solving
+    void showResult(const SolveResult& r, const StatusContext& ctx);
+    void showFailure(const QString& message);
+    void showMessage(const QString& text, StatusTone tone = StatusTone::Neutral);
+    QString text() const;
+    bool isSolving() const { return solving_; }
+
+signals:
+    void cancelRequested();
+    void budgetSuggested(std::int64_t ramBudgetBytes);  // the user clicked "use N"
+
+private:
+    void apply(const StatusMessage& m);
+    void tick();
+
+    QLabel* dot_;
+    QLabel* label_;
+    QToolButton* cancel_;
+    QTimer* timer_;
+    QElapsedTimer clock_;
+    std::optional<SolveResult> best_;
+    bool solving_ = false;
+};
+
+}  // namespace poet::ui

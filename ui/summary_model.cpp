@@ -1,0 +1,141 @@
+#include "summary_model.h"
+
+#include <QBrush>
+#include <QColor>
+#include <QFont>
+
+#include "units.h"
+
+namespace poet::ui {
+
+namespace {
+QString q(const std::string& s) { return QString::fromStdString(s); }
+QString ratioText(double a, double b) { return b > 0 ? q(formatRatio(a / b)) : QString(); }
+}  // namespace
+
+SummaryModel::SummaryModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void SummaryModel::clear() {
+    beginResetModel();
+    rows_.clear();
+    endResetModel();
+}
+
+void SummaryModel::setResult(const Problem& problem, const SolveResult& result, const ReplayReport& plain) {
+    beginResetModel();
+    rows_.clear();
+    const ReplayReport& r = result.replay;
+    const bool has = result.schedule.has_value();
+    auto add = [&](QString key, QString name, QString value, QString ref, QString ratio, QString tip, double raw,
+                   bool warn = false) {
+        rows_.push_back(Row{std::move(key), std::move(name), std::move(value), std::move(ref), std::move(ratio),
+                            std::move(tip), raw, warn});
+    };
+    add("status", tr("Status"), QString::fromUtf8(toString(result.status)), QString(), QString(),
+        tr("optimal: proven best within the gap; feasible: a schedule, not proven best; infeasible: proven that no "
+           "schedule meets the budgets."),
+        static_cast<double>(result.status));
+    add("source", tr("Source"), QString::fromUtf8(toString(result.source)), QString(), QString(),
+        tr("Where the schedule came from: a heuristic, a cache, a solver incumbent, or the proven optimum."),
+        static_cast<double>(result.source));
+    add("gap", tr("Gap"), has ? QStringLiteral("%1 %").arg(result.gap * 100, 0, 'f', 2) : QString(), QString(),
+        QString(), tr("Relative distance between this schedule's energy and the best proven lower bound."),
+        result.gap);
+    if (has) {
+        add("compute_energy_j", tr("Compute energy"), q(formatEnergy(r.compute_energy_j)),
+            tr("plain %1").arg(q(formatEnergy(plain.compute_energy_j))),
+            ratioText(r.compute_energy_j, plain.compute_energy_j),
+            tr("Energy spent computing layers, recomputations included, against one plain pass."),
+            r.compute_energy_j);
+        add("paging_energy_j", tr("Paging energy"), q(formatEnergy(r.paging_energy_j)),
+            tr("plain %1").arg(q(formatEnergy(plain.paging_energy_j))), QString(),
+            tr("Energy spent writing outputs to flash and reading them back."), r.paging_energy_j);
+        add("total_energy_j", tr("Total energy"), q(formatEnergy(r.total_energy_j)),
+            tr("plain %1").arg(q(formatEnergy(plain.total_energy_j))), ratioText(r.total_energy_j, plain.total_energy_j),
+            tr("Compute plus paging energy of one training iteration."), r.total_energy_j);
+        const double rtBudget = problem.runtimeBudgetSeconds();
+        add("runtime_s", tr("Runtime (compute)"), q(formatSeconds(r.runtime_s)),
+            tr("budget %1").arg(q(formatSeconds(rtBudget))), ratioText(r.runtime_s, rtBudget),
+            tr("Compute time of the schedule against the runtime budget (%1 x one plain pass).")
+                .arg(problem.runtime_budget_factor, 0, 'f', 2),
+            r.runtime_s, rtBudget > 0 && r.runtime_s > rtBudget * (1 + 1e-9));
+        add("peak_ram_bytes", tr("Peak RAM"), q(formatBytes(r.peak_ram_bytes)),
+            tr("budget %1").arg(q(formatBytes(problem.ram_budget_bytes))),
+            ratioText(static_cast<double>(r.peak_ram_bytes), static_cast<double>(problem.ram_budget_bytes)),
+            r.peak_stage >= 0 ? tr("Most RAM in use at any moment: %1 at stage %2 (plain pass: %3).")
+                                    .arg(q(formatBytesExact(r.peak_ram_bytes)))
+                                    .arg(r.peak_stage)
+                                    .arg(q(formatBytes(plain.peak_ram_bytes)))
+                              : tr("Most RAM in use at any moment."),
+            static_cast<double>(r.peak_ram_bytes), r.peak_ram_bytes > problem.ram_budget_bytes);
+        add("recomputations", tr("Recomputations"), QString::number(r.recomputations), QString(), QString(),
+            tr("Layers computed again because their output was freed to save RAM (rematerialization)."),
+            r.recomputations);
+        add("page_ins", tr("Page-ins"), QString::number(r.page_ins), QString(), QString(),
+            tr("Outputs read back from flash."), r.page_ins);
+        add("page_outs", tr("Page-outs"), QString::number(r.page_outs), QString(), QString(),
+            tr("Outputs written to flash."), r.page_outs);
+        if (!r.valid)
+            add("replay", tr("Replay"), tr("INVALID"), QString(), QString(),
+                QString::fromStdString(r.errors.empty() ? std::string() : r.errors.front()), 0, true);
+    }
+    add("solve_time_s", tr("Solve time"), q(formatSeconds(result.solve_time_s)), QString(), QString(),
+        tr("Wall-clock time of the solve."), result.solve_time_s);
+    endResetModel();
+}
+
+int SummaryModel::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : static_cast<int>(rows_.size());
+}
+int SummaryModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+
+int SummaryModel::rowOf(const QString& key) const {
+    for (std::size_t i = 0; i < rows_.size(); ++i)
+        if (rows_[i].key == key) return static_cast<int>(i);
+    return -1;
+}
+
+QVariant SummaryModel::data(const QModelIndex& index, int role) const {
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid)) return {};
+    const Row& row = rows_[static_cast<std::size_t>(index.row())];
+    switch (role) {
+    case Qt::DisplayRole:
+        switch (index.column()) {
+        case Quantity: return row.name;
+        case Value: return row.value;
+        case Reference: return row.reference;
+        case Ratio: return row.ratio;
+        default: return {};
+        }
+    case Qt::ToolTipRole: return row.tooltip;
+    case Qt::ForegroundRole:
+        if (row.warn && index.column() == Value) return QBrush(QColor(0xC0, 0x1B, 0x1B));
+        return {};
+    case Qt::FontRole:
+        if (index.column() == Quantity) {
+            QFont f;
+            f.setBold(true);
+            return f;
+        }
+        return {};
+    case Qt::TextAlignmentRole:
+        return index.column() == Quantity ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
+                                          : QVariant(Qt::AlignRight | Qt::AlignVCenter);
+    case RawValueRole: return row.raw;
+    case KeyRole: return row.key;
+    default: return {};
+    }
+}
+
+QVariant SummaryModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
+    switch (section) {
+    case Quantity: return tr("Quantity");
+    case Value: return tr("This schedule");
+    case Reference: return tr("Compared with");
+    case Ratio: return tr("Ratio");
+    default: return {};
+    }
+}
+
+}  // namespace poet::ui

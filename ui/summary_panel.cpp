@@ -1,0 +1,106 @@
+#include "summary_panel.h"
+
+#include <QFontMetricsF>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPainter>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace poet::ui {
+
+SummaryPanel::SummaryPanel(QWidget* parent) : QWidget(parent) {
+    model_ = new SummaryModel(this);
+    auto* lay = new QVBoxLayout(this);
+    lay->setContentsMargins(0, 0, 0, 0);
+    title_ = new QLabel(this);
+    title_->setWordWrap(true);
+    title_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    lay->addWidget(title_);
+    table_ = new QTableView(this);
+    table_->setModel(model_);
+    table_->verticalHeader()->hide();
+    table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    table_->horizontalHeader()->setStretchLastSection(true);
+    table_->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    table_->setShowGrid(false);
+    table_->setAlternatingRowColors(true);
+    table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    table_->setWordWrap(false);
+    table_->setToolTip(tr("Figures of the replayed schedule. Hover a row for what it means."));
+    lay->addWidget(table_);
+    setAccessibleName(tr("Summary"));
+}
+
+void SummaryPanel::setResult(const Problem& problem, const SolveResult& result, const ReplayReport& plain) {
+    model_->setResult(problem, result, plain);
+}
+
+void SummaryPanel::clear() { model_->clear(); }
+
+void SummaryPanel::setTitle(const QString& title) { title_->setText(title); }
+
+QSizeF SummaryPanel::exportSize() const {
+    const QFontMetricsF fm(font());
+    return QSizeF(fm.height() * 30, fm.height() * (model_->rowCount() + 4) * 1.5);
+}
+
+void SummaryPanel::renderTo(QPainter& p, const QRectF& target) const {
+    p.save();
+    p.fillRect(target, Qt::white);
+    const QFont base = font();
+    const QFontMetricsF fm(base);
+    const double pad = fm.height() * 0.6, rowH = fm.height() * 1.5;
+    QRectF r = target.adjusted(pad, pad, -pad, -pad);
+    QFont bold = base;
+    bold.setBold(true);
+    p.setPen(Qt::black);
+    if (!title_->text().isEmpty()) {
+        p.setFont(bold);
+        const QRectF tr(r.left(), r.top(), r.width(), rowH * 1.6);
+        p.drawText(tr, Qt::AlignLeft | Qt::AlignVCenter | Qt::TextWordWrap, title_->text());
+        r.setTop(tr.bottom());
+    }
+    const int cols = model_->columnCount();
+    std::vector<double> widths(static_cast<std::size_t>(cols), 0);
+    for (int c = 0; c < cols; ++c) {
+        widths[c] = QFontMetricsF(bold).horizontalAdvance(model_->headerData(c, Qt::Horizontal).toString());
+        for (int row = 0; row < model_->rowCount(); ++row)
+            widths[c] = std::max(widths[c], QFontMetricsF(c == 0 ? bold : base)
+                                                .horizontalAdvance(model_->index(row, c).data().toString()));
+        widths[c] += fm.height() * 1.2;
+    }
+    double total = 0;
+    for (double w : widths) total += w;
+    const double scale = total > r.width() ? r.width() / total : 1.0;
+    auto drawRow = [&](double y, int row, bool header) {
+        double x = r.left();
+        for (int c = 0; c < cols; ++c) {
+            const double w = widths[c] * scale;
+            const QString text = header ? model_->headerData(c, Qt::Horizontal).toString()
+                                        : model_->index(row, c).data().toString();
+            p.setFont(header || c == 0 ? bold : base);
+            QColor ink = Qt::black;
+            if (!header) {
+                const QVariant fg = model_->index(row, c).data(Qt::ForegroundRole);
+                if (fg.canConvert<QBrush>()) ink = fg.value<QBrush>().color();
+            }
+            p.setPen(ink);
+            const Qt::Alignment a = c == 0 ? Qt::AlignLeft : Qt::AlignRight;
+            p.drawText(QRectF(x, y, w - fm.height() * 0.6, rowH), a | Qt::AlignVCenter, text);
+            x += w;
+        }
+    };
+    drawRow(r.top(), -1, true);
+    p.setPen(QPen(Qt::black, 0));
+    p.drawLine(QPointF(r.left(), r.top() + rowH), QPointF(r.right(), r.top() + rowH));
+    for (int row = 0; row < model_->rowCount(); ++row) {
+        const double y = r.top() + rowH * (row + 1);
+        if (row % 2) p.fillRect(QRectF(r.left(), y, r.width(), rowH), QColor(0xF3, 0xF3, 0xF3));
+        drawRow(y, row, false);
+    }
+    p.restore();
+}
+
+}  // namespace poet::ui

@@ -1,0 +1,34 @@
+#pragma once
+// The summary panel: a read-only table over SummaryModel (energies against the
+// plain pass, runtime and peak RAM against their budgets, counts, source and
+// gap) that renders itself as vector text for exports.
+#include <QWidget>
+
+#include "summary_model.h"
+
+class QTableView;
+class QLabel;
+
+namespace poet::ui {
+
+class SummaryPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit SummaryPanel(QWidget* parent = nullptr);
+
+    SummaryModel* model() const { return model_; }
+    QTableView* table() const { return table_; }
+    void setResult(const Problem& problem, const SolveResult& result, const ReplayReport& plain);
+    void clear();
+    void setTitle(const QString& title);
+
+    void renderTo(QPainter& painter, const QRectF& target) const;
+    QSizeF exportSize() const;
+
+private:
+    SummaryModel* model_;
+    QTableView* table_;
+    QLabel* title_;
+};
+
+}  // namespace poet::ui

@@ -1,0 +1,152 @@
+#include "teaching_panel.h"
+
+#include <QAction>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSlider>
+#include <QStyle>
+#include <QTimer>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+namespace poet::ui {
+
+TeachingPanel::TeachingPanel(QWidget* parent) : QWidget(parent) {
+    play_ = new QAction(style()->standardIcon(QStyle::SP_MediaPlay), tr("&Play"), this);
+    play_->setCheckable(true);
+    play_->setShortcut(QKeySequence(Qt::Key_P));
+    play_->setToolTip(tr("Play through the schedule op by op (P)"));
+    fwd_ = new QAction(style()->standardIcon(QStyle::SP_MediaSeekForward), tr("Step &forward"), this);
+    fwd_->setShortcut(QKeySequence(Qt::Key_N));
+    fwd_->setToolTip(tr("Next op (N)"));
+    back_ = new QAction(style()->standardIcon(QStyle::SP_MediaSeekBackward), tr("Step &back"), this);
+    back_->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_N));
+    back_->setToolTip(tr("Previous op (Shift+N)"));
+    stop_ = new QAction(style()->standardIcon(QStyle::SP_MediaStop), tr("S&top teaching"), this);
+    stop_->setToolTip(tr("Leave the walk-through and clear the highlight"));
+    for (QAction* a : {play_, fwd_, back_, stop_}) a->setShortcutContext(Qt::WindowShortcut);
+
+    auto* row = new QHBoxLayout;
+    row->setContentsMargins(0, 0, 0, 0);
+    for (QAction* a : {back_, play_, fwd_, stop_}) {
+        auto* b = new QToolButton(this);
+        b->setDefaultAction(a);
+        b->setAutoRaise(true);
+        row->addWidget(b);
+    }
+    slider_ = new QSlider(Qt::Horizontal, this);
+    slider_->setToolTip(tr("Position in the walk-through: every computation in stage order, then the stage's "
+                           "page-outs and page-ins"));
+    row->addWidget(slider_, 1);
+    where_ = new QLabel(this);
+    where_->setMinimumWidth(fontMetrics().horizontalAdvance(QStringLiteral("op 00000 / 00000")));
+    row->addWidget(where_);
+    caption_ = new QLabel(this);
+    caption_->setWordWrap(true);
+    caption_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    caption_->setMinimumHeight(fontMetrics().height() * 2 + fontMetrics().leading());
+    auto* lay = new QVBoxLayout(this);
+    lay->setContentsMargins(0, 0, 0, 0);
+    lay->addLayout(row);
+    lay->addWidget(caption_);
+
+    timer_ = new QTimer(this);
+    timer_->setInterval(600);
+    connect(timer_, &QTimer::timeout, this, [this] {
+        if (pos_ + 1 >= stepCount()) {
+            play_->setChecked(false);
+            timer_->stop();
+            return;
+        }
+        stepForward();
+    });
+    connect(play_, &QAction::toggled, this, [this](bool on) {
+        if (on) {
+            if (stepCount() == 0) {
+                play_->setChecked(false);
+                return;
+            }
+            if (pos_ + 1 >= stepCount()) setPosition(0);
+            else if (pos_ < 0) setPosition(0);
+            timer_->start();
+        } else {
+            timer_->stop();
+        }
+        play_->setIcon(style()->standardIcon(on ? QStyle::SP_MediaPause : QStyle::SP_MediaPlay));
+        play_->setText(on ? tr("&Pause") : tr("&Play"));
+    });
+    connect(fwd_, &QAction::triggered, this, &TeachingPanel::stepForward);
+    connect(back_, &QAction::triggered, this, &TeachingPanel::stepBack);
+    connect(stop_, &QAction::triggered, this, &TeachingPanel::stop);
+    connect(slider_, &QSlider::valueChanged, this, [this](int v) {
+        if (v != pos_) setPosition(v);
+    });
+    clear();
+}
+
+void TeachingPanel::setSchedule(const Graph& g, const Schedule& s, const ReplayReport& report, std::int64_t budget) {
+    const bool same = graph_.size() == g.size();
+    graph_ = g;
+    schedule_ = s;
+    report_ = report;
+    budget_ = budget;
+    steps_ = teachingSteps(g, s);
+    slider_->blockSignals(true);
+    slider_->setRange(0, std::max(0, stepCount() - 1));
+    slider_->blockSignals(false);
+    if (!same || pos_ >= stepCount()) pos_ = -1;
+    refresh();
+}
+
+void TeachingPanel::clear() {
+    steps_.clear();
+    graph_ = Graph();
+    schedule_ = Schedule();
+    report_ = ReplayReport();
+    pos_ = -1;
+    play_->setChecked(false);
+    slider_->setRange(0, 0);
+    refresh();
+}
+
+bool TeachingPanel::isPlaying() const { return play_->isChecked(); }
+
+QString TeachingPanel::caption() const { return caption_->text(); }
+
+void TeachingPanel::setPosition(int index) {
+    if (index >= stepCount()) index = stepCount() - 1;
+    if (index < -1) index = -1;
+    pos_ = index;
+    refresh();
+}
+
+void TeachingPanel::stepForward() { setPosition(std::min(pos_ + 1, stepCount() - 1)); }
+void TeachingPanel::stepBack() { setPosition(std::max(pos_ - 1, 0)); }
+void TeachingPanel::togglePlay() { play_->toggle(); }
+
+void TeachingPanel::stop() {
+    play_->setChecked(false);
+    setPosition(-1);
+}
+
+void TeachingPanel::refresh() {
+    const bool has = stepCount() > 0;
+    for (QAction* a : {play_, fwd_, back_, stop_}) a->setEnabled(has);
+    slider_->setEnabled(has);
+    if (pos_ < 0 || !has) {
+        where_->setText(has ? tr("%1 ops").arg(stepCount()) : QString());
+        caption_->setText(has ? tr("Teaching mode: press Play (P) or Step (N) to walk through the schedule op by op.")
+                              : tr("Teaching mode needs a schedule."));
+        emit currentChanged(-1, -1, -1);
+        return;
+    }
+    const TeachingStep& st = steps_[static_cast<std::size_t>(pos_)];
+    slider_->blockSignals(true);
+    slider_->setValue(pos_);
+    slider_->blockSignals(false);
+    where_->setText(tr("op %1 / %2").arg(pos_ + 1).arg(stepCount()));
+    caption_->setText(QString::fromStdString(teachingCaption(graph_, schedule_, st, budget_, report_)));
+    emit currentChanged(st.stage, st.node, st.op);
+}
+
+}  // namespace poet::ui

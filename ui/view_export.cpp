@@ -1,0 +1,112 @@
+#include "view_export.h"
+
+#include <QBuffer>
+#include <QFileInfo>
+#include <QImage>
+#include <QPageSize>
+#include <QPdfWriter>
+#include <QSaveFile>
+#include <QSvgGenerator>
+#include <qcustomplot.h>
+
+namespace poet::ui {
+
+std::optional<ExportFormat> exportFormatForPath(const QString& path) {
+    const QString s = QFileInfo(path).suffix().toLower();
+    if (s == QLatin1String("png")) return ExportFormat::Png;
+    if (s == QLatin1String("pdf")) return ExportFormat::Pdf;
+    if (s == QLatin1String("svg")) return ExportFormat::Svg;
+    return std::nullopt;
+}
+
+bool writeFileAtomic(const QString& path, const QByteArray& bytes, QString* error) {
+    QSaveFile f(path);
+    if (!f.open(QIODevice::WriteOnly)) {
+        if (error) *error = QObject::tr("cannot write %1: %2").arg(path, f.errorString());
+        return false;
+    }
+    if (f.write(bytes) != bytes.size() || !f.commit()) {
+        if (error) *error = QObject::tr("cannot write %1: %2").arg(path, f.errorString());
+        return false;
+    }
+    return true;
+}
+
+bool exportView(const ViewRenderer& render, QSizeF size, const QString& path, const QString& title, QString* error,
+                double pngScale) {
+    const auto fmt = exportFormatForPath(path);
+    if (!fmt) {
+        if (error) *error = QObject::tr("unknown export format for %1 (use .png, .pdf or .svg)").arg(path);
+        return false;
+    }
+    const QRectF target(QPointF(0, 0), size);
+    QByteArray bytes;
+    switch (*fmt) {
+    case ExportFormat::Png: {
+        QImage img((size * pngScale).toSize(), QImage::Format_ARGB32_Premultiplied);
+        img.setDevicePixelRatio(pngScale);
+        img.fill(Qt::white);
+        {
+            QCPPainter p(&img);
+            p.setRenderHint(QPainter::Antialiasing);
+            p.setRenderHint(QPainter::TextAntialiasing);
+            render(p, target);
+        }
+        QBuffer buf(&bytes);
+        buf.open(QIODevice::WriteOnly);
+        img.setText(QStringLiteral("Title"), title);
+        if (!img.save(&buf, "PNG")) {
+            if (error) *error = QObject::tr("cannot encode PNG");
+            return false;
+        }
+        break;
+    }
+    case ExportFormat::Pdf: {
+        QBuffer buf(&bytes);
+        buf.open(QIODevice::WriteOnly);
+        QPdfWriter writer(&buf);
+        writer.setResolution(96);
+        writer.setTitle(title);
+        writer.setCreator(QStringLiteral("POET Explorer"));
+        writer.setPageMargins(QMarginsF(0, 0, 0, 0));
+        writer.setPageSize(QPageSize(QSizeF(size.width() * 72.0 / 96.0, size.height() * 72.0 / 96.0),
+                                     QPageSize::Point, QString(), QPageSize::ExactMatch));
+        QCPPainter p;
+        if (!p.begin(&writer)) {
+            if (error) *error = QObject::tr("cannot start the PDF writer");
+            return false;
+        }
+        p.setMode(QCPPainter::pmVectorized);
+        p.setMode(QCPPainter::pmNoCaching);
+        p.setRenderHint(QPainter::Antialiasing);
+        render(p, target);
+        p.end();
+        break;
+    }
+    case ExportFormat::Svg: {
+        QBuffer buf(&bytes);
+        buf.open(QIODevice::WriteOnly);
+        QSvgGenerator gen;
+        gen.setOutputDevice(&buf);
+        gen.setSize(size.toSize());
+        gen.setViewBox(target);
+        gen.setResolution(96);
+        gen.setTitle(title);
+        gen.setDescription(QStringLiteral("POET Explorer"));
+        QCPPainter p;
+        if (!p.begin(&gen)) {
+            if (error) *error = QObject::tr("cannot start the SVG generator");
+            return false;
+        }
+        p.setMode(QCPPainter::pmVectorized);
+        p.setMode(QCPPainter::pmNoCaching);
+        p.setRenderHint(QPainter::Antialiasing);
+        render(p, target);
+        p.end();
+        break;
+    }
+    }
+    return writeFileAtomic(path, bytes, error);
+}
+
+}  // namespace poet::ui
