@@ -1,0 +1,145 @@
+// Benchmark (not a test): per model, RAM budget (fraction of the plain-pass
+// peak, or bytes) and runtime factor, the problem size, build time, time to
+// the first valid schedule, and time to proven optimal or the gap at the
+// limit; for our formulation (tight + heuristic warm start) and, with
+// --compare, formulation.md's plain build in the same run, so speed-ups are
+// ratios. Each case runs --repeat times; times are medians.
+//
+//   bench_solve [--models a,b] [--platform m4] [--budgets 1,0.6,0.35 | --bytes 737719]
+//               [--factors 1,1.5] [--limit 60] [--repeat 1] [--compare] [--threads 1]
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "formulation.h"
+#include "problem_loader.h"
+#include "solver.h"
+
+using namespace poet;
+
+namespace {
+
+std::vector<std::string> split(const std::string& s)
+{
+    std::vector<std::string> out;
+    std::stringstream ss(s);
+    for (std::string item; std::getline(ss, item, ',');)
+        if (!item.empty()) out.push_back(item);
+    return out;
+}
+
+double median(std::vector<double> v)
+{
+    if (v.empty()) return -1;
+    std::sort(v.begin(), v.end());
+    const std::size_t n = v.size();
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+struct Figures {
+    double build_s, first_s, end_s, objective, gap;
+    std::string status;
+    int vars, rows;
+};
+
+Figures run(const Problem& p, FormulationVariant v, bool heuristics, double limit, int threads, int repeat)
+{
+    std::vector<double> build, first, end;
+    Figures f{};
+    for (int r = 0; r < repeat; ++r) {
+        const auto t0 = std::chrono::steady_clock::now();
+        const Formulation form(p, v);
+        build.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+        SolverOptions o;
+        o.time_limit_s = limit;
+        o.variant = v;
+        o.use_heuristics = heuristics;
+        o.threads = threads;
+        const SolveResult res = solve(p, o);
+        first.push_back(res.first_solution_time_s);
+        end.push_back(res.solve_time_s);
+        f.objective = res.schedule ? res.replay.total_energy_j : -1;
+        f.gap = res.gap;
+        f.status = toString(res.status);
+        f.vars = form.columns();
+        f.rows = form.rows();
+    }
+    f.build_s = median(build);
+    f.first_s = median(first);
+    f.end_s = median(end);
+    return f;
+}
+
+}  // namespace
+
+int main(int argc, char** argv)
+{
+    std::vector<std::string> models = {"linear", "transformer", "vgg16_cifar", "resnet18_cifar", "vgg16", "resnet18",
+                                       "bert", "resnet50"};
+    std::string platform = "m4";
+    std::vector<double> budgets = {1.0, 0.6, 0.35}, factors = {1.0, 1.5};
+    std::vector<std::int64_t> bytes;
+    double limit = 60;
+    int repeat = 1, threads = 1;
+    bool compare = false;
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        auto next = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
+        if (a == "--models") models = split(next());
+        else if (a == "--platform") platform = next();
+        else if (a == "--budgets") { budgets.clear(); for (auto& s : split(next())) budgets.push_back(std::stod(s)); }
+        else if (a == "--bytes") { for (auto& s : split(next())) bytes.push_back(std::stoll(s)); }
+        else if (a == "--factors") { factors.clear(); for (auto& s : split(next())) factors.push_back(std::stod(s)); }
+        else if (a == "--limit") limit = std::stod(next());
+        else if (a == "--repeat") repeat = std::stoi(next());
+        else if (a == "--threads") threads = std::stoi(next());
+        else if (a == "--compare") compare = true;
+        else { std::fprintf(stderr, "unknown argument %s\n", a.c_str()); return 4; }
+    }
+    const auto catalog = ProfileCatalog::standard();
+    std::printf("# platform %s, limit %.0f s, %d repeat(s), medians; 'ref' = formulation.md build, no warm start\n",
+                platform.c_str(), limit, repeat);
+    std::printf("%-15s %5s %5s %9s %6s %8s %7s %8s %8s %9s %12s %8s %-11s", "model", "nodes", "edges", "ram_B",
+                "factor", "vars", "rows", "build_s", "first_s", "end_s", "energy_J", "gap%", "status");
+    if (compare) std::printf(" | %8s %8s %9s %12s %8s %-11s %9s", "ref_vars", "ref_1st", "ref_end", "ref_J", "ref_gap%",
+                             "ref_status", "end_ratio");
+    std::printf("\n");
+    for (const auto& model : models) {
+        Problem base;
+        try {
+            base.graph = loadTrainingGraph(catalog, model, platform);
+        } catch (const std::exception& e) {
+            std::printf("%-15s error: %s\n", model.c_str(), e.what());
+            continue;
+        }
+        base.model = model;
+        base.platform = platform;
+        const std::int64_t peak = plainPassPeakBytes(base.graph);
+        std::vector<std::int64_t> rams = bytes;
+        if (rams.empty())
+            for (double b : budgets) rams.push_back(static_cast<std::int64_t>(b * static_cast<double>(peak)));
+        for (std::int64_t ram : rams)
+            for (double factor : factors) {
+                Problem p = base;
+                p.ram_budget_bytes = ram;
+                p.runtime_budget_factor = factor;
+                const Figures ours = run(p, FormulationVariant::Tight, true, limit, threads, repeat);
+                std::printf("%-15s %5d %5zu %9lld %6.2f %8d %7d %8.3f %8.3f %9.2f %12.9f %8.3f %-11s", model.c_str(),
+                            p.graph.size(), p.graph.edges().size(), static_cast<long long>(ram), factor, ours.vars,
+                            ours.rows, ours.build_s, ours.first_s, ours.end_s, ours.objective, 100 * ours.gap,
+                            ours.status.c_str());
+                if (compare) {
+                    const Figures ref = run(p, FormulationVariant::Reference, false, limit, threads, repeat);
+                    std::printf(" | %8d %8.3f %9.2f %12.9f %8.3f %-11s %9.2f", ref.vars, ref.first_s, ref.end_s,
+                                ref.objective, 100 * ref.gap, ref.status.c_str(), ref.end_s / ours.end_s);
+                }
+                std::printf("\n");
+                std::fflush(stdout);
+            }
+    }
+    return 0;
+}
