@@ -198,6 +198,17 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
         }
     }
 
+    // Every node runs at least once and paging costs >= 0, so one plain pass's
+    // compute energy bounds every schedule: a warm start that meets it is optimal.
+    const double trivial_bound_j = f.objectiveOffsetJ();
+    if (warm) {
+        const double energy = replaySchedule(problem.graph, *warm, limits).total_energy_j;
+        if (energy <= trivial_bound_j * (1 + 1e-12)) {
+            result.message = "the plain-pass energy bound is met";
+            return finishWith(SolveStatus::Optimal, &*warm, SolutionSource::Heuristic, trivial_bound_j);
+        }
+    }
+
     OsiClpSolverInterface lp;
     {
         CoinPackedMatrix matrix(false, f.triplet_row.data(), f.triplet_col.data(), f.triplet_value.data(),
@@ -242,7 +253,8 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
 
     const bool cancelled = shared.cancelled || (cancel && cancel->load());
     if (result.first_solution_time_s < 0) result.first_solution_time_s = shared.first_solution_s;
-    const double bound_j = model.getBestPossibleObjValue() / f.objectiveScale() + f.objectiveOffsetJ();
+    const double bound_j =
+        std::max(trivial_bound_j, model.getBestPossibleObjValue() / f.objectiveScale() + f.objectiveOffsetJ());
     const double* best = model.bestSolution();
     std::optional<Schedule> found;
     if (best) found = f.decode(best);

@@ -1,0 +1,164 @@
+// `poet sweep`: energy against the RAM budget (or the runtime factor) for
+// several strategies; CSV and a publication-style plot.
+#include <unistd.h>
+
+#include <atomic>
+#include <cmath>
+#include <csignal>
+#include <cstdio>
+#include <iostream>
+#include <sstream>
+
+#include "cli_commands.h"
+#include "cli_common.h"
+#include "problem_loader.h"
+#include "sweep.h"
+
+#ifdef POET_WITH_PLOTS
+#include <QString>
+
+#include "pareto_plot.h"
+#endif
+
+namespace {
+
+using namespace poet;
+using namespace poet::cli;
+
+std::atomic<bool> g_sweep_interrupted{false};
+extern "C" void onSweepInterrupt(int) { g_sweep_interrupted.store(true); }
+
+struct SweepArgs {
+    ProblemArgs problem;
+    int points = 20;
+    std::vector<std::string> strategies = allSweepStrategies();
+    std::string vary = "ram";
+    std::string csv;
+    std::string plot;
+    double time_limit_s = 30;
+    double gap = 1e-4;
+    int threads = 1;
+    double runtime_min = 1.0;
+    double runtime_max = 2.0;
+    std::string cache_dir;
+};
+
+std::string formatDuration(double s) {
+    char buf[32];
+    if (s < 0) return "?";
+    if (s < 60) std::snprintf(buf, sizeof buf, "%.0fs", std::ceil(s));
+    else if (s < 3600) std::snprintf(buf, sizeof buf, "%dm%02ds", static_cast<int>(s) / 60, static_cast<int>(s) % 60);
+    else std::snprintf(buf, sizeof buf, "%.1fh", s / 3600);
+    return buf;
+}
+
+int runSweepCommand(const SweepArgs& a) {
+    for (const auto& s : a.strategies)
+        if (!isSweepStrategy(s)) {
+            std::string all;
+            for (const auto& n : allSweepStrategies()) all += (all.empty() ? "" : ",") + n;
+            throw BadInput("--strategies: unknown strategy '" + s + "' (known: " + all + ")");
+        }
+    if (a.vary != "ram" && a.vary != "runtime") throw BadInput("--vary: must be 'ram' or 'runtime', got '" + a.vary + "'");
+    if (a.vary == "runtime" && a.problem.ram_budget.empty())
+        throw BadInput("--vary runtime needs --ram-budget (the fixed RAM budget)");
+    if (a.runtime_max < a.runtime_min) throw BadInput("--runtime-max must not be below --runtime-min");
+#ifndef POET_WITH_PLOTS
+    if (!a.plot.empty()) throw BadInput("--plot: this build has no plot support (built without the GUI)");
+#endif
+
+    SweepConfig cfg;
+    cfg.problem = loadProblem(a.problem);
+    cfg.axis = a.vary == "ram" ? SweepAxis::RamBudget : SweepAxis::RuntimeFactor;
+    cfg.points = a.points;
+    cfg.strategies = a.strategies;
+    cfg.runtime_min = a.runtime_min;
+    cfg.runtime_max = a.runtime_max;
+    cfg.solver.time_limit_s = a.time_limit_s;
+    cfg.solver.relative_gap = a.gap;
+    cfg.solver.threads = a.threads;
+    cfg.cache_dir = a.cache_dir;
+
+    const bool tty = ::isatty(STDERR_FILENO);
+    g_sweep_interrupted = false;
+    auto previous = std::signal(SIGINT, onSweepInterrupt);
+    std::fprintf(stderr, "sweep %s on %s: %d points x %zu strategies, %s\n", cfg.problem.model.c_str(),
+                 cfg.problem.platform.c_str(), cfg.points, cfg.strategies.size(),
+                 cfg.axis == SweepAxis::RamBudget
+                     ? ("runtime budget " + std::to_string(cfg.problem.runtime_budget_factor) + "x").c_str()
+                     : ("RAM budget " + std::to_string(cfg.problem.ram_budget_bytes) + " B").c_str());
+    const SweepResult res = runSweep(
+        cfg,
+        [&](const SweepProgress& p) {
+            const SweepRow& r = *p.row;
+            std::ostringstream line;
+            line << "[" << p.done << "/" << p.total << "] " << r.strategy << " @ ";
+            if (cfg.axis == SweepAxis::RamBudget) line << r.ram_budget_bytes << " B";
+            else line << r.runtime_budget_factor << "x";
+            line << ": " << toString(r.status);
+            if (r.hasSchedule()) {
+                char e[48];
+                std::snprintf(e, sizeof e, " %.6f J", r.total_energy_j);
+                line << e;
+            }
+            if (r.from_cache) line << " (cached)";
+            line << ", elapsed " << formatDuration(p.elapsed_s) << ", left ~" << formatDuration(p.eta_s);
+            if (tty) std::fprintf(stderr, "\r\033[K%s", line.str().c_str());
+            else std::fprintf(stderr, "%s\n", line.str().c_str());
+        },
+        &g_sweep_interrupted);
+    std::signal(SIGINT, previous);
+    if (tty) std::fprintf(stderr, "\n");
+    std::fprintf(stderr, "%d of %d points in %s (%d from the cache)%s\n", res.done, res.total,
+                 formatDuration(res.elapsed_s).c_str(), res.cache_hits, res.cancelled ? ", cancelled" : "");
+
+    if (!a.csv.empty()) {
+        std::string err;
+        if (!writeSweepCsv(res, a.csv, &err)) throw BadInput("--csv: " + err);
+    } else {
+        std::cout << sweepCsv(res);
+    }
+#ifdef POET_WITH_PLOTS
+    if (!a.plot.empty()) {
+        QString err;
+        if (!exportParetoPlot(res, QString::fromStdString(a.plot), &err))
+            throw BadInput("--plot: " + err.toStdString());
+    }
+#endif
+    return res.cancelled ? kCancelled : kSolved;
+}
+
+}  // namespace
+
+void addSweepCommand(CLI::App& root, int& exit_code) {
+    auto args = std::make_shared<SweepArgs>();
+    CLI::App* cmd = root.add_subcommand(
+        "sweep", "Energy against the RAM budget (or the runtime budget) for POET and the baselines");
+    addProblemOptions(cmd, args->problem, /*require_budget=*/false);
+    cmd->add_option("--points", args->points, "Number of budgets (between the smallest feasible and the plain-pass peak)")
+        ->capture_default_str()
+        ->check(CLI::Range(1, 1000));
+    cmd->add_option("--strategies", args->strategies,
+                    "Comma-separated: poet,remat-only,paging-only,chen-sqrtn,chen-greedy,revolve,dtr,plain")
+        ->delimiter(',')
+        ->capture_default_str();
+    cmd->add_option("--vary", args->vary, "The axis to vary: ram (at --runtime-budget) or runtime (at --ram-budget)")
+        ->capture_default_str();
+    cmd->add_option("--runtime-min", args->runtime_min, "Smallest runtime factor (--vary runtime)")
+        ->capture_default_str()
+        ->check(CLI::PositiveNumber);
+    cmd->add_option("--runtime-max", args->runtime_max, "Largest runtime factor (--vary runtime)")
+        ->capture_default_str()
+        ->check(CLI::PositiveNumber);
+    cmd->add_option("--csv", args->csv, "Write the rows to this CSV file (default: stdout)");
+    cmd->add_option("--plot", args->plot, "Write the plot to this file (.pdf, .svg, .png)");
+    cmd->add_option("--time-limit", args->time_limit_s, "Wall-clock limit per MILP point, seconds")
+        ->capture_default_str()
+        ->check(CLI::PositiveNumber);
+    cmd->add_option("--gap", args->gap, "Relative gap at which a MILP point counts as solved")
+        ->capture_default_str()
+        ->check(CLI::Range(0.0, 1.0));
+    cmd->add_option("--threads", args->threads, "CBC threads per point")->capture_default_str()->check(CLI::Range(1, 64));
+    cmd->add_option("--cache-dir", args->cache_dir, "Reuse solved points from (and store them in) this directory");
+    cmd->callback([args, &exit_code] { exit_code = runSweepCommand(*args); });
+}

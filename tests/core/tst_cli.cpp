@@ -1,0 +1,121 @@
+// The `poet` command line as a user meets it: exit codes, --json fields,
+// messages for bad input, and the schedule file round trip through validate.
+#include <QtTest>
+
+#include <nlohmann/json.hpp>
+
+class TestCli : public QObject {
+    Q_OBJECT
+
+    struct Run {
+        int code;
+        QString out, err;
+    };
+
+    Run poet(const QStringList& args)
+    {
+        QProcess p;
+        p.start(QStringLiteral(POET_CLI_PATH), args);
+        p.waitForFinished(300000);
+        return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
+    }
+
+private slots:
+    void solveJsonHasTheVocabulary()
+    {
+        const Run r = poet({"solve", "--model", "linear", "--platform", "m4", "--ram-budget", "100%", "--json"});
+        QCOMPARE(r.code, 0);
+        const auto j = nlohmann::json::parse(r.out.toStdString());
+        for (const char* f : {"status", "source", "compute_energy_j", "paging_energy_j", "total_energy_j", "runtime_s",
+                              "runtime_budget_s", "peak_ram_bytes", "ram_budget_bytes", "recomputations", "page_ins",
+                              "page_outs", "solve_time_s", "gap"})
+            QVERIFY2(j.contains(f), f);
+        QCOMPARE(j["status"].get<std::string>(), std::string("optimal"));
+        QVERIFY(j["peak_ram_bytes"].get<std::int64_t>() <= j["ram_budget_bytes"].get<std::int64_t>());
+    }
+
+    void writtenScheduleValidates()
+    {
+        QTemporaryDir dir;
+        const QString file = dir.filePath("s.json");
+        const Run solved = poet({"solve", "--model", "linear", "--platform", "m4", "--ram-budget", "60%",
+                                 "--runtime-budget", "1.2", "--out", file});
+        QCOMPARE(solved.code, 0);
+        const Run ok = poet({"validate", file});
+        QCOMPARE(ok.code, 0);
+        QVERIFY(ok.out.contains("valid"));
+
+        // Break it: drop every RAM residency; the replay names what is wrong.
+        QFile f(file);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        auto doc = nlohmann::json::parse(f.readAll().toStdString());
+        f.close();
+        for (auto& row : doc["schedule"]["S_RAM"]) row = nlohmann::json::array();
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        f.write(QByteArray::fromStdString(doc.dump()));
+        f.close();
+        const Run bad = poet({"validate", file});
+        QCOMPARE(bad.code, 6);
+        QVERIFY(bad.out.contains("value read while absent"));
+    }
+
+    void badInputIsNamed()
+    {
+        Run r = poet({"solve", "--model", "nosuchnet", "--platform", "m4", "--ram-budget", "1MB"});
+        QCOMPARE(r.code, 4);
+        QVERIFY2(r.err.contains("nosuchnet") && r.err.contains("resnet18_cifar"), qPrintable(r.err));
+
+        r = poet({"solve", "--model", "linear", "--platform", "m4", "--ram-budget", "-5"});
+        QCOMPARE(r.code, 4);
+        QVERIFY2(r.err.contains("--ram-budget"), qPrintable(r.err));
+
+        r = poet({"solve", "--model", "linear", "--platform", "m4", "--ram-budget", "1MB", "--runtime-budget", "-1"});
+        QCOMPARE(r.code, 4);
+        QVERIFY2(r.err.contains("--runtime-budget"), qPrintable(r.err));
+
+        r = poet({"validate", "/nonexistent/s.json"});
+        QCOMPARE(r.code, 4);
+        QVERIFY(r.err.contains("/nonexistent/s.json"));
+    }
+
+    void malformedProfileNamesFileAndLine()
+    {
+        QTemporaryDir dir;
+        QDir().mkpath(dir.filePath("models"));
+        QFile f(dir.filePath("models/broken.yaml"));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("description: broken\nlayers:\n  - {name: input, type: input, shape: [1, 4]\n");
+        f.close();
+        QProcess p;
+        auto env = QProcessEnvironment::systemEnvironment();
+        env.insert("POET_PROFILES", dir.path() + ":" + POET_PROFILES_DIR);
+        p.setProcessEnvironment(env);
+        p.start(QStringLiteral(POET_CLI_PATH), {"info", "--model", "broken", "--platform", "m4"});
+        p.waitForFinished();
+        QCOMPARE(p.exitCode(), 4);
+        const QString err = QString::fromUtf8(p.readAllStandardError());
+        QVERIFY2(err.contains("broken.yaml:"), qPrintable(err));
+    }
+
+    void infeasibleNamesSmallestBudget()
+    {
+        const Run r = poet({"solve", "--model", "linear", "--platform", "m4", "--ram-budget", "100"});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.out.contains("infeasible") && r.out.contains("smallest"), qPrintable(r.out));
+    }
+
+    void helpAndList()
+    {
+        QCOMPARE(poet({"--help"}).code, 0);
+        const Run solveHelp = poet({"solve", "--help"});
+        QCOMPARE(solveHelp.code, 0);
+        QVERIFY(solveHelp.out.contains("--no-paging"));
+        const Run list = poet({"list"});
+        QCOMPARE(list.code, 0);
+        for (const char* name : {"resnet18_cifar", "vgg16", "bert", "m0", "a72nocache", "jetsontx2"})
+            QVERIFY2(list.out.contains(name), name);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCli)
+#include "tst_cli.moc"

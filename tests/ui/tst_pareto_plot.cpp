@@ -1,0 +1,189 @@
+// The Pareto view: renders offscreen, exports PNG/PDF/SVG/CSV, a click on a
+// point emits pointActivated with that point's budget, the runner fills it.
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QtTest>
+#include <qcustomplot.h>
+
+#include "pareto_plot.h"
+#include "sweep.h"
+
+using namespace poet;
+using poet::ui::ParetoPlot;
+
+namespace {
+
+SweepRow row(const std::string& s, std::int64_t b, SolveStatus st, double e, double gap = 0) {
+    SweepRow r;
+    r.strategy = s;
+    r.ram_budget_bytes = b;
+    r.runtime_budget_factor = 1.5;
+    r.status = st;
+    r.compute_energy_j = e;
+    r.total_energy_j = e;
+    r.runtime_s = 0.01;
+    r.peak_ram_bytes = b;
+    r.gap = gap;
+    return r;
+}
+
+SweepResult sample() {
+    SweepResult res;
+    res.model = "toy";
+    res.platform = "m4";
+    res.axis = SweepAxis::RamBudget;
+    res.strategies = {"poet", "chen-greedy", "dtr", "plain"};
+    res.ram_lower_bound_bytes = 400'000;
+    res.plain_peak_bytes = 2'400'000;
+    for (int i = 0; i < 5; ++i) {
+        const std::int64_t b = 400'000 + i * 500'000;
+        res.ram_budgets.push_back(b);
+        res.rows.push_back(i == 0 ? row("poet", b, SolveStatus::Infeasible, 0)
+                                  : row("poet", b, i == 2 ? SolveStatus::Feasible : SolveStatus::Optimal,
+                                        10.0 - i, i == 2 ? 0.05 : 0));
+        res.rows.push_back(i < 2 ? row("chen-greedy", b, SolveStatus::Infeasible, 0)
+                                 : row("chen-greedy", b, SolveStatus::Feasible, 12.0 - i, NAN));
+        res.rows.push_back(row("dtr", b, SolveStatus::Feasible, 13.0 - i, NAN));
+        res.rows.push_back(i < 4 ? row("plain", b, SolveStatus::Infeasible, 0)
+                                 : row("plain", b, SolveStatus::Feasible, 6.0, NAN));
+    }
+    res.total = res.done = static_cast<int>(res.rows.size());
+    return res;
+}
+
+}  // namespace
+
+class TestParetoPlot : public QObject {
+    Q_OBJECT
+
+private slots:
+    void rendersAndExports() {
+        ParetoPlot w;
+        w.resize(640, 480);
+        w.setResult(sample());
+        w.setCurrentBudget(1'400'000);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        const QImage img = w.grab().toImage();
+        QVERIFY(!img.isNull());
+        // Something other than the background was drawn.
+        QSet<QRgb> colours;
+        for (int y = 0; y < img.height(); y += 4)
+            for (int x = 0; x < img.width(); x += 4) colours.insert(img.pixel(x, y));
+        QVERIFY(colours.size() > 10);
+        QVERIFY(w.plot()->graphCount() >= 8);
+
+        QTemporaryDir dir;
+        for (const QString ext : {"png", "pdf", "svg", "csv"}) {
+            const QString path = dir.filePath("pareto." + ext);
+            QString err;
+            QVERIFY2(w.exportTo(path, &err), qPrintable(err));
+            QVERIFY(QFileInfo(path).size() > 500);
+        }
+        // The free function, as `poet sweep --plot` uses it.
+        for (const QString ext : {"png", "pdf", "svg"}) {
+            const QString path = dir.filePath("free." + ext);
+            QString err;
+            QVERIFY2(ui::exportParetoPlot(sample(), path, &err), qPrintable(err));
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            const QByteArray head = f.read(8);
+            if (ext == "png") QVERIFY(head.startsWith("\x89PNG"));
+            if (ext == "pdf") QVERIFY(head.startsWith("%PDF"));
+            QVERIFY(f.size() > 1000);
+        }
+        QFile svg(dir.filePath("free.svg"));
+        QVERIFY(svg.open(QIODevice::ReadOnly));
+        const QByteArray s = svg.readAll();
+        QVERIFY(s.contains("<svg"));
+        QVERIFY(!s.contains("<image"));  // vectors, not a picture
+        QVERIFY(s.contains("POET"));
+        QString err;
+        QVERIFY(!ui::exportParetoPlot(sample(), dir.filePath("x.doc"), &err));
+        QVERIFY(!err.isEmpty());
+    }
+
+    void clickEmitsPointActivated() {
+        ParetoPlot w;
+        w.resize(640, 480);
+        w.setResult(sample());
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.plot()->replot();
+        QSignalSpy spy(&w, &ParetoPlot::pointActivated);
+
+        // The slot.
+        w.activatePoint("dtr", 3);
+        QCOMPARE(spy.count(), 1);
+        QCOMPARE(spy.at(0).at(0).value<std::int64_t>(), std::int64_t(1'900'000));
+        QCOMPARE(spy.at(0).at(1).toDouble(), 1.5);
+        QCOMPARE(spy.at(0).at(2).toString(), QString("dtr"));
+        // Infeasible points are not drawn and cannot be activated.
+        w.activatePoint("poet", 0);
+        QCOMPARE(spy.count(), 1);
+        QCOMPARE(w.pointPosition("poet", 0), QPointF(-1, -1));
+
+        // A real click on the drawn point.
+        const QPointF p = w.pointPosition("poet", 3);
+        QVERIFY(p.x() >= 0);
+        const QPoint at = w.plot()->mapTo(&w, p.toPoint());
+        Q_UNUSED(at);
+        QTest::mouseClick(w.plot(), Qt::LeftButton, Qt::NoModifier, p.toPoint());
+        QCOMPARE(spy.count(), 2);
+        QCOMPARE(spy.at(1).at(0).value<std::int64_t>(), std::int64_t(1'900'000));
+        QCOMPARE(spy.at(1).at(2).toString(), QString("poet"));
+    }
+
+    void runnerFillsCurves() {
+        // A tiny chain: heuristics only, so no solver time.
+        std::vector<Node> nodes;
+        std::vector<std::pair<int, int>> edges;
+        const int n = 6;
+        for (int i = 0; i <= n; ++i) {
+            Node x;
+            x.name = "L" + std::to_string(i);
+            x.kind = i == n ? NodeKind::Loss : NodeKind::Forward;
+            x.memory_bytes = 1000;
+            x.compute_energy_j = 1;
+            x.compute_time_s = 1e-3;
+            nodes.push_back(x);
+            if (i > 0) edges.push_back({i - 1, i});
+        }
+        int prev = n;
+        for (int k = n - 1; k >= 0; --k) {
+            Node gnode;
+            gnode.name = "g" + std::to_string(k);
+            gnode.kind = NodeKind::Backward;
+            gnode.memory_bytes = 1000;
+            gnode.compute_energy_j = 2;
+            gnode.compute_time_s = 2e-3;
+            const int id = static_cast<int>(nodes.size());
+            nodes.push_back(gnode);
+            edges.push_back({k, id});
+            edges.push_back({k + 1, id});
+            if (prev != k + 1) edges.push_back({prev, id});
+            prev = id;
+        }
+        SweepConfig cfg;
+        cfg.problem.graph = Graph(nodes, edges);
+        cfg.problem.runtime_budget_factor = 3;
+        cfg.points = 6;
+        cfg.strategies = {"chen-greedy", "revolve", "dtr", "plain"};
+        ParetoPlot w;
+        QSignalSpy rows(w.runner(), &ui::SweepRunner::rowFinished);
+        QSignalSpy done(w.runner(), &ui::SweepRunner::finished);
+        QVERIFY(w.runSweep(cfg));
+        QVERIFY(done.wait(20000));
+        QCOMPARE(rows.count(), 24);
+        QCOMPARE(static_cast<int>(w.result().rows.size()), 24);
+        QVERIFY(w.plot()->graph(0)->dataCount() > 0);
+        // Again: all from the runner's cache.
+        QSignalSpy done2(w.runner(), &ui::SweepRunner::finished);
+        QVERIFY(w.runSweep(cfg));
+        QVERIFY(done2.wait(20000));
+        QCOMPARE(w.result().cache_hits, 24);
+    }
+};
+
+QTEST_MAIN(TestParetoPlot)
+#include "tst_pareto_plot.moc"

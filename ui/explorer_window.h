@@ -1,0 +1,168 @@
+#pragma once
+// The explorer's main window: problem pickers and budget sliders on top, the
+// schedule views (heatmap, memory timeline, cell table, Pareto) in the middle,
+// the summary at the side, teaching mode below, the status line at the bottom.
+// It owns a SolveBridge; it never solves on the GUI thread.
+#include <QHash>
+#include <QMainWindow>
+#include <QString>
+#include <cstdint>
+#include <optional>
+
+#include "budget_undo.h"
+#include "graph.h"
+#include "problem.h"
+#include "replay.h"
+#include "solve_result.h"
+#include "solver.h"
+
+class QAction;
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QPushButton;
+class QSpinBox;
+class QSplitter;
+class QTabWidget;
+class QTableView;
+class QTimer;
+class QUndoStack;
+
+namespace poet::ui {
+
+class BudgetControl;
+class HeatmapView;
+class MemoryTimelineView;
+class ScheduleCellModel;
+class SolveBridge;
+class StatusLine;
+class SummaryPanel;
+class TeachingPanel;
+
+// What the command line asks for; unset fields come from QSettings (when
+// use_settings) or the defaults (resnet18_cifar, a72, RAM budget at the plain
+// pass's peak, runtime 1.0x).
+struct ExplorerOptions {
+    std::optional<QString> model, platform;
+    std::optional<int> batch_size;
+    std::optional<QString> ram_budget;  // bytes, or "3MB", "2.9MiB", "60%" (of the plain-pass peak)
+    std::optional<double> runtime_budget;
+    std::optional<bool> paging, remat;
+    std::optional<double> time_limit_s;
+    bool use_settings = true;
+};
+
+class ExplorerWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit ExplorerWindow(QWidget* parent = nullptr);
+    ~ExplorerWindow() override;
+
+    // Applies the options and loads the problem; false with *error on bad input
+    // (unknown model or platform, malformed profile, bad budget).
+    bool initialize(const ExplorerOptions& options, QString* error);
+
+    const Problem& problem() const { return problem_; }
+    const std::optional<SolveResult>& shownResult() const { return shown_; }
+    std::int64_t plainPeakBytes() const { return plain_peak_; }
+    std::int64_t minimumBudgetBytes() const { return min_budget_; }
+    bool isSolving() const;
+
+    HeatmapView* heatmap() const { return heatmap_; }
+    MemoryTimelineView* timeline() const { return timeline_; }
+    SummaryPanel* summary() const { return summary_; }
+    StatusLine* statusLine() const { return status_; }
+    TeachingPanel* teaching() const { return teaching_; }
+    SolveBridge* bridge() const { return bridge_; }
+    QUndoStack* undoStack() const { return undo_; }
+    BudgetControl* ramControl() const { return ram_; }
+    BudgetControl* runtimeControl() const { return runtime_; }
+    ScheduleCellModel* cellModel() const { return cellModel_; }
+
+    // Budget changes go through the undo stack (session > 0 merges a drag).
+    void setBudgets(const Budgets& b, int session = 0);
+    Budgets budgets() const { return budgets_; }
+
+    // Exports without dialogs (the menu actions ask for a file and call these).
+    bool exportHeatmap(const QString& path, QString* error);
+    bool exportTimeline(const QString& path, QString* error);
+    bool exportSummary(const QString& path, QString* error);
+    bool saveScheduleJson(const QString& path, QString* error);
+    bool saveScheduleCsv(const QString& path, QString* error);
+    // heatmap, timeline and summary in PNG, PDF and SVG, plus JSON and CSV.
+    bool exportAll(const QString& directory, QString* error);
+
+public slots:
+    void solveNow();
+    void cancelSolve();
+
+signals:
+    // A solve ended (finished or failed) and its answer is on screen.
+    void solveSettled(bool hasSchedule);
+
+protected:
+    void closeEvent(QCloseEvent* e) override;
+
+private:
+    void buildUi();
+    void buildActions();
+    bool loadGraph(QString* error);
+    void onProblemSwitchChanged();
+    void applyBudgets(const Budgets& b);
+    void scheduleSolve();
+    void showResult(const SolveResult& r, bool final);
+    void clearViews(const QString& why);
+    QString viewTitle(const SolveResult& r) const;
+    QString baseFileName() const;
+    void exportWithDialog(const QString& what, bool (ExplorerWindow::*fn)(const QString&, QString*),
+                          const QString& filters);
+    void readSettings();
+    void writeSettings();
+    QString cacheKey() const;
+    void updateBudgetMarks();
+
+    SolveBridge* bridge_;
+    QUndoStack* undo_;
+    QTimer* debounce_;
+
+    QComboBox* model_;
+    QComboBox* platform_;
+    QSpinBox* batch_;
+    QCheckBox* paging_;
+    QCheckBox* remat_;
+    QDoubleSpinBox* timeLimit_;
+    QPushButton* solveButton_;
+    BudgetControl* ram_;
+    BudgetControl* runtime_;
+    QLabel* problemInfo_;
+
+    QTabWidget* tabs_;
+    QSplitter* viewSplit_;
+    QSplitter* mainSplit_;
+    HeatmapView* heatmap_;
+    MemoryTimelineView* timeline_;
+    QTableView* cellTable_;
+    ScheduleCellModel* cellModel_;
+    SummaryPanel* summary_;
+    TeachingPanel* teaching_;
+    StatusLine* status_;
+    QWidget* pareto_ = nullptr;
+
+    QAction* solveAct_;
+    QAction* cancelAct_;
+
+    Problem problem_;
+    ReplayReport plain_;
+    std::int64_t plain_peak_ = 0;
+    std::int64_t min_budget_ = 0;
+    Budgets budgets_;
+    std::optional<SolveResult> shown_;
+    quint64 pendingId_ = 0;
+    bool loading_ = false;
+    bool use_settings_ = true;
+    QHash<QString, SolveResult> cache_;
+    QString lastExportDir_;
+};
+
+}  // namespace poet::ui

@@ -1,0 +1,485 @@
+#include "pareto_plot.h"
+
+#include <QApplication>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QThread>
+#include <QVBoxLayout>
+#include <cmath>
+#include <qcustomplot.h>
+
+#include "units.h"
+#include "view_export.h"
+
+namespace poet::ui {
+
+namespace {
+
+struct StrategyStyle {
+    QColor colour;
+    QCPScatterStyle::ScatterShape shape;
+    bool custom_pentagon = false;
+};
+
+// Okabe-Ito colours (distinguishable with colour-blindness) and one marker
+// shape per strategy.
+StrategyStyle styleFor(const std::string& s) {
+    if (s == "poet") return {QColor(0xD5, 0x5E, 0x00), QCPScatterStyle::ssCircle};
+    if (s == "remat-only") return {QColor(0x00, 0x72, 0xB2), QCPScatterStyle::ssSquare};
+    if (s == "paging-only") return {QColor(0x00, 0x9E, 0x73), QCPScatterStyle::ssDiamond};
+    if (s == "chen-sqrtn") return {QColor(0xCC, 0x79, 0xA7), QCPScatterStyle::ssTriangle};
+    if (s == "chen-greedy") return {QColor(0xE6, 0x9F, 0x00), QCPScatterStyle::ssTriangleInverted};
+    if (s == "revolve") return {QColor(0x56, 0xB4, 0xE9), QCPScatterStyle::ssCustom, true};
+    if (s == "dtr") return {QColor(0x00, 0x00, 0x00), QCPScatterStyle::ssCrossSquare};
+    return {QColor(0x99, 0x99, 0x99), QCPScatterStyle::ssCross};  // plain
+}
+
+QString labelFor(const std::string& s) {
+    if (s == "poet") return QStringLiteral("POET");
+    if (s == "remat-only") return QStringLiteral("remat only");
+    if (s == "paging-only") return QStringLiteral("paging only");
+    if (s == "chen-sqrtn") return QStringLiteral("Chen \u221An");
+    if (s == "chen-greedy") return QStringLiteral("Chen greedy");
+    if (s == "revolve") return QStringLiteral("revolve");
+    if (s == "dtr") return QStringLiteral("DTR");
+    if (s == "plain") return QStringLiteral("plain pass");
+    return QString::fromStdString(s);
+}
+
+QCPScatterStyle scatter(const StrategyStyle& st, double size, double pen_width, bool filled) {
+    const QPen pen(st.colour, pen_width);
+    const QBrush brush = filled ? QBrush(st.colour) : QBrush(Qt::white);
+    if (st.custom_pentagon) {
+        QPainterPath path;
+        const double r = size / 2;
+        for (int i = 0; i < 5; ++i) {
+            const double a = -M_PI / 2 + i * 2 * M_PI / 5;
+            const QPointF p(r * std::cos(a), r * std::sin(a));
+            if (i == 0) path.moveTo(p);
+            else path.lineTo(p);
+        }
+        path.closeSubpath();
+        return QCPScatterStyle(path, pen, brush, size);
+    }
+    return QCPScatterStyle(st.shape, pen, brush, size);
+}
+
+// A MILP point that could still improve: drawn hollow.
+bool hasGap(const SweepRow& r) {
+    return r.status == SolveStatus::Feasible && isMilpStrategy(r.strategy);
+}
+
+struct PlotStyle {
+    double font_pt;
+    double legend_pt;
+    double line_width;
+    double marker_size;
+    bool title;
+};
+
+struct Unit { double divisor; QString name; };
+
+Unit ramUnit(const SweepResult& r) {
+    std::int64_t mx = r.plain_peak_bytes;
+    for (const auto& row : r.rows) mx = std::max(mx, row.ram_budget_bytes);
+    if (mx >= 2'000'000) return {1e6, QStringLiteral("MB")};
+    if (mx >= 2'000) return {1e3, QStringLiteral("KB")};
+    return {1.0, QStringLiteral("B")};
+}
+
+struct DrawnGraph { QCPGraph* graph; QString strategy; std::vector<int> rows; };
+
+// Draws `result` into `plot` (cleared first); returns the graphs with the
+// curve rows behind their data points.
+std::vector<DrawnGraph> drawSweep(QCustomPlot* plot, const SweepResult& result, const PlotStyle& ps) {
+    plot->clearGraphs();
+    plot->clearItems();
+    if (plot->plotLayout()->rowCount() > 1) {
+        plot->plotLayout()->removeAt(0);
+        plot->plotLayout()->simplify();
+    }
+    QFont font = plot->font();
+    font.setPointSizeF(ps.font_pt);
+    QFont legend_font = font;
+    legend_font.setPointSizeF(ps.legend_pt);
+    const bool ram_axis = result.axis == SweepAxis::RamBudget;
+    const Unit unit = ramUnit(result);
+
+    for (QCPAxis* ax : {plot->xAxis, plot->yAxis}) {
+        ax->setTickLabelFont(font);
+        ax->setLabelFont(font);
+        ax->setBasePen(QPen(Qt::black, 0.8 * ps.line_width));
+        ax->setTickPen(QPen(Qt::black, 0.8 * ps.line_width));
+        ax->setSubTickPen(QPen(Qt::black, 0.6 * ps.line_width));
+        ax->setTickLengthIn(3);
+        ax->setSubTickLengthIn(2);
+        ax->grid()->setPen(QPen(QColor(0xDD, 0xDD, 0xDD), 0.5 * ps.line_width, Qt::DotLine));
+        ax->grid()->setSubGridVisible(false);
+        ax->setLabelPadding(2);
+        ax->setTickLabelPadding(2);
+    }
+    plot->xAxis->setLabel(ram_axis ? QStringLiteral("RAM budget [%1]").arg(unit.name)
+                                   : QStringLiteral("runtime budget [\u00d7 plain pass]"));
+    plot->yAxis->setLabel(QStringLiteral("energy [J]"));
+    plot->legend->setVisible(true);
+    plot->legend->setFont(legend_font);
+    plot->legend->setBrush(QBrush(QColor(255, 255, 255, 230)));
+    plot->legend->setBorderPen(QPen(QColor(0xAA, 0xAA, 0xAA), 0.5 * ps.line_width));
+    plot->legend->setRowSpacing(-2);
+    plot->legend->setMargins(QMargins(3, 2, 3, 2));
+    plot->legend->setIconSize(QSize(static_cast<int>(ps.font_pt * 2.2), static_cast<int>(ps.font_pt)));
+    plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+
+    std::vector<DrawnGraph> drawn;
+    bool any_gap = false;
+    double xmin = INFINITY, xmax = -INFINITY, ymin = INFINITY, ymax = -INFINITY;
+    auto xOf = [&](const SweepRow& r) {
+        return ram_axis ? static_cast<double>(r.ram_budget_bytes) / unit.divisor : r.runtime_budget_factor;
+    };
+    for (const auto& name : result.strategies) {
+        const std::vector<SweepRow> curve = sweepCurve(result, name);
+        if (curve.empty()) continue;
+        const StrategyStyle st = styleFor(name);
+        const QString qname = QString::fromStdString(name);
+        QCPGraph* line = plot->addGraph();
+        line->setName(labelFor(name));
+        line->setPen(QPen(st.colour, ps.line_width));
+        line->setLineStyle(QCPGraph::lsLine);
+        line->setScatterStyle(scatter(st, ps.marker_size, ps.line_width, true));
+        QCPGraph* hollow = plot->addGraph();
+        hollow->setLineStyle(QCPGraph::lsNone);
+        hollow->setScatterStyle(scatter(st, ps.marker_size, ps.line_width, false));
+        hollow->removeFromLegend();
+        DrawnGraph dl{line, qname, {}}, dh{hollow, qname, {}};
+        QVector<double> lx, ly, hx, hy;
+        for (int i = 0; i < static_cast<int>(curve.size()); ++i) {
+            const SweepRow& r = curve[i];
+            const double x = xOf(r);
+            xmin = std::min(xmin, x);
+            xmax = std::max(xmax, x);
+            if (!r.hasSchedule()) {
+                // Breaks the line; not drawn.
+                lx.push_back(x);
+                ly.push_back(std::numeric_limits<double>::quiet_NaN());
+                dl.rows.push_back(i);
+                continue;
+            }
+            lx.push_back(x);
+            ly.push_back(r.total_energy_j);
+            dl.rows.push_back(i);
+            ymin = std::min(ymin, r.total_energy_j);
+            ymax = std::max(ymax, r.total_energy_j);
+            if (hasGap(r)) {
+                hx.push_back(x);
+                hy.push_back(r.total_energy_j);
+                dh.rows.push_back(i);
+                any_gap = true;
+            }
+        }
+        line->setData(lx, ly, true);
+        hollow->setData(hx, hy, true);
+        drawn.push_back(std::move(dl));
+        drawn.push_back(std::move(dh));
+    }
+    if (any_gap) {
+        // Explain filled and hollow markers.
+        const QColor k(0x33, 0x33, 0x33);
+        for (bool filled : {true, false}) {
+            QCPGraph* g = plot->addGraph();
+            g->setLineStyle(QCPGraph::lsNone);
+            g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(k, ps.line_width),
+                                               filled ? QBrush(k) : QBrush(Qt::white), ps.marker_size));
+            g->setName(filled ? QStringLiteral("proven optimal") : QStringLiteral("feasible (gap)"));
+        }
+    }
+    if (std::isfinite(xmin)) {
+        const double dx = std::max(1e-9, xmax - xmin);
+        plot->xAxis->setRange(xmin - 0.04 * dx, xmax + 0.04 * dx);
+    }
+    if (std::isfinite(ymin)) {
+        const double dy = std::max(1e-9 * std::max(1.0, std::abs(ymax)), ymax - ymin);
+        // Room at the top for the legend.
+        plot->yAxis->setRange(ymin - 0.06 * dy, ymax + 0.06 * dy + 0.045 * dy * plot->legend->itemCount());
+    }
+    if (ps.title && (!result.model.empty() || !result.platform.empty())) {
+        plot->plotLayout()->insertRow(0);
+        QString t = QString::fromStdString(result.model);
+        if (!result.platform.empty()) t += QStringLiteral(" on ") + QString::fromStdString(result.platform);
+        auto* title = new QCPTextElement(plot, t, font);
+        plot->plotLayout()->addElement(0, 0, title);
+    }
+    return drawn;
+}
+
+QString etaText(double s) {
+    if (s < 0) return {};
+    if (s < 60) return QObject::tr("about %1 s left").arg(std::ceil(s));
+    if (s < 3600) return QObject::tr("about %1 min left").arg(std::ceil(s / 60));
+    return QObject::tr("about %1 h left").arg(s / 3600, 0, 'f', 1);
+}
+
+void ensureApplication() {
+    if (QCoreApplication::instance()) return;
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && qEnvironmentVariableIsEmpty("DISPLAY") &&
+        qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    static int argc = 1;
+    static char name[] = "poet";
+    static char* argv[] = {name, nullptr};
+    new QApplication(argc, argv);  // lives until exit
+}
+
+const PlotStyle kPaper{8.0, 7.0, 1.0, 5.0, false};
+const PlotStyle kScreen{9.0, 8.5, 1.5, 7.0, true};
+const QSizeF kPaperSize(336, 240);  // logical pixels (1/96 in): 3.5 in x 2.5 in
+
+bool exportWith(const SweepResult& result, const QString& path, QString* error) {
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    if (suffix == QLatin1String("csv")) {
+        std::string err;
+        if (writeSweepCsv(result, path.toStdString(), &err)) return true;
+        if (error) *error = QString::fromStdString(err);
+        return false;
+    }
+    if (!exportFormatForPath(path)) {
+        if (error) *error = QObject::tr("unknown export format for %1 (use .png, .pdf, .svg or .csv)").arg(path);
+        return false;
+    }
+    QCustomPlot plot;
+    plot.setAttribute(Qt::WA_DontShowOnScreen);
+    plot.resize(kPaperSize.toSize());
+    drawSweep(&plot, result, kPaper);
+    const QString title = QStringLiteral("Energy vs %1: %2 on %3")
+                              .arg(result.axis == SweepAxis::RamBudget ? QStringLiteral("RAM budget")
+                                                                       : QStringLiteral("runtime budget"),
+                                   QString::fromStdString(result.model), QString::fromStdString(result.platform));
+    return exportView(
+        [&plot](QCPPainter& painter, const QRectF& target) {
+            painter.save();
+            painter.translate(target.topLeft());
+            plot.toPainter(&painter, static_cast<int>(target.width()), static_cast<int>(target.height()));
+            painter.restore();
+        },
+        kPaperSize, path, title, error, 4.0);
+}
+
+}  // namespace
+
+bool exportParetoPlot(const SweepResult& result, const QString& path, QString* error) {
+    ensureApplication();
+    return exportWith(result, path, error);
+}
+
+// ----------------------------------------------------------- SweepRunner --
+
+SweepRunner::SweepRunner(QObject* parent) : QObject(parent), cache_(std::make_unique<SweepCache>()) {}
+
+SweepRunner::~SweepRunner() {
+    cancel_ = true;
+    wait();
+}
+
+void SweepRunner::setCacheDirectory(const QString& dir) {
+    if (!isRunning()) cache_ = std::make_unique<SweepCache>(dir.toStdString());
+}
+
+bool SweepRunner::isRunning() const { return thread_ && thread_->isRunning(); }
+
+void SweepRunner::wait() {
+    if (thread_) {
+        thread_->wait();
+        delete thread_;
+        thread_ = nullptr;
+    }
+}
+
+void SweepRunner::cancel() { cancel_ = true; }
+
+bool SweepRunner::start(const SweepConfig& config) {
+    if (isRunning()) return false;
+    wait();
+    cancel_ = false;
+    SweepCache* cache = cache_.get();
+    thread_ = QThread::create([this, config, cache] {
+        SweepResult result;
+        try {
+            result = runSweep(
+                config,
+                [this](const SweepProgress& p) {
+                    const SweepRow row = *p.row;
+                    const int done = p.done, total = p.total;
+                    const double eta = p.eta_s;
+                    QMetaObject::invokeMethod(this, [this, row, done, total, eta] {
+                        Q_EMIT rowFinished(row);
+                        Q_EMIT progress(done, total, eta);
+                    }, Qt::QueuedConnection);
+                },
+                &cancel_, cache);
+        } catch (const std::exception&) {
+            result.cancelled = true;
+        }
+        QMetaObject::invokeMethod(this, [this, result] { Q_EMIT finished(result); }, Qt::QueuedConnection);
+    });
+    const int total = config.points * static_cast<int>(config.strategies.size());
+    thread_->start();
+    Q_EMIT started(total);
+    return true;
+}
+
+// ------------------------------------------------------------ ParetoPlot --
+
+ParetoPlot::ParetoPlot(QWidget* parent) : QWidget(parent) {
+    plot_ = new QCustomPlot(this);
+    plot_->setMinimumSize(320, 240);
+    plot_->setInteractions(QCP::Interactions());
+    connect(plot_, &QCustomPlot::plottableClick, this,
+            [this](QCPAbstractPlottable* p, int i, QMouseEvent* e) { onPlottableClick(p, i, e); });
+    progress_ = new QProgressBar(this);
+    progress_->setTextVisible(true);
+    eta_ = new QLabel(this);
+    cancel_ = new QPushButton(tr("Cancel"), this);
+    cancel_->setToolTip(tr("Stop the sweep after the point in progress"));
+    auto* bar = new QHBoxLayout;
+    bar->addWidget(progress_, 1);
+    bar->addWidget(eta_);
+    bar->addWidget(cancel_);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(plot_, 1);
+    layout->addLayout(bar);
+    for (QWidget* w : {static_cast<QWidget*>(progress_), static_cast<QWidget*>(eta_), static_cast<QWidget*>(cancel_)})
+        w->setVisible(false);
+
+    runner_ = new SweepRunner(this);
+    connect(cancel_, &QPushButton::clicked, this, &ParetoPlot::cancelSweep);
+    connect(runner_, &SweepRunner::rowFinished, this, &ParetoPlot::addRow);
+    connect(runner_, &SweepRunner::progress, this, &ParetoPlot::onProgress);
+    connect(runner_, &SweepRunner::started, this, [this](int total) {
+        progress_->setRange(0, total);
+        progress_->setValue(0);
+        eta_->setText(tr("starting"));
+        for (QWidget* w : {static_cast<QWidget*>(progress_), static_cast<QWidget*>(eta_), static_cast<QWidget*>(cancel_)})
+            w->setVisible(true);
+        cancel_->setEnabled(true);
+    });
+    connect(runner_, &SweepRunner::finished, this, [this](const SweepResult& r) {
+        setResult(r);
+        progress_->setVisible(false);
+        cancel_->setVisible(false);
+        eta_->setText(r.cancelled ? tr("cancelled after %1 of %2 points").arg(r.done).arg(r.total)
+                                  : tr("%1 points (%2 from the cache)").arg(r.done).arg(r.cache_hits));
+    });
+    rebuild();
+}
+
+ParetoPlot::~ParetoPlot() = default;
+
+void ParetoPlot::setResult(const SweepResult& result) {
+    result_ = result;
+    rebuild();
+}
+
+void ParetoPlot::addRow(const SweepRow& row) {
+    for (auto& r : result_.rows) {
+        if (r.strategy == row.strategy && r.ram_budget_bytes == row.ram_budget_bytes &&
+            r.runtime_budget_factor == row.runtime_budget_factor) {
+            r = row;
+            rebuild();
+            return;
+        }
+    }
+    result_.rows.push_back(row);
+    if (std::find(result_.strategies.begin(), result_.strategies.end(), row.strategy) == result_.strategies.end())
+        result_.strategies.push_back(row.strategy);
+    rebuild();
+}
+
+void ParetoPlot::clear() {
+    result_ = SweepResult{};
+    rebuild();
+}
+
+void ParetoPlot::setCurrentBudget(std::int64_t ram_budget_bytes) {
+    marker_x_ = static_cast<double>(ram_budget_bytes);
+    rebuild();
+}
+
+void ParetoPlot::setCurrentRuntimeFactor(double factor) {
+    marker_x_ = factor;
+    rebuild();
+}
+
+bool ParetoPlot::runSweep(const SweepConfig& config) {
+    if (runner_->isRunning()) return false;
+    result_ = SweepResult{};
+    result_.axis = config.axis;
+    result_.model = config.problem.model;
+    result_.platform = config.problem.platform;
+    result_.strategies = config.strategies;
+    rebuild();
+    return runner_->start(config);
+}
+
+void ParetoPlot::cancelSweep() {
+    runner_->cancel();
+    cancel_->setEnabled(false);
+    eta_->setText(tr("cancelling"));
+}
+
+void ParetoPlot::onProgress(int done, int total, double eta_s) {
+    progress_->setRange(0, total);
+    progress_->setValue(done);
+    eta_->setText(etaText(eta_s));
+}
+
+bool ParetoPlot::exportTo(const QString& path, QString* error) const { return exportWith(result_, path, error); }
+
+void ParetoPlot::rebuild() {
+    const auto drawn = drawSweep(plot_, result_, kScreen);
+    drawn_.clear();
+    for (const auto& d : drawn) drawn_.push_back({d.graph, d.strategy, d.rows});
+    marker_ = nullptr;
+    if (marker_x_ >= 0) {
+        const double x = result_.axis == SweepAxis::RamBudget ? marker_x_ / ramUnit(result_).divisor : marker_x_;
+        marker_ = new QCPItemStraightLine(plot_);
+        marker_->point1->setCoords(x, 0);
+        marker_->point2->setCoords(x, 1);
+        marker_->setPen(QPen(QColor(0x44, 0x44, 0x44), 1.0, Qt::DashLine));
+        marker_->setSelectable(false);
+    }
+    plot_->replot();
+}
+
+QPointF ParetoPlot::pointPosition(const QString& strategy, int index) const {
+    for (const auto& d : drawn_) {
+        if (d.strategy != strategy) continue;
+        for (int k = 0; k < static_cast<int>(d.rows.size()); ++k) {
+            if (d.rows[k] != index) continue;
+            const auto it = d.graph->data()->at(k);
+            if (std::isnan(it->value)) return {-1, -1};
+            return {d.graph->keyAxis()->coordToPixel(it->key), d.graph->valueAxis()->coordToPixel(it->value)};
+        }
+    }
+    return {-1, -1};
+}
+
+void ParetoPlot::activatePoint(const QString& strategy, int index) {
+    const std::vector<SweepRow> curve = sweepCurve(result_, strategy.toStdString());
+    if (index < 0 || index >= static_cast<int>(curve.size()) || !curve[index].hasSchedule()) return;
+    const SweepRow& r = curve[index];
+    Q_EMIT pointActivated(r.ram_budget_bytes, r.runtime_budget_factor, strategy);
+}
+
+void ParetoPlot::onPlottableClick(QCPAbstractPlottable* plottable, int data_index, QMouseEvent*) {
+    for (const auto& d : drawn_) {
+        if (d.graph != plottable) continue;
+        if (data_index < 0 || data_index >= static_cast<int>(d.rows.size())) return;
+        activatePoint(d.strategy, d.rows[data_index]);
+        return;
+    }
+}
+
+}  // namespace poet::ui
