@@ -1,0 +1,727 @@
+#include "explorer_window.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCheckBox>
+#include <QCloseEvent>
+#include <QComboBox>
+#include <QDir>
+#include <QDoubleSpinBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QGridLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QKeySequence>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QScreen>
+#include <QSettings>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QStandardPaths>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTimer>
+#include <QToolBar>
+#include <QUndoStack>
+#include <QVBoxLayout>
+#include <qcustomplot.h>
+
+#include "budget_control.h"
+#include "heatmap_view.h"
+#include "memory_timeline_view.h"
+#include "problem_loader.h"
+#include "profile_catalog.h"
+#include "schedule_cell_model.h"
+#include "schedule_io.h"
+#include "solve_bridge.h"
+#include "status_line.h"
+#include "summary_panel.h"
+#include "teaching_panel.h"
+#include "units.h"
+#include "view_export.h"
+
+#if __has_include("pareto_plot.h")
+#include "pareto_plot.h"
+#define POET_HAVE_PARETO 1
+#endif
+
+namespace poet::ui {
+
+namespace {
+QString q(const std::string& s) { return QString::fromStdString(s); }
+constexpr const char* kSettingsGroup = "explorer";
+}  // namespace
+
+ExplorerWindow::ExplorerWindow(QWidget* parent) : QMainWindow(parent) {
+    setWindowTitle(tr("POET Explorer"));
+    setWindowIcon(QIcon(QStringLiteral(":/poet/poet-explorer.svg")));
+    bridge_ = new SolveBridge(this);
+    undo_ = new QUndoStack(this);
+    debounce_ = new QTimer(this);
+    debounce_->setSingleShot(true);
+    debounce_->setInterval(25);
+    connect(debounce_, &QTimer::timeout, this, &ExplorerWindow::solveNow);
+    buildUi();
+    buildActions();
+
+    connect(bridge_, &SolveBridge::incumbent, this, [this](quint64 id, const SolveResult& r) {
+        if (id != pendingId_) return;
+        status_->showIncumbent(r);
+        if (r.schedule) showResult(r, false);
+    });
+    connect(bridge_, &SolveBridge::finished, this, [this](quint64 id, const SolveResult& r) {
+        if (id != pendingId_) return;
+        solveAct_->setEnabled(true);
+        cancelAct_->setEnabled(false);
+        StatusContext ctx{problem_.ram_budget_bytes, min_budget_, timeLimit_->value(), problem_.options.paging,
+                          problem_.options.remat};
+        status_->showResult(r, ctx);
+        if (r.schedule) {
+            showResult(r, true);
+            if (r.status == SolveStatus::Optimal) cache_.insert(cacheKey(), r);
+        } else if (r.status == SolveStatus::Cancelled && shown_) {
+            // keep what is on screen; the status says it was cancelled
+        } else {
+            clearViews(status_->text());
+            summary_->setResult(problem_, r, plain_);
+        }
+        emit solveSettled(r.schedule.has_value());
+    });
+    connect(bridge_, &SolveBridge::failed, this, [this](quint64 id, const QString& msg) {
+        if (id != pendingId_) return;
+        solveAct_->setEnabled(true);
+        cancelAct_->setEnabled(false);
+        status_->showFailure(msg);
+        emit solveSettled(false);
+    });
+}
+
+ExplorerWindow::~ExplorerWindow() = default;
+
+void ExplorerWindow::buildUi() {
+    auto* central = new QWidget(this);
+    auto* outer = new QVBoxLayout(central);
+
+    // --- Problem row -------------------------------------------------------
+    auto* problemBox = new QGroupBox(tr("Problem"), central);
+    auto* prow = new QHBoxLayout(problemBox);
+    model_ = new QComboBox(problemBox);
+    model_->setToolTip(tr("The network to train: a model profile (YAML). Add your own in "
+                          "~/.local/share/poet/profiles/models or a directory in $POET_PROFILES."));
+    platform_ = new QComboBox(problemBox);
+    platform_->setToolTip(tr("The device that trains: compute speed and efficiency, flash latency and "
+                             "throughput (a platform profile)."));
+    batch_ = new QSpinBox(problemBox);
+    batch_->setRange(0, 65536);
+    batch_->setSpecialValueText(tr("default"));
+    batch_->setToolTip(tr("Batch size: samples per training iteration. \"default\" uses the model profile's."));
+    paging_ = new QCheckBox(tr("&Paging"), problemBox);
+    paging_->setToolTip(tr("Paging: write a layer's output to flash (secondary storage) and read it back just "
+                           "before it is needed again. Saves RAM, costs energy for the flash traffic."));
+    remat_ = new QCheckBox(tr("&Rematerialization"), problemBox);
+    remat_->setToolTip(tr("Rematerialization (recomputation): free a layer's output early and compute it again "
+                          "when a later layer needs it. Saves RAM, costs compute energy and time."));
+    timeLimit_ = new QDoubleSpinBox(problemBox);
+    timeLimit_->setRange(0.5, 3600);
+    timeLimit_->setDecimals(1);
+    timeLimit_->setValue(30);
+    timeLimit_->setSuffix(tr(" s"));
+    timeLimit_->setToolTip(tr("Time limit of one solve (wall clock). When it passes, the best schedule found so "
+                              "far is shown, marked \"feasible\" with its gap to the proven bound."));
+    solveButton_ = new QPushButton(tr("Solve"), problemBox);
+    solveButton_->setToolTip(tr("Solve again with the current settings (F5). Changes solve automatically."));
+    auto addLabeled = [&](const QString& text, QWidget* w) {
+        auto* l = new QLabel(text, problemBox);
+        l->setBuddy(w);
+        prow->addWidget(l);
+        prow->addWidget(w);
+    };
+    addLabeled(tr("&Model"), model_);
+    addLabeled(tr("Pla&tform"), platform_);
+    addLabeled(tr("&Batch"), batch_);
+    prow->addWidget(paging_);
+    prow->addWidget(remat_);
+    addLabeled(tr("Time &limit"), timeLimit_);
+    prow->addStretch(1);
+    prow->addWidget(solveButton_);
+    outer->addWidget(problemBox);
+
+    // --- Budgets -------------------------------------------------------------
+    auto* budgetBox = new QGroupBox(tr("Budgets"), central);
+    auto* bgrid = new QGridLayout(budgetBox);
+    ram_ = new BudgetControl(budgetBox);
+    ram_->setFormatter([](double v) { return q(formatBytes(static_cast<std::int64_t>(v))); });
+    ram_->setEntryRange(0, 1e13, 0, 1000, tr(" B"));
+    ram_->setControlToolTips(tr("RAM budget: the most memory the schedule may use for layer outputs at any "
+                                "moment. Drag to explore; type an exact number of bytes in the box. Marks: the "
+                                "smallest budget that could work (a lower bound) and the plain pass's peak."));
+    runtime_ = new BudgetControl(budgetBox);
+    runtime_->setEntryRange(1.0, 100.0, 2, 0.05, tr(" x"));
+    runtime_->setSliderRange(1.0, 3.0);
+    runtime_->setControlToolTips(tr("Runtime budget as a multiple of one plain pass's compute time: 1.0 allows no "
+                                    "recomputation, 2.0 allows twice the compute time."));
+    auto* ramLabel = new QLabel(tr("&RAM budget"), budgetBox);
+    ramLabel->setBuddy(ram_->entry());
+    auto* rtLabel = new QLabel(tr("R&untime budget"), budgetBox);
+    rtLabel->setBuddy(runtime_->entry());
+    bgrid->addWidget(ramLabel, 0, 0, Qt::AlignTop);
+    bgrid->addWidget(ram_, 0, 1);
+    bgrid->addWidget(rtLabel, 0, 2, Qt::AlignTop);
+    bgrid->addWidget(runtime_, 0, 3);
+    bgrid->setColumnStretch(1, 3);
+    bgrid->setColumnStretch(3, 2);
+    problemInfo_ = new QLabel(budgetBox);
+    problemInfo_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    bgrid->addWidget(problemInfo_, 1, 0, 1, 4);
+    outer->addWidget(budgetBox);
+
+    // --- Views -----------------------------------------------------------------
+    mainSplit_ = new QSplitter(Qt::Horizontal, central);
+    tabs_ = new QTabWidget(mainSplit_);
+    viewSplit_ = new QSplitter(Qt::Vertical, tabs_);
+    heatmap_ = new HeatmapView(viewSplit_);
+    timeline_ = new MemoryTimelineView(viewSplit_);
+    viewSplit_->addWidget(heatmap_);
+    viewSplit_->addWidget(timeline_);
+    viewSplit_->setStretchFactor(0, 3);
+    viewSplit_->setStretchFactor(1, 2);
+    tabs_->addTab(viewSplit_, tr("Schedule"));
+    tabs_->setTabToolTip(0, tr("Heatmap of what happens to each layer at each stage, and RAM over time"));
+    cellModel_ = new ScheduleCellModel(this);
+    cellTable_ = new QTableView(tabs_);
+    cellTable_->setModel(cellModel_);
+    cellTable_->horizontalHeader()->setDefaultSectionSize(fontMetrics().horizontalAdvance(QStringLiteral("recomputed_")));
+    cellTable_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    tabs_->addTab(cellTable_, tr("Cells"));
+    tabs_->setTabToolTip(1, tr("The heatmap as a table: one row per layer, one column per stage"));
+#ifdef POET_HAVE_PARETO
+    auto* pareto = new ParetoPlot(tabs_);
+    pareto_ = pareto;
+    tabs_->addTab(pareto, tr("Pareto"));
+    tabs_->setTabToolTip(2, tr("Energy against RAM budget: click a point to open that schedule"));
+    connect(pareto, &ParetoPlot::pointActivated, this,
+            [this](std::int64_t ram, double rt, const QString&) { setBudgets(Budgets{ram, rt}); });
+#endif
+    mainSplit_->addWidget(tabs_);
+
+    auto* side = new QWidget(mainSplit_);
+    auto* sideLay = new QVBoxLayout(side);
+    sideLay->setContentsMargins(0, 0, 0, 0);
+    summary_ = new SummaryPanel(side);
+    sideLay->addWidget(summary_, 1);
+    auto* teachBox = new QGroupBox(tr("Teaching mode"), side);
+    auto* teachLay = new QVBoxLayout(teachBox);
+    teaching_ = new TeachingPanel(teachBox);
+    teachLay->addWidget(teaching_);
+    sideLay->addWidget(teachBox);
+    mainSplit_->addWidget(side);
+    mainSplit_->setStretchFactor(0, 3);
+    mainSplit_->setStretchFactor(1, 1);
+    outer->addWidget(mainSplit_, 1);
+    setCentralWidget(central);
+
+    status_ = new StatusLine(this);
+    statusBar()->addWidget(status_, 1);
+    statusBar()->setSizeGripEnabled(true);
+
+    // Teaching highlights the current op in both views.
+    connect(teaching_, &TeachingPanel::currentChanged, this, [this](int stage, int node, int op) {
+        heatmap_->setCurrentOp(stage, node);
+        timeline_->setCurrentOp(stage, op);
+    });
+    connect(status_, &StatusLine::cancelRequested, this, &ExplorerWindow::cancelSolve);
+    connect(status_, &StatusLine::budgetSuggested, this, [this](std::int64_t b) {
+        setBudgets(Budgets{b, budgets_.runtime_budget_factor});
+    });
+
+    // Problem switches reload the graph and solve; budgets go through undo.
+    for (QComboBox* c : {model_, platform_})
+        connect(c, &QComboBox::currentIndexChanged, this, &ExplorerWindow::onProblemSwitchChanged);
+    connect(batch_, &QSpinBox::valueChanged, this, &ExplorerWindow::onProblemSwitchChanged);
+    connect(paging_, &QCheckBox::toggled, this, &ExplorerWindow::onProblemSwitchChanged);
+    connect(remat_, &QCheckBox::toggled, this, &ExplorerWindow::onProblemSwitchChanged);
+    connect(timeLimit_, &QDoubleSpinBox::valueChanged, this, [this] {
+        if (!loading_) scheduleSolve();
+    });
+    connect(ram_, &BudgetControl::valueEdited, this, [this](double v, int session) {
+        setBudgets(Budgets{static_cast<std::int64_t>(std::llround(v)), budgets_.runtime_budget_factor}, session);
+    });
+    connect(runtime_, &BudgetControl::valueEdited, this, [this](double v, int session) {
+        setBudgets(Budgets{budgets_.ram_budget_bytes, v}, session);
+    });
+    connect(solveButton_, &QPushButton::clicked, this, &ExplorerWindow::solveNow);
+}
+
+void ExplorerWindow::buildActions() {
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    auto addAct = [this](QMenu* m, const QString& text, const QKeySequence& key, const QString& tip, auto slot) {
+        QAction* a = m->addAction(text);
+        if (!key.isEmpty()) a->setShortcut(key);
+        a->setToolTip(tip);
+        a->setStatusTip(tip);
+        connect(a, &QAction::triggered, this, slot);
+        return a;
+    };
+    const QString imageFilters = tr("PDF document (*.pdf);;SVG drawing (*.svg);;PNG image (*.png)");
+    addAct(file, tr("&Save schedule as JSON\u2026"), QKeySequence::Save,
+           tr("The same document as `poet solve --out`: problem, status, replay figures and matrices"),
+           [this] { exportWithDialog(tr("schedule"), &ExplorerWindow::saveScheduleJson, tr("JSON (*.json)")); });
+    addAct(file, tr("Save schedule as &CSV\u2026"), QKeySequence(),
+           tr("The five matrices in one spreadsheet file"),
+           [this] { exportWithDialog(tr("schedule"), &ExplorerWindow::saveScheduleCsv, tr("CSV (*.csv)")); });
+    file->addSeparator();
+    addAct(file, tr("Export &heatmap\u2026"), QKeySequence(Qt::CTRL | Qt::Key_E),
+           tr("The heatmap as PDF or SVG (vector) or PNG"),
+           [this, imageFilters] { exportWithDialog(tr("heatmap"), &ExplorerWindow::exportHeatmap, imageFilters); });
+    addAct(file, tr("Export memory &timeline\u2026"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E),
+           tr("The memory timeline as PDF or SVG (vector) or PNG"),
+           [this, imageFilters] { exportWithDialog(tr("timeline"), &ExplorerWindow::exportTimeline, imageFilters); });
+    addAct(file, tr("Export s&ummary\u2026"), QKeySequence(),
+           tr("The summary table as PDF or SVG (vector) or PNG"),
+           [this, imageFilters] { exportWithDialog(tr("summary"), &ExplorerWindow::exportSummary, imageFilters); });
+    addAct(file, tr("Export &all views\u2026"), QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_E),
+           tr("Every view as PDF, SVG and PNG plus the schedule as JSON and CSV, into one folder"), [this] {
+               const QString dir = QFileDialog::getExistingDirectory(this, tr("Export all views into"),
+                                                                     lastExportDir_.isEmpty() ? QDir::homePath()
+                                                                                              : lastExportDir_);
+               if (dir.isEmpty()) return;
+               lastExportDir_ = dir;
+               QString err;
+               if (!exportAll(dir, &err)) QMessageBox::warning(this, tr("Export failed"), err);
+               else status_->showMessage(tr("Exported all views to %1.").arg(dir.toHtmlEscaped()), StatusTone::Good);
+           });
+    file->addSeparator();
+    addAct(file, tr("&Quit"), QKeySequence::Quit, tr("Close the explorer"), [this] { close(); });
+
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    QAction* undo = undo_->createUndoAction(this, tr("&Undo"));
+    undo->setShortcut(QKeySequence::Undo);
+    QAction* redo = undo_->createRedoAction(this, tr("&Redo"));
+    redo->setShortcuts({QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z), QKeySequence::Redo});
+    edit->addAction(undo);
+    edit->addAction(redo);
+
+    QMenu* solve = menuBar()->addMenu(tr("&Solve"));
+    solveAct_ = addAct(solve, tr("&Solve now"), QKeySequence(Qt::Key_F5),
+                       tr("Solve again with the current settings"), [this] { solveNow(); });
+    cancelAct_ = addAct(solve, tr("&Cancel"), QKeySequence(Qt::Key_Escape),
+                        tr("Stop the solve and keep the best schedule found so far"), [this] { cancelSolve(); });
+    cancelAct_->setEnabled(false);
+
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    addAct(view, tr("&Reset heatmap zoom"), QKeySequence(Qt::CTRL | Qt::Key_0), tr("Show the whole heatmap"),
+           [this] { heatmap_->resetZoom(); });
+    view->addSeparator();
+    for (QAction* a : {teaching_->playAction(), teaching_->stepBackAction(), teaching_->stepForwardAction(),
+                       teaching_->stopAction()}) {
+        view->addAction(a);
+        addAction(a);  // shortcuts work wherever the focus is in the window
+    }
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    addAct(help, tr("&About POET Explorer"), QKeySequence(), QString(), [this] {
+        QMessageBox::about(this, tr("About POET Explorer"),
+                           tr("<p><b>POET Explorer</b> plans how a neural network trains on a device with too little "
+                              "RAM: it mixes <i>rematerialization</i> (free an output, compute it again later) and "
+                              "<i>paging</i> (write it to flash, read it back) at the least energy, under a RAM "
+                              "budget and a runtime budget (POET, ICML 2022), solved with COIN-OR CBC.</p>"
+                              "<p>Every figure shown comes from an independent replay of the schedule.</p>"));
+    });
+}
+
+bool ExplorerWindow::initialize(const ExplorerOptions& o, QString* error) {
+    loading_ = true;
+    use_settings_ = o.use_settings;
+    const ProfileCatalog catalog = ProfileCatalog::standard();
+    model_->clear();
+    platform_->clear();
+    for (const auto& e : catalog.models()) {
+        model_->addItem(q(e.name));
+        model_->setItemData(model_->count() - 1, QString::fromStdString(e.file.string()), Qt::ToolTipRole);
+    }
+    for (const auto& e : catalog.platforms()) {
+        platform_->addItem(q(e.name));
+        platform_->setItemData(platform_->count() - 1, QString::fromStdString(e.file.string()), Qt::ToolTipRole);
+    }
+
+    QSettings s;
+    s.beginGroup(QLatin1String(kSettingsGroup));
+    auto pick = [&](const std::optional<QString>& given, const char* key, const QString& def) {
+        if (given) return *given;
+        if (use_settings_ && s.contains(QLatin1String(key))) return s.value(QLatin1String(key)).toString();
+        return def;
+    };
+    const QString model = pick(o.model, "model", QStringLiteral("resnet18_cifar"));
+    const QString platform = pick(o.platform, "platform", QStringLiteral("a72"));
+    auto selectIn = [&](QComboBox* c, const QString& name, const char* what) {
+        const int i = c->findText(name);
+        if (i >= 0) {
+            c->setCurrentIndex(i);
+            return true;
+        }
+        QStringList known;
+        for (int k = 0; k < c->count(); ++k) known << c->itemText(k);
+        if (error) *error = tr("unknown %1 '%2' (known: %3)").arg(QLatin1String(what), name, known.join(", "));
+        return false;
+    };
+    const bool fromCommandLine = o.model || o.platform;
+    if (!selectIn(model_, model, "model") && (fromCommandLine || !selectIn(model_, "resnet18_cifar", "model"))) {
+        loading_ = false;
+        return false;
+    }
+    if (!selectIn(platform_, platform, "platform") &&
+        (fromCommandLine || !selectIn(platform_, "a72", "platform"))) {
+        loading_ = false;
+        return false;
+    }
+    const bool sameProblemAsSaved = use_settings_ && s.value("model").toString() == model_->currentText() &&
+                                    s.value("platform").toString() == platform_->currentText();
+    batch_->setValue(o.batch_size ? *o.batch_size : (use_settings_ ? s.value("batchSize", 0).toInt() : 0));
+    paging_->setChecked(o.paging ? *o.paging : (use_settings_ ? s.value("paging", true).toBool() : true));
+    remat_->setChecked(o.remat ? *o.remat : (use_settings_ ? s.value("remat", true).toBool() : true));
+    timeLimit_->setValue(o.time_limit_s ? *o.time_limit_s : (use_settings_ ? s.value("timeLimit", 30.0).toDouble() : 30.0));
+    if (use_settings_) lastExportDir_ = s.value("lastExportDir").toString();
+
+    if (!loadGraph(error)) {
+        loading_ = false;
+        return false;
+    }
+    Budgets b{plain_peak_, 1.0};
+    if (o.ram_budget) {
+        const auto v = parseBytes(o.ram_budget->toStdString(), plain_peak_);
+        if (!v) {
+            if (error) *error = tr("bad --ram-budget '%1' (bytes, or e.g. 3MB, 2.9MiB, 60%)").arg(*o.ram_budget);
+            loading_ = false;
+            return false;
+        }
+        b.ram_budget_bytes = *v;
+    } else if (sameProblemAsSaved && s.contains("ramBudget")) {
+        b.ram_budget_bytes = s.value("ramBudget").toLongLong();
+    }
+    if (o.runtime_budget) b.runtime_budget_factor = *o.runtime_budget;
+    else if (sameProblemAsSaved && s.contains("runtimeBudget")) b.runtime_budget_factor = s.value("runtimeBudget").toDouble();
+    if (!(b.runtime_budget_factor >= 1.0)) {
+        if (error) *error = tr("bad --runtime-budget %1: it must be at least 1.0 (a multiple of one plain pass)")
+                                .arg(b.runtime_budget_factor);
+        loading_ = false;
+        return false;
+    }
+    if (use_settings_) {
+        restoreGeometry(s.value("geometry").toByteArray());
+        restoreState(s.value("windowState").toByteArray());
+        mainSplit_->restoreState(s.value("mainSplit").toByteArray());
+        viewSplit_->restoreState(s.value("viewSplit").toByteArray());
+    }
+    s.endGroup();
+    applyBudgets(b);
+    undo_->clear();
+    loading_ = false;
+    solveNow();
+    return true;
+}
+
+bool ExplorerWindow::loadGraph(QString* error) {
+    try {
+        const ProfileCatalog catalog = ProfileCatalog::standard();
+        Graph g = loadTrainingGraph(catalog, model_->currentText().toStdString(), platform_->currentText().toStdString(),
+                                    batch_->value());
+        problem_.graph = std::move(g);
+    } catch (const std::exception& e) {
+        if (error) *error = QString::fromUtf8(e.what());
+        status_->showFailure(QString::fromUtf8(e.what()));
+        clearViews(tr("Could not load the problem."));
+        return false;
+    }
+    problem_.model = model_->currentText().toStdString();
+    problem_.platform = platform_->currentText().toStdString();
+    problem_.batch_size = batch_->value();
+    problem_.options.paging = paging_->isChecked();
+    problem_.options.remat = remat_->isChecked();
+    plain_ = replaySchedule(problem_.graph, plainSchedule(problem_.graph));
+    plain_peak_ = plainPassPeakBytes(problem_.graph);
+    min_budget_ = minimumFeasibleBudgetLowerBound(problem_.graph);
+    const double lo = std::floor(std::min<double>(min_budget_, plain_peak_) * 0.5);
+    const double hi = std::ceil(std::max<double>(min_budget_, plain_peak_) * 1.15);
+    ram_->setSliderRange(lo, hi);
+    updateBudgetMarks();
+    const auto& g = problem_.graph;
+    problemInfo_->setText(tr("%1 layers (%2 forward incl. loss, %3 backward) \u2022 plain pass: %4 peak RAM, %5, %6 "
+                             "\u2022 smallest budget that could work \u2265 %7")
+                              .arg(g.size())
+                              .arg(g.forwardCount())
+                              .arg(g.size() - g.forwardCount())
+                              .arg(q(formatBytes(plain_peak_)), q(formatEnergy(plain_.total_energy_j)),
+                                   q(formatSeconds(g.totalComputeTime())), q(formatBytes(min_budget_))));
+    cache_.clear();
+    return true;
+}
+
+void ExplorerWindow::updateBudgetMarks() {
+    ram_->setMarks({
+        BudgetMark{static_cast<double>(min_budget_), tr("min \u2265 %1").arg(q(formatBytes(min_budget_))),
+                   tr("A lower bound on the smallest RAM budget under which any schedule exists: the largest "
+                      "output-plus-inputs of any layer."),
+                   QColor(0xC0, 0x1B, 0x1B)},
+        BudgetMark{static_cast<double>(plain_peak_), tr("plain %1").arg(q(formatBytes(plain_peak_))),
+                   tr("Peak RAM of the plain pass (every layer computed once, every output kept until its last "
+                      "reader ran). At or above it, no recomputation or paging is needed."),
+                   QColor(0x55, 0x55, 0x55)},
+    });
+    runtime_->setFormatter([this](double f) {
+        return QStringLiteral("= %1").arg(q(formatSeconds(f * problem_.graph.totalComputeTime())));
+    });
+    runtime_->setMarks({BudgetMark{1.0, tr("plain pass"), tr("1.0x: the compute time of one plain pass"), QColor()}});
+}
+
+void ExplorerWindow::onProblemSwitchChanged() {
+    if (loading_) return;
+    QString err;
+    const std::int64_t oldPeak = plain_peak_;
+    const std::string oldModel = problem_.model, oldPlatform = problem_.platform;
+    const int oldBatch = problem_.batch_size;
+    if (!loadGraph(&err)) return;
+    Budgets b = budgets_;
+    // A new network: its own budgets. The same network with other switches keeps them.
+    if (problem_.model != oldModel || problem_.platform != oldPlatform || problem_.batch_size != oldBatch) {
+        if (oldPeak != plain_peak_) b.ram_budget_bytes = plain_peak_;
+        undo_->clear();
+    }
+    applyBudgets(b);
+}
+
+void ExplorerWindow::setBudgets(const Budgets& b, int session) {
+    if (b == budgets_ && session == 0) return;
+    undo_->push(new BudgetCommand(budgets_, b, session, [this](const Budgets& v) { applyBudgets(v); }));
+}
+
+void ExplorerWindow::applyBudgets(const Budgets& b) {
+    budgets_ = b;
+    problem_.ram_budget_bytes = b.ram_budget_bytes;
+    problem_.runtime_budget_factor = b.runtime_budget_factor;
+    if (ram_->value() != static_cast<double>(b.ram_budget_bytes)) ram_->setValue(static_cast<double>(b.ram_budget_bytes));
+    if (runtime_->value() != b.runtime_budget_factor) runtime_->setValue(b.runtime_budget_factor);
+    timeline_->setBudget(b.ram_budget_bytes);
+#ifdef POET_HAVE_PARETO
+    if (auto* p = qobject_cast<ParetoPlot*>(pareto_)) p->setCurrentBudget(b.ram_budget_bytes, b.runtime_budget_factor);
+#endif
+    if (!loading_) scheduleSolve();
+}
+
+void ExplorerWindow::scheduleSolve() {
+    // Coalesce a burst of changes (a drag) into one request per event-loop turn;
+    // the bridge cancels whatever ran before.
+    debounce_->start();
+}
+
+QString ExplorerWindow::cacheKey() const {
+    return QStringLiteral("%1|%2|%3|%4|%5|%6|%7")
+        .arg(q(problem_.model), q(problem_.platform))
+        .arg(problem_.batch_size)
+        .arg(problem_.ram_budget_bytes)
+        .arg(problem_.runtime_budget_factor, 0, 'g', 12)
+        .arg(problem_.options.paging)
+        .arg(problem_.options.remat);
+}
+
+bool ExplorerWindow::isSolving() const { return bridge_->isBusy(); }
+
+void ExplorerWindow::solveNow() {
+    debounce_->stop();
+    if (problem_.graph.size() == 0) return;
+    problem_.options.paging = paging_->isChecked();
+    problem_.options.remat = remat_->isChecked();
+    const auto hit = cache_.constFind(cacheKey());
+    if (hit != cache_.constEnd()) {
+        bridge_->discard();
+        pendingId_ = 0;
+        solveAct_->setEnabled(true);
+        cancelAct_->setEnabled(false);
+        SolveResult r = *hit;
+        StatusContext ctx{problem_.ram_budget_bytes, min_budget_, timeLimit_->value(), problem_.options.paging,
+                          problem_.options.remat};
+        status_->showResult(r, ctx);
+        showResult(r, true);
+        emit solveSettled(true);
+        return;
+    }
+    SolverOptions opts;
+    opts.time_limit_s = timeLimit_->value();
+    opts.threads = 1;
+    pendingId_ = bridge_->request(problem_, opts);
+    solveAct_->setEnabled(true);
+    cancelAct_->setEnabled(true);
+    status_->showSolving();
+}
+
+void ExplorerWindow::cancelSolve() {
+    if (!bridge_->isBusy()) return;
+    bridge_->cancel();
+}
+
+QString ExplorerWindow::viewTitle(const SolveResult& r) const {
+    QString batch = problem_.batch_size > 0 ? tr(", batch %1").arg(problem_.batch_size) : QString();
+    return tr("%1 on %2%3 \u2014 RAM budget %4, runtime %5x \u2014 %6, %7")
+        .arg(q(problem_.model), q(problem_.platform), batch, q(formatBytes(problem_.ram_budget_bytes)))
+        .arg(problem_.runtime_budget_factor, 0, 'f', 2)
+        .arg(QString::fromUtf8(toString(r.status)), q(formatEnergy(r.replay.total_energy_j)));
+}
+
+void ExplorerWindow::showResult(const SolveResult& r, bool final) {
+    if (!r.schedule || r.schedule->size() != problem_.graph.size()) return;
+    shown_ = r;
+    const QString title = viewTitle(r);
+    heatmap_->setSchedule(problem_.graph, *r.schedule, title);
+    timeline_->setData(problem_.graph, *r.schedule, r.replay, plain_, problem_.ram_budget_bytes);
+    summary_->setResult(problem_, r, plain_);
+    summary_->setTitle(title);
+    if (final) {
+        teaching_->setSchedule(problem_.graph, *r.schedule, r.replay, problem_.ram_budget_bytes);
+        if (tabs_->currentWidget() == cellTable_ || cellModel_->rowCount() == 0 || true)
+            cellModel_->setSchedule(problem_.graph, *r.schedule);
+    }
+}
+
+void ExplorerWindow::clearViews(const QString& why) {
+    shown_.reset();
+    QString plain = why;
+    plain.remove(QRegularExpression(QStringLiteral("<[^>]*>")));
+    heatmap_->clear();
+    heatmap_->setPlaceholderText(plain);
+    timeline_->clear();
+    summary_->clear();
+    summary_->setTitle(QString());
+    teaching_->clear();
+    cellModel_->clear();
+}
+
+QString ExplorerWindow::baseFileName() const {
+    QString b = QStringLiteral("%1-%2-%3").arg(q(problem_.model), q(problem_.platform)).arg(problem_.ram_budget_bytes);
+    return b;
+}
+
+void ExplorerWindow::exportWithDialog(const QString& what, bool (ExplorerWindow::*fn)(const QString&, QString*),
+                                      const QString& filters) {
+    if (!shown_) {
+        QMessageBox::information(this, tr("Nothing to export"), tr("There is no schedule on screen yet."));
+        return;
+    }
+    const QString dir = lastExportDir_.isEmpty()
+                            ? QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation)
+                            : lastExportDir_;
+    QString selected;
+    const QString firstSuffix = filters.section(QLatin1String("(*."), 1, 1).section(QLatin1Char(')'), 0, 0);
+    QString path = QFileDialog::getSaveFileName(
+        this, tr("Export %1").arg(what), QDir(dir).filePath(baseFileName() + "-" + what + "." + firstSuffix),
+        filters, &selected);
+    if (path.isEmpty()) return;
+    if (QFileInfo(path).suffix().isEmpty()) {
+        const QString suf = selected.section(QLatin1String("(*."), 1, 1).section(QLatin1Char(')'), 0, 0);
+        if (!suf.isEmpty()) path += "." + suf;
+    }
+    lastExportDir_ = QFileInfo(path).absolutePath();
+    QString err;
+    if (!(this->*fn)(path, &err)) QMessageBox::warning(this, tr("Export failed"), err);
+    else status_->showMessage(tr("Wrote %1.").arg(path.toHtmlEscaped()), StatusTone::Good);
+}
+
+bool ExplorerWindow::exportHeatmap(const QString& path, QString* error) {
+    if (!heatmap_->hasSchedule()) {
+        if (error) *error = tr("no schedule to export");
+        return false;
+    }
+    return exportView([this](QCPPainter& p, const QRectF& r) { heatmap_->renderTo(p, r); }, heatmap_->exportSize(),
+                      path, viewTitle(*shown_), error);
+}
+
+bool ExplorerWindow::exportTimeline(const QString& path, QString* error) {
+    if (!timeline_->hasData()) {
+        if (error) *error = tr("no schedule to export");
+        return false;
+    }
+    return exportView([this](QCPPainter& p, const QRectF& r) { timeline_->renderTo(p, r); }, timeline_->exportSize(),
+                      path, viewTitle(*shown_), error);
+}
+
+bool ExplorerWindow::exportSummary(const QString& path, QString* error) {
+    if (!shown_) {
+        if (error) *error = tr("no schedule to export");
+        return false;
+    }
+    return exportView([this](QCPPainter& p, const QRectF& r) { summary_->renderTo(p, r); }, summary_->exportSize(),
+                      path, viewTitle(*shown_), error);
+}
+
+bool ExplorerWindow::saveScheduleJson(const QString& path, QString* error) {
+    if (!shown_) {
+        if (error) *error = tr("no schedule to save");
+        return false;
+    }
+    try {
+        writeFileAtomically(path.toStdString(), scheduleDocument(problem_, *shown_).dump(2) + "\n");
+    } catch (const std::exception& e) {
+        if (error) *error = QString::fromUtf8(e.what());
+        return false;
+    }
+    return true;
+}
+
+bool ExplorerWindow::saveScheduleCsv(const QString& path, QString* error) {
+    if (!shown_ || !shown_->schedule) {
+        if (error) *error = tr("no schedule to save");
+        return false;
+    }
+    try {
+        writeFileAtomically(path.toStdString(), scheduleCsv(problem_.graph, *shown_->schedule));
+    } catch (const std::exception& e) {
+        if (error) *error = QString::fromUtf8(e.what());
+        return false;
+    }
+    return true;
+}
+
+bool ExplorerWindow::exportAll(const QString& directory, QString* error) {
+    const QDir d(directory);
+    const QString base = baseFileName();
+    for (const char* suffix : {"pdf", "svg", "png"}) {
+        if (!exportHeatmap(d.filePath(base + "-heatmap." + suffix), error)) return false;
+        if (!exportTimeline(d.filePath(base + "-timeline." + suffix), error)) return false;
+        if (!exportSummary(d.filePath(base + "-summary." + suffix), error)) return false;
+    }
+    return saveScheduleJson(d.filePath(base + "-schedule.json"), error) &&
+           saveScheduleCsv(d.filePath(base + "-schedule.csv"), error);
+}
+
+void ExplorerWindow::writeSettings() {
+    if (!use_settings_) return;
+    QSettings s;
+    s.beginGroup(QLatin1String(kSettingsGroup));
+    s.setValue("model", model_->currentText());
+    s.setValue("platform", platform_->currentText());
+    s.setValue("batchSize", batch_->value());
+    s.setValue("paging", paging_->isChecked());
+    s.setValue("remat", remat_->isChecked());
+    s.setValue("timeLimit", timeLimit_->value());
+    s.setValue("ramBudget", static_cast<qlonglong>(budgets_.ram_budget_bytes));
+    s.setValue("runtimeBudget", budgets_.runtime_budget_factor);
+    s.setValue("lastExportDir", lastExportDir_);
+    s.setValue("geometry", saveGeometry());
+    s.setValue("windowState", saveState());
+    s.setValue("mainSplit", mainSplit_->saveState());
+    s.setValue("viewSplit", viewSplit_->saveState());
+    s.endGroup();
+}
+
+void ExplorerWindow::closeEvent(QCloseEvent* e) {
+    writeSettings();
+    bridge_->discard();
+    QMainWindow::closeEvent(e);
+}
+
+}  // namespace poet::ui
