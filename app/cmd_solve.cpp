@@ -5,7 +5,6 @@
 
 #include "cli_commands.h"
 #include "cli_common.h"
-#include "problem_loader.h"
 #include "schedule_io.h"
 #include "solver.h"
 
@@ -45,7 +44,10 @@ void printHuman(const Problem& p, const SolveResult& r)
                     rep.page_outs);
         std::printf("best bound        %.9f J, gap %.4f%%\n", r.best_bound_j, 100.0 * r.gap);
     }
-    std::printf("solve time        %.3f s (first schedule after %.3f s)\n", r.solve_time_s, r.first_solution_time_s);
+    if (r.first_solution_time_s >= 0)
+        std::printf("solve time        %.3f s (first schedule after %.3f s)\n", r.solve_time_s, r.first_solution_time_s);
+    else
+        std::printf("solve time        %.3f s\n", r.solve_time_s);
     std::printf("problem size      %d variables, %d constraints\n", r.variables, r.constraints);
 }
 
@@ -71,14 +73,8 @@ int runSolve(const SolveArgs& a)
     opt.log = a.log;
     g_interrupted = false;
     auto previous = std::signal(SIGINT, onInterrupt);
-    SolveResult r = solve(p, opt, {}, &g_interrupted);
+    const SolveResult r = solve(p, opt, {}, &g_interrupted);
     std::signal(SIGINT, previous);
-    if (r.status == SolveStatus::Infeasible && r.message.find("smallest") == std::string::npos) {
-        const auto lb = minimumFeasibleBudgetLowerBound(p.graph);
-        if (p.ram_budget_bytes < lb)
-            r.message += "; the RAM budget is below " + std::to_string(lb) +
-                         " B, the smallest that holds one node with all its inputs";
-    }
     if (r.schedule && !r.replay.valid) {
         std::cerr << "poet: internal error: the replay rejected the schedule: " << r.replay.errors.front() << '\n';
         return kInternalError;

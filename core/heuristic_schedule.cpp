@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "problem_loader.h"
 #include "replay.h"
 
 namespace poet {
@@ -84,6 +85,23 @@ std::optional<Schedule> heuristicSchedule(const Problem& problem)
         if (!best) return std::nullopt;
         best->paged = true;
     }
+}
+
+std::optional<std::int64_t> smallestHeuristicBudget(const Problem& problem)
+{
+    Problem p = problem;
+    auto fits = [&](std::int64_t budget) {
+        p.ram_budget_bytes = budget;
+        return heuristicSchedule(p).has_value();
+    };
+    std::int64_t lo = minimumFeasibleBudgetLowerBound(problem.graph) - 1;  // never fits
+    std::int64_t hi = plainPassPeakBytes(problem.graph);
+    if (!fits(hi)) return std::nullopt;
+    while (hi - lo > std::max<std::int64_t>(1, hi / 1000)) {
+        const std::int64_t mid = lo + (hi - lo) / 2;
+        (fits(mid) ? hi : lo) = mid;
+    }
+    return hi;
 }
 
 }  // namespace poet

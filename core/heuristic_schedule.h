@@ -18,4 +18,9 @@ namespace poet {
 // nullopt when the heuristic finds nothing within the RAM budget.
 std::optional<Schedule> heuristicSchedule(const Problem& problem);
 
+// The smallest RAM budget (to within 0.1%) at which heuristicSchedule finds a
+// schedule for this problem's other settings: an upper bound on the smallest
+// feasible budget. nullopt when it finds none even at the plain-pass peak.
+std::optional<std::int64_t> smallestHeuristicBudget(const Problem& problem);
+
 }  // namespace poet

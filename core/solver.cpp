@@ -22,6 +22,7 @@
 
 #include "formulation.h"
 #include "heuristic_schedule.h"
+#include "problem_loader.h"
 
 namespace poet {
 
@@ -147,6 +148,24 @@ void addCutsAndHeuristics(CbcModel& model)
     model.addHeuristic(&dive);
 }
 
+// Why nothing fits, and the smallest RAM budget that would: a lower bound
+// (one node with all its inputs) and, where the paging heuristic finds one,
+// a budget that certainly works.
+std::string infeasibilityMessage(const Problem& problem)
+{
+    std::string msg = "no schedule fits these budgets";
+    const auto lower = minimumFeasibleBudgetLowerBound(problem.graph);
+    if (problem.ram_budget_bytes < lower)
+        return msg + ": the RAM budget is below " + std::to_string(lower) +
+               " B, the smallest that holds one node with all its inputs; the smallest budget that would work is at least that";
+    if (const auto works = smallestHeuristicBudget(problem))
+        return msg + "; the smallest RAM budget that would work lies between " + std::to_string(lower) + " B and " +
+               std::to_string(*works) + " B (a schedule exists there" +
+               (problem.options.paging ? "" : "; or switch paging on") + ")";
+    if (!problem.options.paging) return msg + "; switching paging on, or a larger runtime budget, may help";
+    return msg + "; a larger runtime budget may help";
+}
+
 }  // namespace
 
 SolveResult solve(const Problem& problem, const SolverOptions& options, const IncumbentCallback& onIncumbent,
@@ -173,6 +192,12 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
         return result;
     };
 
+    // Computing a node holds its output and all its inputs at once: a proof of
+    // infeasibility without a solve.
+    if (problem.ram_budget_bytes < minimumFeasibleBudgetLowerBound(problem.graph)) {
+        result.message = infeasibilityMessage(problem);
+        return finishWith(SolveStatus::Infeasible, nullptr, SolutionSource::None, 0);
+    }
     if (f.triviallyInfeasible()) {
         result.message = "the runtime budget is below one plain pass (factor 1.0): every node must run at least once";
         return finishWith(SolveStatus::Infeasible, nullptr, SolutionSource::None, 0);
@@ -275,7 +300,7 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
         return result;
     }
     if (model.isProvenInfeasible() && !cancelled) {
-        result.message = "no schedule fits these budgets";
+        result.message = infeasibilityMessage(problem);
         return finishWith(SolveStatus::Infeasible, nullptr, SolutionSource::None, 0);
     }
     return finishWith(cancelled ? SolveStatus::Cancelled : SolveStatus::NoSolution, nullptr, SolutionSource::None,

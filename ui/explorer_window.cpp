@@ -19,6 +19,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QScreen>
 #include <QSettings>
 #include <QSpinBox>
@@ -80,6 +81,7 @@ ExplorerWindow::ExplorerWindow(QWidget* parent) : QMainWindow(parent) {
         if (id != pendingId_) return;
         solveAct_->setEnabled(true);
         cancelAct_->setEnabled(false);
+        lastStatus_ = r.status;
         StatusContext ctx{problem_.ram_budget_bytes, min_budget_, timeLimit_->value(), problem_.options.paging,
                           problem_.options.remat};
         status_->showResult(r, ctx);
@@ -98,6 +100,7 @@ ExplorerWindow::ExplorerWindow(QWidget* parent) : QMainWindow(parent) {
         if (id != pendingId_) return;
         solveAct_->setEnabled(true);
         cancelAct_->setEnabled(false);
+        lastStatus_.reset();
         status_->showFailure(msg);
         emit solveSettled(false);
     });
@@ -202,12 +205,44 @@ void ExplorerWindow::buildUi() {
     tabs_->addTab(cellTable_, tr("Cells"));
     tabs_->setTabToolTip(1, tr("The heatmap as a table: one row per layer, one column per stage"));
 #ifdef POET_HAVE_PARETO
-    auto* pareto = new ParetoPlot(tabs_);
-    pareto_ = pareto;
-    tabs_->addTab(pareto, tr("Pareto"));
-    tabs_->setTabToolTip(2, tr("Energy against RAM budget: click a point to open that schedule"));
-    connect(pareto, &ParetoPlot::pointActivated, this,
-            [this](std::int64_t ram, double rt, const QString&) { setBudgets(Budgets{ram, rt}); });
+    {
+        auto* page = new QWidget(tabs_);
+        auto* lay = new QVBoxLayout(page);
+        auto* bar = new QHBoxLayout;
+        auto* run = new QPushButton(tr("Run s&weep"), page);
+        run->setToolTip(tr("Solve the current problem at evenly spaced RAM budgets, for POET and the baselines, "
+                           "and draw energy against the budget. Runs in the background; each point uses at most "
+                           "the time limit."));
+        auto* points = new QSpinBox(page);
+        points->setRange(3, 100);
+        points->setValue(12);
+        points->setSuffix(tr(" points"));
+        points->setToolTip(tr("How many RAM budgets the sweep solves, from the lower bound to the plain-pass peak"));
+        auto* hint = new QLabel(tr("Click a point to open its schedule."), page);
+        bar->addWidget(run);
+        bar->addWidget(points);
+        bar->addWidget(hint, 1);
+        lay->addLayout(bar);
+        auto* pareto = new ParetoPlot(page);
+        lay->addWidget(pareto, 1);
+        pareto_ = pareto;
+        tabs_->addTab(page, tr("Pareto"));
+        tabs_->setTabToolTip(2, tr("Energy against RAM budget for POET and baselines: click a point to open it"));
+        connect(pareto, &ParetoPlot::pointActivated, this, [this](std::int64_t ram, double rt, const QString&) {
+            setBudgets(Budgets{ram, rt});
+            tabs_->setCurrentIndex(0);
+        });
+        connect(run, &QPushButton::clicked, this, [this, pareto, points] {
+            SweepConfig cfg;
+            cfg.problem = problem_;
+            cfg.axis = SweepAxis::RamBudget;
+            cfg.points = points->value();
+            cfg.solver.time_limit_s = std::min(timeLimit_->value(), 10.0);
+            pareto->clear();
+            pareto->runSweep(cfg);
+            pareto->setCurrentBudget(budgets_.ram_budget_bytes);
+        });
+    }
 #endif
     mainSplit_->addWidget(tabs_);
 
@@ -224,6 +259,9 @@ void ExplorerWindow::buildUi() {
     mainSplit_->addWidget(side);
     mainSplit_->setStretchFactor(0, 3);
     mainSplit_->setStretchFactor(1, 1);
+    side->setMinimumWidth(fontMetrics().horizontalAdvance(
+        QStringLiteral("Runtime (compute)  7.8895 mJ  budget 158.25 ms  1.00x")) + fontMetrics().height() * 3);
+    mainSplit_->setCollapsible(0, false);
     outer->addWidget(mainSplit_, 1);
     setCentralWidget(central);
 
@@ -413,6 +451,11 @@ bool ExplorerWindow::initialize(const ExplorerOptions& o, QString* error) {
         loading_ = false;
         return false;
     }
+    {
+        const int h = fontMetrics().height();
+        viewSplit_->setSizes({h * 30, h * 17});
+        mainSplit_->setSizes({h * 80, mainSplit_->widget(1)->minimumWidth()});
+    }
     if (use_settings_) {
         restoreGeometry(s.value("geometry").toByteArray());
         restoreState(s.value("windowState").toByteArray());
@@ -509,7 +552,7 @@ void ExplorerWindow::applyBudgets(const Budgets& b) {
     if (runtime_->value() != b.runtime_budget_factor) runtime_->setValue(b.runtime_budget_factor);
     timeline_->setBudget(b.ram_budget_bytes);
 #ifdef POET_HAVE_PARETO
-    if (auto* p = qobject_cast<ParetoPlot*>(pareto_)) p->setCurrentBudget(b.ram_budget_bytes, b.runtime_budget_factor);
+    if (auto* p = qobject_cast<ParetoPlot*>(pareto_)) p->setCurrentBudget(b.ram_budget_bytes);
 #endif
     if (!loading_) scheduleSolve();
 }
@@ -544,6 +587,7 @@ void ExplorerWindow::solveNow() {
         solveAct_->setEnabled(true);
         cancelAct_->setEnabled(false);
         SolveResult r = *hit;
+        lastStatus_ = r.status;
         StatusContext ctx{problem_.ram_budget_bytes, min_budget_, timeLimit_->value(), problem_.options.paging,
                           problem_.options.remat};
         status_->showResult(r, ctx);
@@ -583,8 +627,7 @@ void ExplorerWindow::showResult(const SolveResult& r, bool final) {
     summary_->setTitle(title);
     if (final) {
         teaching_->setSchedule(problem_.graph, *r.schedule, r.replay, problem_.ram_budget_bytes);
-        if (tabs_->currentWidget() == cellTable_ || cellModel_->rowCount() == 0 || true)
-            cellModel_->setSchedule(problem_.graph, *r.schedule);
+        cellModel_->setSchedule(problem_.graph, *r.schedule);
     }
 }
 

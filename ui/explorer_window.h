@@ -68,6 +68,8 @@ public:
     std::int64_t plainPeakBytes() const { return plain_peak_; }
     std::int64_t minimumBudgetBytes() const { return min_budget_; }
     bool isSolving() const;
+    // Status of the last settled solve (none before the first, or after a failure).
+    std::optional<SolveStatus> lastStatus() const { return lastStatus_; }
 
     HeatmapView* heatmap() const { return heatmap_; }
     MemoryTimelineView* timeline() const { return timeline_; }
@@ -117,7 +119,6 @@ private:
     QString baseFileName() const;
     void exportWithDialog(const QString& what, bool (ExplorerWindow::*fn)(const QString&, QString*),
                           const QString& filters);
-    void readSettings();
     void writeSettings();
     QString cacheKey() const;
     void updateBudgetMarks();
@@ -158,6 +159,7 @@ private:
     std::int64_t min_budget_ = 0;
     Budgets budgets_;
     std::optional<SolveResult> shown_;
+    std::optional<SolveStatus> lastStatus_;
     quint64 pendingId_ = 0;
     bool loading_ = false;
     bool use_settings_ = true;

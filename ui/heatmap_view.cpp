@@ -306,12 +306,13 @@ void HeatmapView::paintAll(QPainter& p, const Layout& L, const QFont& font, bool
 
     // Kind band: forward / loss / backward.
     p.save();
-    p.setClipRect(L.kindBand.united(L.labels));
+    p.setClipRect(L.kindBand.united(L.labels).adjusted(0, -fm.height() * 0.6, 0, fm.height() * 0.6));
     int start = 0;
     for (int i = 1; i <= n; ++i) {
         if (i < n && graph_.node(i).kind == graph_.node(start).kind) continue;
         const NodeKind k = graph_.node(start).kind;
-        const QRectF band(L.kindBand.left(), rowY(start), L.kindBand.width() * 0.8, (i - start) * L.cellH);
+        const QRectF band = QRectF(L.kindBand.left(), rowY(start), L.kindBand.width() * 0.8, (i - start) * L.cellH)
+                                .intersected(L.kindBand);
         p.fillRect(band, kindColor(k));
         const QString name = QString::fromStdString(kindName(k));
         if (band.height() > fm.horizontalAdvance(name) + fm.height()) {

@@ -115,11 +115,22 @@ MemoryTimelineView::MemoryTimelineView(QWidget* parent) : QWidget(parent) {
     cursor_->setPen(QPen(QColor(0, 0, 0, 160), 1.5));
     cursor_->setVisible(false);
 
+    // The legend sits in its own row above the plot, one line wide, so it
+    // never hides the curves however small the plot gets.
     plot_->legend->setVisible(true);
     plot_->legend->setFont(f);
-    plot_->legend->setBrush(QColor(255, 255, 255, 220));
-    plot_->legend->setBorderPen(QPen(QColor(0xBB, 0xBB, 0xBB), 0));
-    plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+    plot_->legend->setBrush(Qt::NoBrush);
+    plot_->legend->setBorderPen(Qt::NoPen);
+    plot_->legend->setFillOrder(QCPLegend::foColumnsFirst);
+    plot_->legend->setWrap(5);
+    plot_->legend->setRowSpacing(0);
+    plot_->legend->setColumnSpacing(fontMetrics().height());
+    plot_->legend->setMargins(QMargins(0, 0, 0, 0));
+    plot_->axisRect()->insetLayout()->take(plot_->legend);
+    plot_->plotLayout()->insertRow(0);
+    plot_->plotLayout()->addElement(0, 0, plot_->legend);
+    plot_->plotLayout()->setRowStretchFactor(0, 0.001);
+    plot_->plotLayout()->setRowSpacing(0);
     // Legend order: what one reads first.
     plot_->legend->clearItems();
     for (QCPAbstractPlottable* pl : {static_cast<QCPAbstractPlottable*>(ram_), static_cast<QCPAbstractPlottable*>(plain_),
@@ -151,6 +162,7 @@ void MemoryTimelineView::clear() {
     budgetLabel_->setVisible(false);
     plot_->yAxis->setLabel(tr("RAM in use"));
     plot_->yAxis2->setLabel(tr("flash traffic per stage"));
+    plot_->yAxis2->setVisible(false);
     plot_->xAxis->setRange(0, 1);
     plot_->yAxis->setRange(0, 1);
     plot_->replot();
@@ -177,8 +189,17 @@ void MemoryTimelineView::setData(const Graph& g, const Schedule& s, const Replay
     pageOut_->setData(toQ(ts.stageX), scaled(ts.pageOutBytes, flashUnit_), true);
     plot_->yAxis->setLabel(tr("RAM in use [%1]").arg(unitName()));
     plot_->yAxis2->setLabel(tr("flash traffic per stage [%1]").arg(flashUnit_ >= 1e6 ? "MB" : "KB"));
-    pageIn_->setVisible(maxFlash > 0);
-    pageOut_->setVisible(maxFlash > 0);
+    const bool paging = maxFlash > 0;
+    pageIn_->setVisible(paging);
+    pageOut_->setVisible(paging);
+    plot_->yAxis2->setVisible(paging);
+    if (paging) {
+        pageIn_->addToLegend();
+        pageOut_->addToLegend();
+    } else {
+        pageIn_->removeFromLegend();
+        pageOut_->removeFromLegend();
+    }
     hasData_ = true;
     setBudget(ramBudgetBytes);
     rescale();
@@ -222,6 +243,16 @@ void MemoryTimelineView::setCurrentOp(int stage, int op) {
         cursor_->setVisible(true);
     }
     plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+QSize MemoryTimelineView::minimumSizeHint() const {
+    const QFontMetrics fm(font());
+    return QSize(fm.height() * 20, fm.height() * 11);
+}
+
+QSize MemoryTimelineView::sizeHint() const {
+    const QFontMetrics fm(font());
+    return QSize(fm.height() * 50, fm.height() * 16);
 }
 
 QSizeF MemoryTimelineView::exportSize() const {

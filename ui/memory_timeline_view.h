@@ -45,6 +45,8 @@ public:
     // Draws the plot into `target` (vector on PDF/SVG painters).
     void renderTo(QCPPainter& painter, const QRectF& target);
     QSizeF exportSize() const;
+    QSize minimumSizeHint() const override;
+    QSize sizeHint() const override;
 
 private:
     void rescale();

@@ -21,7 +21,7 @@ namespace {
 struct StrategyStyle {
     QColor colour;
     QCPScatterStyle::ScatterShape shape;
-    bool custom_pentagon = false;
+    int custom_polygon = 0;  // corners of a custom marker (0: `shape`)
 };
 
 // Okabe-Ito colours (distinguishable with colour-blindness) and one marker
@@ -32,8 +32,8 @@ StrategyStyle styleFor(const std::string& s) {
     if (s == "paging-only") return {QColor(0x00, 0x9E, 0x73), QCPScatterStyle::ssDiamond};
     if (s == "chen-sqrtn") return {QColor(0xCC, 0x79, 0xA7), QCPScatterStyle::ssTriangle};
     if (s == "chen-greedy") return {QColor(0xE6, 0x9F, 0x00), QCPScatterStyle::ssTriangleInverted};
-    if (s == "revolve") return {QColor(0x56, 0xB4, 0xE9), QCPScatterStyle::ssCustom, true};
-    if (s == "dtr") return {QColor(0x00, 0x00, 0x00), QCPScatterStyle::ssCrossSquare};
+    if (s == "revolve") return {QColor(0x56, 0xB4, 0xE9), QCPScatterStyle::ssCustom, 5};
+    if (s == "dtr") return {QColor(0x00, 0x00, 0x00), QCPScatterStyle::ssCustom, 6};
     return {QColor(0x99, 0x99, 0x99), QCPScatterStyle::ssCross};  // plain
 }
 
@@ -52,11 +52,12 @@ QString labelFor(const std::string& s) {
 QCPScatterStyle scatter(const StrategyStyle& st, double size, double pen_width, bool filled) {
     const QPen pen(st.colour, pen_width);
     const QBrush brush = filled ? QBrush(st.colour) : QBrush(Qt::white);
-    if (st.custom_pentagon) {
+    if (st.custom_polygon > 0) {
         QPainterPath path;
         const double r = size / 2;
-        for (int i = 0; i < 5; ++i) {
-            const double a = -M_PI / 2 + i * 2 * M_PI / 5;
+        const int k = st.custom_polygon;
+        for (int i = 0; i < k; ++i) {
+            const double a = -M_PI / 2 + i * 2 * M_PI / k;
             const QPointF p(r * std::cos(a), r * std::sin(a));
             if (i == 0) path.moveTo(p);
             else path.lineTo(p);

@@ -1,0 +1,171 @@
+// poet-explorer: the desktop face of POET Explorer. Takes the same problem
+// options as `poet solve`; --screenshot renders the window once the first
+// schedule arrived and exits (for docs, tests and CI).
+#include <QApplication>
+#include <QBuffer>
+#include <QCommandLineParser>
+#include <QImage>
+#include <QRegularExpression>
+#include <QSaveFile>
+#include <QTimer>
+#include <cstdio>
+#include <cstdlib>
+
+#include "explorer_window.h"
+#include "solve_bridge.h"
+#include "status_line.h"
+#include "units.h"
+
+namespace {
+
+// The exit codes of `poet` (app/cli_common.h).
+constexpr int kOk = 0;
+constexpr int kInternalError = 1;
+constexpr int kInfeasible = 2;
+constexpr int kNoSolution = 3;
+constexpr int kBadInput = 4;
+
+int badInput(const QString& message) {
+    std::fprintf(stderr, "poet-explorer: %s\nTry 'poet-explorer --help'.\n", qPrintable(message));
+    return kBadInput;
+}
+
+bool wantsOffscreen(int argc, char** argv) {
+    for (int i = 1; i < argc; ++i)
+        if (QByteArray(argv[i]) == "--screenshot" || QByteArray(argv[i]).startsWith("--screenshot=")) return true;
+    return false;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    Q_INIT_RESOURCE(resources);  // resources.qrc lives in the static poet_ui library
+    // A screenshot needs no display: render offscreen unless a platform is chosen.
+    if (wantsOffscreen(argc, argv) && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+    QApplication::setApplicationName(QStringLiteral("poet-explorer"));
+    QApplication::setApplicationDisplayName(QStringLiteral("POET Explorer"));
+    QApplication::setOrganizationName(QStringLiteral("poet"));
+    QApplication::setApplicationVersion(QStringLiteral("0.1.0"));
+    QApplication::setDesktopFileName(QStringLiteral("poet-explorer"));
+    QApplication::setWindowIcon(QIcon(QStringLiteral(":/poet/poet-explorer.svg")));
+    poet::ui::SolveBridge::registerMetaTypes();
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        QStringLiteral("Plan how a neural network trains on a device with too little RAM (POET: rematerialization "
+                       "and paging)."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    const QCommandLineOption model(QStringList{"model"}, "Model profile (default resnet18_cifar).", "M");
+    const QCommandLineOption platform(QStringList{"platform"}, "Platform profile (default a72).", "P");
+    const QCommandLineOption batch(QStringList{"batch-size"}, "Batch size (default: the model profile's).", "N");
+    const QCommandLineOption ram(QStringList{"ram-budget"},
+                                 "RAM budget in bytes, or 3MB, 2.9MiB, 60% of the plain-pass peak (default: the "
+                                 "plain-pass peak).",
+                                 "BYTES");
+    const QCommandLineOption runtime(QStringList{"runtime-budget"},
+                                     "Runtime budget as a factor of one plain pass (default 1.0).", "F");
+    const QCommandLineOption noPaging(QStringList{"no-paging"}, "Switch paging off.");
+    const QCommandLineOption noRemat(QStringList{"no-remat"}, "Switch rematerialization off.");
+    const QCommandLineOption timeLimit(QStringList{"time-limit"}, "Solver time limit in seconds (default 30).", "S");
+    const QCommandLineOption screenshot(QStringList{"screenshot"},
+                                        "Render the window to FILE.png once the first solve finished, then exit.",
+                                        "FILE.png");
+    for (const auto* o : {&model, &platform, &batch, &ram, &runtime, &noPaging, &noRemat, &timeLimit, &screenshot})
+        parser.addOption(*o);
+    if (!parser.parse(QApplication::arguments())) return badInput(parser.errorText());
+    if (parser.isSet(QStringLiteral("help"))) parser.showHelp(kOk);
+    if (parser.isSet(QStringLiteral("version"))) parser.showVersion();
+    if (!parser.positionalArguments().isEmpty())
+        return badInput(QStringLiteral("unexpected argument '%1'").arg(parser.positionalArguments().first()));
+
+    poet::ui::ExplorerOptions opts;
+    if (parser.isSet(model)) opts.model = parser.value(model);
+    if (parser.isSet(platform)) opts.platform = parser.value(platform);
+    if (parser.isSet(batch)) {
+        bool ok = false;
+        const int n = parser.value(batch).toInt(&ok);
+        if (!ok || n <= 0) return badInput(QStringLiteral("--batch-size must be a positive integer, not '%1'").arg(parser.value(batch)));
+        opts.batch_size = n;
+    }
+    if (parser.isSet(ram)) {
+        // Syntax now; percentages resolve once the plain-pass peak is known.
+        if (!poet::ui::parseBytes(parser.value(ram).toStdString(), 1))
+            return badInput(QStringLiteral("--ram-budget must be bytes (e.g. 3000000, 3MB, 2.9MiB, 60%), not '%1'")
+                                .arg(parser.value(ram)));
+        opts.ram_budget = parser.value(ram);
+    }
+    if (parser.isSet(runtime)) {
+        bool ok = false;
+        const double f = parser.value(runtime).toDouble(&ok);
+        if (!ok || !(f >= 1.0) || f > 1000)
+            return badInput(QStringLiteral("--runtime-budget must be a factor >= 1.0 of one plain pass, not '%1'")
+                                .arg(parser.value(runtime)));
+        opts.runtime_budget = f;
+    }
+    if (parser.isSet(noPaging)) opts.paging = false;
+    if (parser.isSet(noRemat)) opts.remat = false;
+    if (parser.isSet(timeLimit)) {
+        bool ok = false;
+        const double s = parser.value(timeLimit).toDouble(&ok);
+        if (!ok || !(s > 0) || s > 86400)
+            return badInput(QStringLiteral("--time-limit must be a positive number of seconds, not '%1'")
+                                .arg(parser.value(timeLimit)));
+        opts.time_limit_s = s;
+    }
+    const bool shot = parser.isSet(screenshot);
+    const QString shotPath = parser.value(screenshot);
+    if (shot && !shotPath.endsWith(QLatin1String(".png"), Qt::CaseInsensitive))
+        return badInput(QStringLiteral("--screenshot needs a .png file name, not '%1'").arg(shotPath));
+    // A screenshot is reproducible: it neither reads nor writes the saved settings.
+    opts.use_settings = !shot;
+
+    poet::ui::ExplorerWindow window;
+    if (shot) window.resize(1500, 950);
+    QString error;
+    if (!window.initialize(opts, &error)) return badInput(error);
+    if (!shot) {
+        window.show();
+        return app.exec();
+    }
+
+    window.show();
+    int code = kInternalError;
+    const double limit = opts.time_limit_s.value_or(30.0);
+    QTimer watchdog;
+    watchdog.setSingleShot(true);
+    QObject::connect(&watchdog, &QTimer::timeout, &app, [&] {
+        std::fprintf(stderr, "poet-explorer: no answer from the solver within %.0f s; no screenshot written\n",
+                     limit + 30);
+        code = kNoSolution;
+        app.exit(code);
+    });
+    watchdog.start(static_cast<int>((limit + 30) * 1000));
+    QObject::connect(&window, &poet::ui::ExplorerWindow::solveSettled, &app, [&](bool hasSchedule) {
+        // Let layouts and queued replots settle before grabbing.
+        QTimer::singleShot(150, &app, [&, hasSchedule] {
+            const QImage img = window.grab().toImage();
+            QByteArray bytes;
+            QBuffer buf(&bytes);
+            buf.open(QIODevice::WriteOnly);
+            QSaveFile f(shotPath);
+            if (img.isNull() || !img.save(&buf, "PNG") || !f.open(QIODevice::WriteOnly) ||
+                f.write(bytes) != bytes.size() || !f.commit()) {
+                std::fprintf(stderr, "poet-explorer: cannot write %s: %s\n", qPrintable(shotPath),
+                             qPrintable(f.errorString()));
+                code = kInternalError;
+            } else if (!hasSchedule) {
+                std::fprintf(stderr, "poet-explorer: wrote %s, but no schedule was found: %s\n", qPrintable(shotPath),
+                             qPrintable(window.statusLine()->text().remove(QRegularExpression("<[^>]*>"))));
+                code = window.lastStatus() == poet::SolveStatus::Infeasible ? kInfeasible : kNoSolution;
+            } else {
+                code = kOk;
+            }
+            app.exit(code);
+        });
+    });
+    app.exec();
+    return code;
+}
