@@ -109,6 +109,7 @@ int runSweepCommand(const SweepArgs& a) {
         &g_sweep_interrupted);
     std::signal(SIGINT, previous);
     if (tty) std::fprintf(stderr, "\n");
+    for (const auto& note : res.notes) std::fprintf(stderr, "note: %s\n", note.c_str());
     std::fprintf(stderr, "%d of %d points in %s (%d from the cache)%s\n", res.done, res.total,
                  formatDuration(res.elapsed_s).c_str(), res.cache_hits, res.cancelled ? ", cancelled" : "");
 

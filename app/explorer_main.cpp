@@ -10,8 +10,10 @@
 #include <QTimer>
 #include <cstdio>
 #include <cstdlib>
+#include <vector>
 
 #include "explorer_window.h"
+#include "profile_catalog.h"
 #include "solve_bridge.h"
 #include "status_line.h"
 #include "units.h"
@@ -30,36 +32,36 @@ int badInput(const QString& message) {
     return kBadInput;
 }
 
-bool wantsOffscreen(int argc, char** argv) {
-    for (int i = 1; i < argc; ++i)
-        if (QByteArray(argv[i]) == "--screenshot" || QByteArray(argv[i]).startsWith("--screenshot=")) return true;
-    return false;
-}
 
 }  // namespace
 
 int main(int argc, char** argv) {
     Q_INIT_RESOURCE(resources);  // resources.qrc lives in the static poet_ui library
-    // A screenshot needs no display: render offscreen unless a platform is chosen.
-    if (wantsOffscreen(argc, argv) && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
-        qputenv("QT_QPA_PLATFORM", "offscreen");
-    QApplication app(argc, argv);
-    QApplication::setApplicationName(QStringLiteral("poet-explorer"));
-    QApplication::setApplicationDisplayName(QStringLiteral("POET Explorer"));
-    QApplication::setOrganizationName(QStringLiteral("poet"));
-    QApplication::setApplicationVersion(QStringLiteral("0.1.0"));
-    QApplication::setDesktopFileName(QStringLiteral("poet-explorer"));
-    QApplication::setWindowIcon(QIcon(QStringLiteral(":/poet/poet-explorer.svg")));
-    poet::ui::SolveBridge::registerMetaTypes();
+    // QGuiApplication takes "--platform X" as its own (the windowing plugin).
+    // Ours means the device profile, as in `poet solve`: rename it before Qt sees it.
+    std::vector<QByteArray> storage;
+    QStringList arguments;
+    for (int i = 0; i < argc; ++i) {
+        QByteArray a(argv[i]);
+        if (a == "--platform" || a == "-platform") a = "--poet-device-platform";
+        else if (a.startsWith("--platform=")) a = "--poet-device-platform=" + a.mid(11);
+        storage.push_back(a);
+        arguments << QString::fromLocal8Bit(a);
+    }
 
     QCommandLineParser parser;
     parser.setApplicationDescription(
         QStringLiteral("Plan how a neural network trains on a device with too little RAM (POET: rematerialization "
                        "and paging)."));
-    parser.addHelpOption();
-    parser.addVersionOption();
+    const QCommandLineOption help(QStringList{"h", "help"}, "Show this help.");
+    const QCommandLineOption version(QStringList{"version"}, "Show the version.");
     const QCommandLineOption model(QStringList{"model"}, "Model profile (default resnet18_cifar).", "M");
-    const QCommandLineOption platform(QStringList{"platform"}, "Platform profile (default a72).", "P");
+    const QCommandLineOption platformHelp(QStringList{"platform"}, "Platform profile (default a72).", "P");
+    const QCommandLineOption platform = [] {
+        QCommandLineOption o(QStringList{"poet-device-platform"}, "Platform profile.", "P");
+        o.setFlags(QCommandLineOption::HiddenFromHelp);
+        return o;
+    }();
     const QCommandLineOption batch(QStringList{"batch-size"}, "Batch size (default: the model profile's).", "N");
     const QCommandLineOption ram(QStringList{"ram-budget"},
                                  "RAM budget in bytes, or 3MB, 2.9MiB, 60% of the plain-pass peak (default: the "
@@ -73,14 +75,19 @@ int main(int argc, char** argv) {
     const QCommandLineOption screenshot(QStringList{"screenshot"},
                                         "Render the window to FILE.png once the first solve finished, then exit.",
                                         "FILE.png");
-    for (const auto* o : {&model, &platform, &batch, &ram, &runtime, &noPaging, &noRemat, &timeLimit, &screenshot})
+    for (const QCommandLineOption* o : {&help, &version, &model, &platformHelp, &platform, &batch, &ram, &runtime,
+                                        &noPaging, &noRemat, &timeLimit, &screenshot})
         parser.addOption(*o);
-    if (!parser.parse(QApplication::arguments())) return badInput(parser.errorText());
-    if (parser.isSet(QStringLiteral("help"))) parser.showHelp(kOk);
-    if (parser.isSet(QStringLiteral("version"))) parser.showVersion();
+    // Options are checked before any window system is touched: a typo needs no display.
+    if (!parser.parse(arguments)) return badInput(parser.errorText());
+    if (parser.isSet(help) || parser.isSet(version)) {
+        std::fputs(qPrintable(parser.isSet(help) ? parser.helpText().replace("<executable_name>", "poet-explorer")
+                                                 : QStringLiteral("poet-explorer 0.1.0\n")),
+                   stdout);
+        return kOk;
+    }
     if (!parser.positionalArguments().isEmpty())
         return badInput(QStringLiteral("unexpected argument '%1'").arg(parser.positionalArguments().first()));
-
     poet::ui::ExplorerOptions opts;
     if (parser.isSet(model)) opts.model = parser.value(model);
     if (parser.isSet(platform)) opts.platform = parser.value(platform);
@@ -121,6 +128,28 @@ int main(int argc, char** argv) {
         return badInput(QStringLiteral("--screenshot needs a .png file name, not '%1'").arg(shotPath));
     // A screenshot is reproducible: it neither reads nor writes the saved settings.
     opts.use_settings = !shot;
+    try {
+        const poet::ProfileCatalog catalog = poet::ProfileCatalog::standard();
+        if (opts.model) (void)catalog.modelFile(opts.model->toStdString());
+        if (opts.platform) (void)catalog.platformFile(opts.platform->toStdString());
+    } catch (const std::exception& e) {
+        return badInput(QString::fromUtf8(e.what()));
+    }
+
+    // A screenshot needs no display: render offscreen unless a platform is chosen.
+    if (shot && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+    std::vector<char*> qtArgv;
+    for (auto& a : storage) qtArgv.push_back(a.data());
+    qtArgv.push_back(nullptr);
+    int qtArgc = argc;
+    QApplication app(qtArgc, qtArgv.data());
+    QApplication::setApplicationName(QStringLiteral("poet-explorer"));
+    QApplication::setApplicationDisplayName(QStringLiteral("POET Explorer"));
+    QApplication::setOrganizationName(QStringLiteral("poet"));
+    QApplication::setApplicationVersion(QStringLiteral("0.1.0"));
+    QApplication::setDesktopFileName(QStringLiteral("poet-explorer"));
+    QApplication::setWindowIcon(QIcon(QStringLiteral(":/poet/poet-explorer.svg")));
+    poet::ui::SolveBridge::registerMetaTypes();
 
     poet::ui::ExplorerWindow window;
     if (shot) window.resize(1500, 950);

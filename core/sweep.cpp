@@ -340,7 +340,13 @@ SweepResult runSweep(const SweepConfig& config, const SweepProgressCallback& pro
     result.model = base.model;
     result.platform = base.platform;
     result.axis = config.axis;
-    result.strategies = config.strategies;
+    for (const auto& s : config.strategies) {
+        if (s == "revolve" && !isForwardChain(g)) {
+            result.notes.push_back("revolve: the forward graph is not a chain; left out");
+            continue;
+        }
+        result.strategies.push_back(s);
+    }
     result.ram_lower_bound_bytes = ramLowerBound(g);
     result.plain_peak_bytes = replaySchedule(g, plainSchedule(g)).peak_ram_bytes;
 
@@ -371,11 +377,11 @@ SweepResult runSweep(const SweepConfig& config, const SweepProgressCallback& pro
     // then the MILP strategies point by point.
     struct Task { int point; std::string strategy; };
     std::vector<Task> tasks;
-    for (const auto& s : config.strategies)
+    for (const auto& s : result.strategies)
         if (!isMilpStrategy(s))
             for (int i = 0; i < static_cast<int>(points.size()); ++i) tasks.push_back({i, s});
     for (int i = 0; i < static_cast<int>(points.size()); ++i)
-        for (const auto& s : config.strategies)
+        for (const auto& s : result.strategies)
             if (isMilpStrategy(s)) tasks.push_back({i, s});
     result.total = static_cast<int>(tasks.size());
 
@@ -431,7 +437,7 @@ SweepResult runSweep(const SweepConfig& config, const SweepProgressCallback& pro
         if (a.ram_budget_bytes != b.ram_budget_bytes) return a.ram_budget_bytes < b.ram_budget_bytes;
         return a.runtime_budget_factor < b.runtime_budget_factor;
     });
-    for (const auto& s : config.strategies) {
+    for (const auto& s : result.strategies) {
         if (!isMilpStrategy(s)) continue;
         std::vector<SweepRow*> curve;
         for (auto& r : result.rows)

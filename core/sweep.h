@@ -86,6 +86,7 @@ struct SweepResult {
     std::vector<std::int64_t> ram_budgets;   // the points (RamBudget axis)
     std::vector<double> runtime_factors;     // the points (RuntimeFactor axis)
     std::vector<std::string> strategies;
+    std::vector<std::string> notes;          // e.g. a strategy skipped as not applicable
     std::vector<SweepRow> rows;              // one per strategy per point that was run
     int total = 0;
     int done = 0;
@@ -128,6 +129,8 @@ SweepRow runStrategy(const Problem& problem, const std::string& strategy, const 
                      const std::atomic<bool>* cancel = nullptr);
 
 // Runs the sweep. `cache` may be null (then one is made for config.cache_dir).
+// revolve applies to chain-shaped forward graphs only; elsewhere it is left
+// out of `strategies` and a note says so.
 // Cancelling stops after the point in progress (a MILP solve in progress is
 // stopped too) and returns the rows done so far with `cancelled` set.
 SweepResult runSweep(const SweepConfig& config, const SweepProgressCallback& progress = {},

@@ -259,8 +259,7 @@ void ExplorerWindow::buildUi() {
     mainSplit_->addWidget(side);
     mainSplit_->setStretchFactor(0, 3);
     mainSplit_->setStretchFactor(1, 1);
-    side->setMinimumWidth(fontMetrics().horizontalAdvance(
-        QStringLiteral("Runtime (compute)  7.8895 mJ  budget 158.25 ms  1.00x")) + fontMetrics().height() * 3);
+    side->setMinimumWidth(fontMetrics().height() * 28);
     mainSplit_->setCollapsible(0, false);
     outer->addWidget(mainSplit_, 1);
     setCentralWidget(central);
@@ -535,6 +534,12 @@ void ExplorerWindow::onProblemSwitchChanged() {
     if (problem_.model != oldModel || problem_.platform != oldPlatform || problem_.batch_size != oldBatch) {
         if (oldPeak != plain_peak_) b.ram_budget_bytes = plain_peak_;
         undo_->clear();
+#ifdef POET_HAVE_PARETO
+        if (auto* p = qobject_cast<ParetoPlot*>(pareto_)) {
+            p->cancelSweep();
+            p->clear();
+        }
+#endif
     }
     applyBudgets(b);
 }

@@ -181,6 +181,8 @@ std::vector<DrawnGraph> drawSweep(QCustomPlot* plot, const SweepResult& result, 
             }
         }
         line->setData(lx, ly, true);
+        if (std::none_of(curve.begin(), curve.end(), [](const SweepRow& r) { return r.hasSchedule(); }))
+            line->removeFromLegend();  // nothing drawn: no legend entry
         hollow->setData(hx, hy, true);
         drawn.push_back(std::move(dl));
         drawn.push_back(std::move(dh));

@@ -394,6 +394,18 @@ private slots:
         QVERIFY(sweepPointKey(cfg.problem, "dtr", 1e-4) != k1);
     }
 
+    void sweep_revolveLeftOutOffChains() {
+        SweepConfig cfg;
+        cfg.problem.graph = residual(2);
+        cfg.points = 3;
+        cfg.strategies = {"revolve", "dtr", "chen-sqrtn"};
+        const SweepResult res = runSweep(cfg);
+        QCOMPARE(res.strategies, (std::vector<std::string>{"dtr", "chen-sqrtn"}));
+        QCOMPARE(res.notes.size(), std::size_t(1));
+        QVERIFY(sweepCurve(res, "revolve").empty());
+        QCOMPARE(res.total, 6);
+    }
+
     void csv_columnsAndAtomicWrite() {
         SweepConfig cfg;
         cfg.problem.graph = chain(6);
@@ -411,7 +423,7 @@ private slots:
                                         "paging_energy_j,total_energy_j,runtime_s,peak_ram_bytes,gap"));
         QCOMPARE(lines.size(), 1 + 6);
         QVERIFY(lines.filter("plain,").filter(",infeasible,").size() == 2);
-        QCOMPARE(QDir(dir.path()).entryList(QDir::Files).size(), 1);  // no temp file left
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden).size(), 1);  // no temp file left
         QVERIFY(!writeSweepCsv(res, "/nonexistent-dir/x.csv", &err));
         QVERIFY(!err.empty());
     }

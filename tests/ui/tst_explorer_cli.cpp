@@ -1,0 +1,70 @@
+// poet-explorer as a program: --screenshot writes a PNG of the window once the
+// first schedule arrived and exits 0; bad options exit 4 with a message.
+#include <QImage>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+class TestExplorerCli : public QObject {
+    Q_OBJECT
+private slots:
+    void screenshot();
+    void badOptionsExit4_data();
+    void badOptionsExit4();
+
+private:
+    int run(const QStringList& args, QByteArray* err = nullptr) {
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert("QT_QPA_PLATFORM", "offscreen");
+        env.insert("POET_PROFILES", POET_PROFILES_DIR);
+        p.setProcessEnvironment(env);
+        p.start(POET_EXPLORER_BIN, args);
+        if (!p.waitForFinished(120000)) {
+            p.kill();
+            return -1;
+        }
+        if (err) *err = p.readAllStandardError();
+        return p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
+    }
+};
+
+void TestExplorerCli::screenshot() {
+    QTemporaryDir dir;
+    const QString png = dir.filePath("shot.png");
+    QByteArray err;
+    const int code = run({"--model", "linear", "--platform", "a72", "--time-limit", "20", "--screenshot", png}, &err);
+    QVERIFY2(code == 0, err.constData());
+    QImage img(png);
+    QVERIFY(!img.isNull());
+    QVERIFY(img.width() >= 800 && img.height() >= 500);
+    // Not blank: the heatmap's "computed" blue is there.
+    int blue = 0;
+    for (int y = 0; y < img.height(); y += 2)
+        for (int x = 0; x < img.width(); x += 2)
+            if (img.pixelColor(x, y) == QColor(0x00, 0x72, 0xB2)) ++blue;
+    QVERIFY2(blue > 20, "the screenshot shows no computed cells");
+}
+
+void TestExplorerCli::badOptionsExit4_data() {
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("unknown option") << QStringList{"--frobnicate"} << "frobnicate";
+    QTest::newRow("unknown model") << QStringList{"--model", "nosuchnet", "--screenshot", "/tmp/x.png"} << "nosuchnet";
+    QTest::newRow("bad budget") << QStringList{"--ram-budget", "lots"} << "--ram-budget";
+    QTest::newRow("runtime below 1") << QStringList{"--runtime-budget", "0.5"} << "--runtime-budget";
+    QTest::newRow("bad batch") << QStringList{"--batch-size", "-3"} << "--batch-size";
+    QTest::newRow("bad time limit") << QStringList{"--time-limit", "soon"} << "--time-limit";
+    QTest::newRow("screenshot not png") << QStringList{"--screenshot", "/tmp/x.jpg"} << "png";
+}
+
+void TestExplorerCli::badOptionsExit4() {
+    QFETCH(QStringList, args);
+    QFETCH(QString, message);
+    QByteArray err;
+    QCOMPARE(run(args, &err), 4);
+    QVERIFY2(QString::fromUtf8(err).contains(message), err.constData());
+}
+
+QTEST_GUILESS_MAIN(TestExplorerCli)
+#include "tst_explorer_cli.moc"

@@ -1,0 +1,217 @@
+// Item models (through QAbstractItemModelTester) and the pure functions
+// behind the views: cell classification and words, teaching captions,
+// status words, units.
+#include <QAbstractItemModelTester>
+#include <QtTest>
+
+#include "cell_category.h"
+#include "cell_palette.h"
+#include "replay.h"
+#include "schedule_cell_model.h"
+#include "status_line.h"
+#include "summary_model.h"
+#include "teaching.h"
+#include "ui_test_graphs.h"
+#include "units.h"
+
+using namespace poet;
+using namespace poet::ui;
+
+class TestUiModels : public QObject {
+    Q_OBJECT
+private slots:
+    void classification();
+    void cellWords();
+    void cellModelPassesTester();
+    void summaryModelPassesTester();
+    void summaryFiguresComeFromReplay();
+    void teachingStepsAndCaptions();
+    void statusWords();
+    void units();
+};
+
+void TestUiModels::classification() {
+    const Schedule s = uitest::tinySchedule();
+    const CategoryGrid g = classifySchedule(s);
+    QCOMPARE(g.size(), 6);
+    QCOMPARE(g.at(0, 0), CellCategory::ComputedFirst);
+    QCOMPARE(g.at(0, 1), CellCategory::InRam);
+    QCOMPARE(g.at(0, 2), CellCategory::Absent);
+    QCOMPARE(g.at(0, 5), CellCategory::Recomputed);
+    QCOMPARE(g.at(1, 1), CellCategory::ComputedFirst);
+    QCOMPARE(g.at(1, 2), CellCategory::PagedOut);
+    QCOMPARE(g.at(1, 3), CellCategory::OnFlash);
+    QCOMPARE(g.at(1, 4), CellCategory::PagedIn);
+    QCOMPARE(g.at(1, 5), CellCategory::InRamAndFlash);
+    QCOMPARE(g.at(2, 3), CellCategory::InRam);
+    QCOMPARE(g.at(5, 0), CellCategory::Absent);
+    QCOMPARE(g.count(CellCategory::ComputedFirst), 6);
+    QCOMPARE(g.count(CellCategory::Recomputed), 1);
+    // The pure single-cell function agrees with the grid everywhere.
+    for (int i = 0; i < 6; ++i)
+        for (int t = 0; t < 6; ++t) QCOMPARE(classifyCell(s, t, i), g.at(i, t));
+    // Every category has a distinct colour and a name.
+    QSet<QRgb> colours;
+    for (int c = 0; c < kCellCategoryCount; ++c) {
+        colours.insert(categoryColor(static_cast<CellCategory>(c)).rgb());
+        QVERIFY(std::string(categoryName(static_cast<CellCategory>(c))).size() > 0);
+    }
+    QCOMPARE(colours.size(), kCellCategoryCount);
+}
+
+void TestUiModels::cellWords() {
+    const Graph g = uitest::tinyGraph();
+    const Schedule s = uitest::tinySchedule();
+    const QString rec = QString::fromStdString(describeCell(g, s, 5, 0));
+    QVERIFY2(rec.contains("recomputed") && rec.contains("freed at stage 1"), qPrintable(rec));
+    const QString out = QString::fromStdString(describeCell(g, s, 2, 1));
+    QVERIFY2(out.contains("written out to flash"), qPrintable(out));
+    const QString in = QString::fromStdString(describeCell(g, s, 4, 1));
+    QVERIFY2(in.contains("read back from flash") && in.contains("stage 5"), qPrintable(in));
+    const QString first = QString::fromStdString(describeCell(g, s, 1, 1));
+    QVERIFY2(first.contains("first time") && first.contains("input"), qPrintable(first));
+    QVERIFY(QString::fromStdString(describeCell(g, s, 0, 5)).contains("not computed yet"));
+    QCOMPARE(lastFreedBefore(s, 0, 5), 1);
+    QCOMPARE(nextUseFrom(g, s, 1, 3), 5);
+}
+
+void TestUiModels::cellModelPassesTester() {
+    ScheduleCellModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QCOMPARE(model.rowCount(), 0);
+    model.setSchedule(uitest::tinyGraph(), uitest::tinySchedule());
+    QCOMPARE(model.rowCount(), 6);
+    QCOMPARE(model.columnCount(), 6);
+    const QModelIndex rec = model.index(0, 5);
+    QCOMPARE(rec.data(ScheduleCellModel::CategoryRole).toInt(), int(CellCategory::Recomputed));
+    QCOMPARE(rec.data(ScheduleCellModel::CategoryKeyRole).toString(), QStringLiteral("recomputed"));
+    QCOMPARE(rec.data(Qt::DisplayRole).toString(), QStringLiteral("recomputed"));
+    QVERIFY(rec.data(Qt::ToolTipRole).toString().contains("recomputed"));
+    QCOMPARE(rec.data(Qt::BackgroundRole).value<QBrush>().color(), categoryColor(CellCategory::Recomputed));
+    QCOMPARE(model.headerData(1, Qt::Vertical).toString(), QStringLiteral("a"));
+    QCOMPARE(model.headerData(3, Qt::Vertical, ScheduleCellModel::NodeKindRole).toInt(), int(NodeKind::Loss));
+    QCOMPARE(model.headerData(2, Qt::Horizontal).toString(), QStringLiteral("t=2"));
+    // Mismatched sizes give an empty model, not a crash.
+    model.setSchedule(uitest::tinyGraph(), Schedule(3));
+    QCOMPARE(model.rowCount(), 0);
+    model.setSchedule(uitest::tinyGraph(), uitest::tinySchedule());
+    model.clear();
+    QCOMPARE(model.rowCount(), 0);
+}
+
+void TestUiModels::summaryModelPassesTester() {
+    SummaryModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    Problem p;
+    p.graph = uitest::tinyGraph();
+    p.ram_budget_bytes = 20000;
+    p.runtime_budget_factor = 2.0;
+    SolveResult r;
+    r.status = SolveStatus::Optimal;
+    r.source = SolutionSource::Proven;
+    r.schedule = uitest::tinySchedule();
+    r.replay = replaySchedule(p.graph, *r.schedule);
+    const ReplayReport plain = replaySchedule(p.graph, plainSchedule(p.graph));
+    model.setResult(p, r, plain);
+    QVERIFY(model.rowCount() >= 10);
+    QCOMPARE(model.columnCount(), int(SummaryModel::ColumnCount));
+    SolveResult none;
+    none.status = SolveStatus::Infeasible;
+    model.setResult(p, none, plain);
+    QVERIFY(model.rowCount() >= 3);
+    QCOMPARE(model.index(model.rowOf("status"), SummaryModel::Value).data().toString(), QStringLiteral("infeasible"));
+    model.clear();
+    QCOMPARE(model.rowCount(), 0);
+}
+
+void TestUiModels::summaryFiguresComeFromReplay() {
+    SummaryModel model;
+    Problem p;
+    p.graph = uitest::tinyGraph();
+    p.ram_budget_bytes = 20000;
+    SolveResult r;
+    r.status = SolveStatus::Feasible;
+    r.schedule = uitest::tinySchedule();
+    r.replay = replaySchedule(p.graph, *r.schedule);
+    r.objective_j = 12345;  // a solver figure the view must not show
+    const ReplayReport plain = replaySchedule(p.graph, plainSchedule(p.graph));
+    model.setResult(p, r, plain);
+    const int row = model.rowOf("total_energy_j");
+    QVERIFY(row >= 0);
+    QCOMPARE(model.index(row, SummaryModel::Value).data(SummaryModel::RawValueRole).toDouble(),
+             r.replay.total_energy_j);
+    QCOMPARE(model.index(model.rowOf("recomputations"), SummaryModel::Value).data().toString(),
+             QString::number(r.replay.recomputations));
+    QCOMPARE(model.index(model.rowOf("page_ins"), SummaryModel::Value).data().toString(),
+             QString::number(r.replay.page_ins));
+    QCOMPARE(r.replay.recomputations, 1);
+    QCOMPARE(r.replay.page_ins, 1);
+    QCOMPARE(r.replay.page_outs, 1);
+}
+
+void TestUiModels::teachingStepsAndCaptions() {
+    const Graph g = uitest::tinyGraph();
+    const Schedule s = uitest::tinySchedule();
+    const ReplayReport rep = replaySchedule(g, s);
+    const auto steps = teachingSteps(g, s);
+    // 7 computations (6 + 1 recomputation), 1 page-out, 1 page-in.
+    QCOMPARE(int(steps.size()), 9);
+    QCOMPARE(steps.front().stage, 0);
+    int recompute = -1, pageOut = -1, pageIn = -1;
+    for (int k = 0; k < int(steps.size()); ++k) {
+        if (steps[k].kind == StepKind::Recompute) recompute = k;
+        if (steps[k].kind == StepKind::PageOut) pageOut = k;
+        if (steps[k].kind == StepKind::PageIn) pageIn = k;
+        if (k) QVERIFY(steps[k].stage >= steps[k - 1].stage);  // in stage order
+    }
+    QVERIFY(recompute >= 0 && pageOut >= 0 && pageIn >= 0);
+    const QString cap = QString::fromStdString(teachingCaption(g, s, steps[recompute], 3000000, rep));
+    QVERIFY2(cap.startsWith("Stage 5: recompute input") && cap.contains("freed at stage 1") &&
+                 cap.contains("3.00 MB"),
+             qPrintable(cap));
+    const QString out = QString::fromStdString(teachingCaption(g, s, steps[pageOut], 3000000, rep));
+    QVERIFY2(out.contains("page out a") && out.contains("needed again at stage 5"), qPrintable(out));
+    const QString in = QString::fromStdString(teachingCaption(g, s, steps[pageIn], 3000000, rep));
+    QVERIFY2(in.contains("page in a") && in.contains("usable from stage 5"), qPrintable(in));
+}
+
+void TestUiModels::statusWords() {
+    StatusContext ctx;
+    ctx.ram_budget_bytes = 100000;
+    ctx.min_budget_lower_bound_bytes = 262100;
+    ctx.time_limit_s = 5;
+    SolveResult r;
+    r.status = SolveStatus::Infeasible;
+    r.message = "RAM budget below the largest working set";
+    StatusMessage m = statusForResult(r, ctx);
+    QVERIFY2(m.text.contains("Infeasible") && m.text.contains("largest working set") && m.text.contains("262.1 KB") &&
+                 m.text.contains("budget:262100"),
+             qPrintable(m.text));
+    QCOMPARE(m.tone, StatusTone::Bad);
+    r.status = SolveStatus::Feasible;
+    r.gap = 0.0123;
+    m = statusForResult(r, ctx);
+    QVERIFY2(m.text.contains("gap 1.23 %"), qPrintable(m.text));
+    r.status = SolveStatus::Optimal;
+    QVERIFY(statusForResult(r, ctx).text.contains("Proven optimal"));
+    r.status = SolveStatus::NoSolution;
+    QVERIFY(statusForResult(r, ctx).text.contains("time limit (5 s)"));
+    QVERIFY(statusForSolving(1.25, std::nullopt).text.contains("Solving"));
+}
+
+void TestUiModels::units() {
+    QCOMPARE(QString::fromStdString(formatBytes(512)), QStringLiteral("512 B"));
+    QCOMPARE(QString::fromStdString(formatBytes(262100)), QStringLiteral("262.1 KB"));
+    QCOMPARE(QString::fromStdString(formatBytes(3000000)), QStringLiteral("3.00 MB"));
+    QCOMPARE(QString::fromStdString(formatBytesExact(2451072)), QStringLiteral("2,451,072 B"));
+    QCOMPARE(parseBytes("3000000", 0).value(), std::int64_t(3000000));
+    QCOMPARE(parseBytes("3MB", 0).value(), std::int64_t(3000000));
+    QCOMPARE(parseBytes("1 MiB", 0).value(), std::int64_t(1048576));
+    QCOMPARE(parseBytes("50%", 2000).value(), std::int64_t(1000));
+    QVERIFY(!parseBytes("lots", 0));
+    QVERIFY(!parseBytes("-5", 0));
+    QVERIFY(!parseBytes("5 parsecs", 0));
+}
+
+QTEST_MAIN(TestUiModels)
+#include "tst_ui_models.moc"

@@ -1,0 +1,284 @@
+// The views rendered offscreen and checked for content: the heatmap shows the
+// expected colours at known cells of a hand-built schedule, the timeline draws
+// the curve and the budget, exports are vector PDF/SVG and PNG, and the main
+// window solves, undoes and exports.
+#include <QFile>
+#include <QImage>
+#include <QProcess>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QUndoStack>
+#include <QtTest>
+#include <qcustomplot.h>
+
+#include "budget_control.h"
+#include "cell_palette.h"
+#include "explorer_window.h"
+#include "heatmap_view.h"
+#include "memory_timeline_view.h"
+#include "replay.h"
+#include "schedule_cell_model.h"
+#include "solve_bridge.h"
+#include "status_line.h"
+#include "summary_panel.h"
+#include "teaching_panel.h"
+#include "ui_test_graphs.h"
+#include "view_export.h"
+
+using namespace poet;
+using namespace poet::ui;
+
+namespace {
+int countColour(const QImage& img, QColor c, int tolerance = 6) {
+    int n = 0;
+    for (int y = 0; y < img.height(); ++y)
+        for (int x = 0; x < img.width(); ++x) {
+            const QColor p = img.pixelColor(x, y);
+            if (std::abs(p.red() - c.red()) <= tolerance && std::abs(p.green() - c.green()) <= tolerance &&
+                std::abs(p.blue() - c.blue()) <= tolerance)
+                ++n;
+        }
+    return n;
+}
+}  // namespace
+
+class TestViews : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void heatmapColoursAtKnownCells();
+    void heatmapSelectionAndZoom();
+    void timelineDrawsCurveAndBudget();
+    void summaryPanelRenders();
+    void exportsAreVectorAndExact();
+    void teachingHighlightsOps();
+    void windowSolvesUndoesAndExports();
+};
+
+void TestViews::initTestCase() {
+    QStandardPaths::setTestModeEnabled(true);
+    SolveBridge::registerMetaTypes();
+}
+
+void TestViews::heatmapColoursAtKnownCells() {
+    HeatmapView view;
+    view.resize(900, 640);
+    view.setSchedule(uitest::tinyGraph(), uitest::tinySchedule(), "tiny");
+    const QImage img = view.grab().toImage();
+    const qreal dpr = img.devicePixelRatio();
+    auto colourAt = [&](int node, int stage) {
+        const QPointF c = view.cellRect(node, stage).center() * dpr;
+        return img.pixelColor(c.toPoint());
+    };
+    QCOMPARE(colourAt(0, 0), categoryColor(CellCategory::ComputedFirst));
+    QCOMPARE(colourAt(0, 1), categoryColor(CellCategory::InRam));
+    QCOMPARE(colourAt(0, 3), categoryColor(CellCategory::Absent));
+    QCOMPARE(colourAt(0, 5), categoryColor(CellCategory::Recomputed));
+    QCOMPARE(colourAt(1, 2), categoryColor(CellCategory::PagedOut));
+    QCOMPARE(colourAt(1, 3), categoryColor(CellCategory::OnFlash));
+    QCOMPARE(colourAt(1, 4), categoryColor(CellCategory::PagedIn));
+    QCOMPARE(colourAt(1, 5), categoryColor(CellCategory::InRamAndFlash));
+    QCOMPARE(colourAt(5, 5), categoryColor(CellCategory::ComputedFirst));
+    QCOMPARE(view.cellAt(view.cellRect(2, 3).center()), std::make_pair(2, 3));
+    QCOMPARE(view.cellAt(QPointF(1, 1)), std::make_pair(-1, -1));
+}
+
+void TestViews::heatmapSelectionAndZoom() {
+    HeatmapView view;
+    view.resize(900, 640);
+    view.setSchedule(uitest::tinyGraph(), uitest::tinySchedule(), "tiny");
+    QSignalSpy selected(&view, &HeatmapView::nodeSelected);
+    const QImage before = view.grab().toImage();
+    QTest::mouseClick(&view, Qt::LeftButton, {}, view.cellRect(5, 2).center().toPoint());
+    QCOMPARE(view.selectedNode(), 5);
+    QCOMPARE(selected.count(), 1);
+    // The rows node 5 reads (0, 1, 4) are tinted: an absent cell of row 4 is no longer white.
+    const QImage after = view.grab().toImage();
+    const QPointF p = view.cellRect(4, 1).center() * after.devicePixelRatio();
+    QCOMPARE(before.pixelColor(p.toPoint()), QColor(Qt::white));
+    QVERIFY(after.pixelColor(p.toPoint()) != QColor(Qt::white));
+    // Zoom with the wheel around a cell keeps that cell under the cursor.
+    const QPointF at = view.cellRect(3, 3).center();
+    QWheelEvent wheel(at, view.mapToGlobal(at), QPoint(), QPoint(0, 240), Qt::NoButton, Qt::NoModifier,
+                      Qt::NoScrollPhase, false);
+    QApplication::sendEvent(&view, &wheel);
+    QVERIFY(view.zoom() > 1.0);
+    QCOMPARE(view.cellAt(at), std::make_pair(3, 3));
+    view.resetZoom();
+    QCOMPARE(view.zoom(), 1.0);
+}
+
+void TestViews::timelineDrawsCurveAndBudget() {
+    const Graph g = uitest::tinyGraph();
+    const Schedule s = uitest::tinySchedule();
+    const ReplayReport r = replaySchedule(g, s);
+    QVERIFY2(r.valid, r.errors.empty() ? "" : r.errors.front().c_str());
+    const ReplayReport plain = replaySchedule(g, plainSchedule(g));
+    const TimelineSeries ts = timelineSeries(g, s, r);
+    QCOMPARE(int(ts.x.size()), 6 * 7 / 2 + 1);  // one point per op, plus the closing point
+    QCOMPARE(ts.pageOutBytes[2], 2000.0);
+    QCOMPARE(ts.pageInBytes[4], 2000.0);
+
+    MemoryTimelineView view;
+    view.resize(800, 400);
+    view.setData(g, s, r, plain, 20000);
+    QVERIFY(view.hasData());
+    view.plot()->replot();
+    const QImage img = view.grab().toImage();
+    QVERIFY(countColour(img, categoryColor(CellCategory::ComputedFirst), 20) > 50);  // the RAM curve
+    QVERIFY(countColour(img, QColor(0xC0, 0x1B, 0x1B), 30) > 20);                      // the budget line
+    QCOMPARE(view.plot()->graph(0)->dataCount() > 0, true);
+}
+
+void TestViews::summaryPanelRenders() {
+    SummaryPanel panel;
+    Problem p;
+    p.graph = uitest::tinyGraph();
+    p.ram_budget_bytes = 20000;
+    SolveResult r;
+    r.status = SolveStatus::Optimal;
+    r.schedule = uitest::tinySchedule();
+    r.replay = replaySchedule(p.graph, *r.schedule);
+    panel.setResult(p, r, replaySchedule(p.graph, plainSchedule(p.graph)));
+    panel.resize(500, 400);
+    const QImage img = panel.grab().toImage();
+    QVERIFY(!img.isNull());
+    QVERIFY(panel.model()->rowCount() > 5);
+}
+
+void TestViews::exportsAreVectorAndExact() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    HeatmapView view;
+    view.resize(700, 500);
+    view.setSchedule(uitest::tinyGraph(), uitest::tinySchedule(), "tiny schedule");
+    const ViewRenderer render = [&](QCPPainter& p, const QRectF& r) { view.renderTo(p, r); };
+    QString err;
+    const QString pdf = dir.filePath("h.pdf"), svg = dir.filePath("h.svg"), png = dir.filePath("h.png");
+    QVERIFY2(exportView(render, view.exportSize(), pdf, "t", &err), qPrintable(err));
+    QVERIFY2(exportView(render, view.exportSize(), svg, "t", &err), qPrintable(err));
+    QVERIFY2(exportView(render, view.exportSize(), png, "t", &err), qPrintable(err));
+    QVERIFY(!exportView(render, view.exportSize(), dir.filePath("h.bmp"), "t", &err));
+
+    QFile f(pdf);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QByteArray pdfBytes = f.readAll();
+    QVERIFY(pdfBytes.startsWith("%PDF"));
+    QVERIFY2(!pdfBytes.contains("/DCTDecode"), "the heatmap must not be a JPEG inside the PDF");
+    QFile s(svg);
+    QVERIFY(s.open(QIODevice::ReadOnly));
+    const QByteArray svgText = s.readAll().toLower();
+    QVERIFY(svgText.contains("<svg"));
+    QVERIFY(!svgText.contains("<image"));
+    for (auto c : {CellCategory::ComputedFirst, CellCategory::Recomputed, CellCategory::PagedOut,
+                   CellCategory::PagedIn, CellCategory::OnFlash, CellCategory::InRamAndFlash})
+        QVERIFY2(svgText.contains(categoryColor(c).name().toLatin1()), categoryName(c));
+    QImage pngImg(png);
+    QVERIFY(!pngImg.isNull());
+    QVERIFY(countColour(pngImg, categoryColor(CellCategory::Recomputed), 2) > 100);
+
+    // Render the PDF back to pixels (poppler) when available: the colours are exact.
+    const QString pdftoppm = QStandardPaths::findExecutable("pdftoppm");
+    if (pdftoppm.isEmpty()) QSKIP("pdftoppm not installed");
+    QProcess proc;
+    proc.start(pdftoppm, {"-png", "-r", "80", pdf, dir.filePath("page")});
+    QVERIFY(proc.waitForFinished(30000));
+    QCOMPARE(proc.exitCode(), 0);
+    QImage page(dir.filePath("page-1.png"));
+    if (page.isNull()) page = QImage(dir.filePath("page-01.png"));
+    QVERIFY(!page.isNull());
+    for (auto c : {CellCategory::ComputedFirst, CellCategory::Recomputed, CellCategory::PagedOut,
+                   CellCategory::PagedIn})
+        QVERIFY2(countColour(page, categoryColor(c), 2) > 20, categoryName(c));
+}
+
+void TestViews::teachingHighlightsOps() {
+    TeachingPanel panel;
+    const Graph g = uitest::tinyGraph();
+    const Schedule s = uitest::tinySchedule();
+    const ReplayReport r = replaySchedule(g, s);
+    panel.setSchedule(g, s, r, 20000);
+    QSignalSpy spy(&panel, &TeachingPanel::currentChanged);
+    QCOMPARE(panel.stepCount(), 9);
+    panel.stepForward();
+    QCOMPARE(panel.position(), 0);
+    QCOMPARE(spy.last().at(0).toInt(), 0);
+    panel.setPosition(panel.stepCount() - 1);
+    QVERIFY(panel.caption().startsWith("Stage 5"));
+    panel.togglePlay();
+    QVERIFY(panel.isPlaying());
+    panel.stop();
+    QVERIFY(!panel.isPlaying());
+    QCOMPARE(spy.last().at(0).toInt(), -1);
+}
+
+void TestViews::windowSolvesUndoesAndExports() {
+    ExplorerWindow w;
+    QSignalSpy settled(&w, &ExplorerWindow::solveSettled);
+    ExplorerOptions o;
+    o.model = "linear";
+    o.platform = "a72";
+    o.time_limit_s = 20;
+    o.use_settings = false;
+    QString err;
+    QVERIFY2(w.initialize(o, &err), qPrintable(err));
+    w.resize(1200, 800);
+    w.show();
+    QVERIFY(settled.wait(30000));
+    QVERIFY(settled.last().at(0).toBool());
+    QVERIFY(w.heatmap()->hasSchedule());
+    QVERIFY(w.timeline()->hasData());
+    QCOMPARE(w.cellModel()->rowCount(), w.problem().graph.size());
+    QCOMPARE(w.budgets().ram_budget_bytes, w.plainPeakBytes());
+    QVERIFY(w.statusLine()->text().contains("optimal"));
+
+    // A drag (one session) is one undo step; undo restores the budgets.
+    const Budgets start = w.budgets();
+    QCOMPARE(w.undoStack()->count(), 0);
+    w.setBudgets({start.ram_budget_bytes - 100, 1.5}, 4242);
+    w.setBudgets({start.ram_budget_bytes - 200, 1.5}, 4242);
+    w.setBudgets({start.ram_budget_bytes - 300, 1.5}, 4242);
+    QCOMPARE(w.undoStack()->count(), 1);
+    QCOMPARE(w.ramControl()->value(), double(start.ram_budget_bytes - 300));
+    w.setBudgets({start.ram_budget_bytes - 400, 1.5});
+    QCOMPARE(w.undoStack()->count(), 2);
+    w.undoStack()->undo();
+    w.undoStack()->undo();
+    QCOMPARE(w.budgets(), start);
+    QCOMPARE(w.ramControl()->value(), double(start.ram_budget_bytes));
+    QCOMPARE(w.runtimeControl()->value(), 1.0);
+    w.undoStack()->redo();
+    QCOMPARE(w.budgets().ram_budget_bytes, start.ram_budget_bytes - 300);
+    w.undoStack()->undo();
+    QVERIFY(settled.wait(30000));  // answered (possibly from the cache)
+    QTRY_VERIFY_WITH_TIMEOUT(!w.isSolving(), 30000);
+    QVERIFY(w.heatmap()->hasSchedule());
+
+    // An infeasible budget says why and how small a budget could work.
+    w.setBudgets({w.minimumBudgetBytes() / 2, 1.0});
+    QVERIFY(settled.wait(30000));
+    if (w.lastStatus() == SolveStatus::Infeasible) {
+        QVERIFY2(w.statusLine()->text().contains("Infeasible"), qPrintable(w.statusLine()->text()));
+        QVERIFY(!w.heatmap()->hasSchedule());
+    }
+    w.undoStack()->undo();
+    QVERIFY(settled.wait(30000) || w.heatmap()->hasSchedule());
+
+    QTemporaryDir dir;
+    QVERIFY2(w.exportAll(dir.path(), &err), qPrintable(err));
+    // POET_UI_TEST_KEEP=<dir>: also leave the exports there, to look at them.
+    if (const QString keep = qEnvironmentVariable("POET_UI_TEST_KEEP"); !keep.isEmpty()) {
+        QDir().mkpath(keep);
+        QVERIFY2(w.exportAll(keep, &err), qPrintable(err));
+    }
+    const QStringList files = QDir(dir.path()).entryList(QDir::Files);
+    QCOMPARE(files.size(), 11);
+    QVERIFY(!files.filter(".json").isEmpty());
+    QFile json(QDir(dir.path()).filePath(files.filter(".json").first()));
+    QVERIFY(json.open(QIODevice::ReadOnly));
+    QVERIFY(json.readAll().contains("\"status\""));
+}
+
+QTEST_MAIN(TestViews)
+#include "tst_views.moc"
