@@ -88,14 +88,4 @@ bool isForwardChain(const Graph& g) {
     return n > 0 && g.predecessors(0).empty();
 }
 
-std::int64_t ramLowerBound(const Graph& g) {
-    std::int64_t best = 0;
-    for (int k = 0; k < g.size(); ++k) {
-        std::int64_t m = g.node(k).memory_bytes;
-        for (int p : g.predecessors(k)) m += g.node(p).memory_bytes;
-        best = std::max(best, m);
-    }
-    return best;
-}
-
 }  // namespace poet

@@ -25,8 +25,4 @@ std::vector<int> checkpointCandidates(const Graph& g);
 // True when the forward part is a chain: node i > 0 reads exactly node i-1.
 bool isForwardChain(const Graph& g);
 
-// Lower bound on any schedule's peak RAM: max over nodes k of
-// memory_bytes(k) + Σ memory_bytes of k's predecessors.
-std::int64_t ramLowerBound(const Graph& g);
-
 }  // namespace poet

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "baselines.h"
 #include "problem_loader.h"
 #include "replay.h"
 
@@ -85,6 +86,34 @@ std::optional<Schedule> heuristicSchedule(const Problem& problem)
         if (!best) return std::nullopt;
         best->paged = true;
     }
+}
+
+std::optional<Schedule> bestQuickSchedule(const Problem& problem)
+{
+    ReplayLimits limits;
+    limits.ram_budget_bytes = problem.ram_budget_bytes;
+    limits.runtime_budget_s = problem.runtimeBudgetSeconds();
+    limits.paging = problem.options.paging;
+    limits.remat = problem.options.remat;
+    const Graph& g = problem.graph;
+    std::vector<std::optional<Schedule>> candidates{heuristicSchedule(problem)};
+    if (problem.options.remat) {
+        candidates.push_back(dtr(g, limits));
+        candidates.push_back(chenGreedy(g, limits));
+        candidates.push_back(chenSqrtN(g, limits));
+        candidates.push_back(revolve(g, limits));
+    }
+    std::optional<Schedule> best;
+    double best_j = 0;
+    for (auto& c : candidates) {
+        if (!c) continue;
+        const ReplayReport rep = replaySchedule(g, *c, limits);
+        if (rep.valid && (!best || rep.total_energy_j < best_j)) {
+            best_j = rep.total_energy_j;
+            best = std::move(c);
+        }
+    }
+    return best;
 }
 
 std::optional<std::int64_t> smallestHeuristicBudget(const Problem& problem)

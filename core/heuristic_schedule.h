@@ -18,6 +18,11 @@ namespace poet {
 // nullopt when the heuristic finds nothing within the RAM budget.
 std::optional<Schedule> heuristicSchedule(const Problem& problem);
 
+// The least-energy valid schedule among the paging heuristic above and the
+// rematerialization baselines (DTR, Chen's rules, revolve) that the problem's
+// switches allow: CBC's warm start and the explorer's instant answer.
+std::optional<Schedule> bestQuickSchedule(const Problem& problem);
+
 // The smallest RAM budget (to within 0.1%) at which heuristicSchedule finds a
 // schedule for this problem's other settings: an upper bound on the smallest
 // feasible budget. nullopt when it finds none even at the plain-pass peak.

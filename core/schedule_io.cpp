@@ -3,6 +3,7 @@
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace poet {
@@ -149,6 +150,10 @@ void writeFileAtomically(const std::filesystem::path& file, const std::string& t
     std::string tmpl = (dir / ("." + file.filename().string() + ".XXXXXX")).string();
     const int fd = mkstemp(tmpl.data());
     if (fd < 0) throw std::runtime_error(file.string() + ": cannot create a temporary file in " + dir.string());
+    // mkstemp creates 0600; a saved schedule gets the usual permissions (0666 less the umask).
+    const mode_t mask = ::umask(0);
+    ::umask(mask);
+    ::fchmod(fd, 0666 & ~mask);
     std::size_t done = 0;
     bool ok = true;
     while (ok && done < text.size()) {

@@ -61,6 +61,7 @@ public:
         const std::atomic<bool>* cancel = nullptr;
         const IncumbentCallback* callback = nullptr;
         Clock::time_point start;
+        double time_limit_s = INFINITY;
         std::mutex mutex;
         double best_j = INFINITY;
         double first_solution_s = -1;
@@ -72,6 +73,9 @@ public:
 
     CbcAction event(CbcEvent which) override
     {
+        // CBC checks its own limit only between nodes; root cuts and heuristics
+        // can run past it, so the handler checks the wall clock too.
+        if (secondsSince(shared_->start) > shared_->time_limit_s) return stop;
         if (shared_->cancel && shared_->cancel->load()) {
             std::lock_guard lock(shared_->mutex);
             shared_->cancelled = true;
@@ -206,7 +210,7 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
     // A fast valid schedule first: an instant answer and CBC's first cutoff.
     std::optional<Schedule> warm;
     if (options.use_heuristics) {
-        warm = heuristicSchedule(problem);
+        warm = bestQuickSchedule(problem);
         if (warm) {
             result.first_solution_time_s = secondsSince(start);
             if (onIncumbent) {
@@ -264,6 +268,7 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
     shared.cancel = cancel;
     shared.callback = &onIncumbent;
     shared.start = start;
+    shared.time_limit_s = options.time_limit_s;
     if (warm) {
         const auto x = f.encode(*warm);
         const double model_objective = (f.energyJ(x.data()) - f.objectiveOffsetJ()) * f.objectiveScale();

@@ -13,6 +13,7 @@
 
 #include "baselines.h"
 #include "graph_analysis.h"
+#include "problem_loader.h"
 #include "replay.h"
 #include "schedule.h"
 #include "schedule_io.h"
@@ -347,7 +348,7 @@ SweepResult runSweep(const SweepConfig& config, const SweepProgressCallback& pro
         }
         result.strategies.push_back(s);
     }
-    result.ram_lower_bound_bytes = ramLowerBound(g);
+    result.ram_lower_bound_bytes = minimumFeasibleBudgetLowerBound(g);
     result.plain_peak_bytes = replaySchedule(g, plainSchedule(g)).peak_ram_bytes;
 
     std::vector<Problem> points;

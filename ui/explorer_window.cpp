@@ -259,7 +259,7 @@ void ExplorerWindow::buildUi() {
     mainSplit_->addWidget(side);
     mainSplit_->setStretchFactor(0, 3);
     mainSplit_->setStretchFactor(1, 1);
-    side->setMinimumWidth(fontMetrics().height() * 28);
+    side->setMinimumWidth(fontMetrics().height() * 32);
     mainSplit_->setCollapsible(0, false);
     outer->addWidget(mainSplit_, 1);
     setCentralWidget(central);
@@ -454,6 +454,10 @@ bool ExplorerWindow::initialize(const ExplorerOptions& o, QString* error) {
         const int h = fontMetrics().height();
         viewSplit_->setSizes({h * 30, h * 17});
         mainSplit_->setSizes({h * 80, mainSplit_->widget(1)->minimumWidth()});
+    }
+    if (!(use_settings_ && s.contains("geometry")) && size() == QSize(640, 480)) {
+        if (const QScreen* screen = QGuiApplication::primaryScreen())
+            resize(screen->availableSize() * 0.85);
     }
     if (use_settings_) {
         restoreGeometry(s.value("geometry").toByteArray());

@@ -43,24 +43,24 @@ void SummaryModel::setResult(const Problem& problem, const SolveResult& result, 
         result.gap);
     if (has) {
         add("compute_energy_j", tr("Compute energy"), q(formatEnergy(r.compute_energy_j)),
-            tr("plain %1").arg(q(formatEnergy(plain.compute_energy_j))),
+            q(formatEnergy(plain.compute_energy_j)),
             ratioText(r.compute_energy_j, plain.compute_energy_j),
             tr("Energy spent computing layers, recomputations included, against one plain pass."),
             r.compute_energy_j);
         add("paging_energy_j", tr("Paging energy"), q(formatEnergy(r.paging_energy_j)),
-            tr("plain %1").arg(q(formatEnergy(plain.paging_energy_j))), QString(),
+            q(formatEnergy(plain.paging_energy_j)), QString(),
             tr("Energy spent writing outputs to flash and reading them back."), r.paging_energy_j);
         add("total_energy_j", tr("Total energy"), q(formatEnergy(r.total_energy_j)),
-            tr("plain %1").arg(q(formatEnergy(plain.total_energy_j))), ratioText(r.total_energy_j, plain.total_energy_j),
+            q(formatEnergy(plain.total_energy_j)), ratioText(r.total_energy_j, plain.total_energy_j),
             tr("Compute plus paging energy of one training iteration."), r.total_energy_j);
         const double rtBudget = problem.runtimeBudgetSeconds();
         add("runtime_s", tr("Runtime (compute)"), q(formatSeconds(r.runtime_s)),
-            tr("budget %1").arg(q(formatSeconds(rtBudget))), ratioText(r.runtime_s, rtBudget),
+            q(formatSeconds(rtBudget)), ratioText(r.runtime_s, rtBudget),
             tr("Compute time of the schedule against the runtime budget (%1 x one plain pass).")
                 .arg(problem.runtime_budget_factor, 0, 'f', 2),
             r.runtime_s, rtBudget > 0 && r.runtime_s > rtBudget * (1 + 1e-9));
         add("peak_ram_bytes", tr("Peak RAM"), q(formatBytes(r.peak_ram_bytes)),
-            tr("budget %1").arg(q(formatBytes(problem.ram_budget_bytes))),
+            q(formatBytes(problem.ram_budget_bytes)),
             ratioText(static_cast<double>(r.peak_ram_bytes), static_cast<double>(problem.ram_budget_bytes)),
             r.peak_stage >= 0 ? tr("Most RAM in use at any moment: %1 at stage %2 (plain pass: %3).")
                                     .arg(q(formatBytesExact(r.peak_ram_bytes)))
@@ -132,7 +132,7 @@ QVariant SummaryModel::headerData(int section, Qt::Orientation orientation, int 
     switch (section) {
     case Quantity: return tr("Quantity");
     case Value: return tr("This schedule");
-    case Reference: return tr("Compared with");
+    case Reference: return tr("Plain pass / budget");
     case Ratio: return tr("Ratio");
     default: return {};
     }

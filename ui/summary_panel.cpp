@@ -20,8 +20,12 @@ SummaryPanel::SummaryPanel(QWidget* parent) : QWidget(parent) {
     table_ = new QTableView(this);
     table_->setModel(model_);
     table_->verticalHeader()->hide();
+    // Fit the panel's width: the names take what they need, the figures share the rest.
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    table_->horizontalHeader()->setStretchLastSection(true);
+    table_->horizontalHeader()->setSectionResizeMode(SummaryModel::Ratio, QHeaderView::Stretch);
+    table_->horizontalHeader()->setMinimumSectionSize(fontMetrics().horizontalAdvance(QStringLiteral("0.00x")));
+    table_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    table_->setTextElideMode(Qt::ElideMiddle);
     table_->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     table_->setShowGrid(false);
     table_->setAlternatingRowColors(true);

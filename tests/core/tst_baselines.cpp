@@ -7,6 +7,7 @@
 #include <atomic>
 #include <cmath>
 
+#include "problem_loader.h"
 #include "baselines.h"
 #include "graph.h"
 #include "graph_analysis.h"
@@ -244,7 +245,7 @@ private slots:
     void everyBaselineAcceptedByReplay() {
         QFETCH(int, which);
         const Graph g = which == 0 ? chain(12) : which == 1 ? chain(12, 1000, true) : residual(4);
-        const std::int64_t lo = ramLowerBound(g), hi = plainPeak(g);
+        const std::int64_t lo = minimumFeasibleBudgetLowerBound(g), hi = plainPeak(g);
         QVERIFY(lo <= hi);
         int fitted = 0;
         for (std::int64_t b : ramSweepBudgets(lo, hi, 8)) {
@@ -278,7 +279,7 @@ private slots:
 
     void poetNeverWorseThanBaselines() {
         const Graph g = chain(6, 1000, true);  // T = 13
-        const std::int64_t lo = ramLowerBound(g), hi = plainPeak(g);
+        const std::int64_t lo = minimumFeasibleBudgetLowerBound(g), hi = plainPeak(g);
         int compared = 0;
         for (std::int64_t b : ramSweepBudgets(lo, hi, 4)) {
             Problem p;
