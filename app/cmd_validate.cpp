@@ -32,12 +32,7 @@ void addValidateCommand(CLI::App& root, int& exit_code)
         if (s.schedule.size() != p.graph.size())
             throw BadInput(*file + ": the schedule has " + std::to_string(s.schedule.size()) + " nodes, " + s.model +
                            " has " + std::to_string(p.graph.size()));
-        ReplayLimits limits;
-        limits.ram_budget_bytes = p.ram_budget_bytes;
-        limits.runtime_budget_s = p.runtimeBudgetSeconds();
-        limits.paging = p.options.paging;
-        limits.remat = p.options.remat;
-        const ReplayReport rep = replaySchedule(p.graph, s.schedule, limits);
+        const ReplayReport rep = replaySchedule(p.graph, s.schedule, limitsOf(p));
         if (rep.valid) {
             std::cout << *file << ": valid; total energy " << rep.total_energy_j << " J, runtime " << rep.runtime_s
                       << " s, peak RAM " << rep.peak_ram_bytes << " B\n";

@@ -56,10 +56,8 @@ std::optional<Schedule> heuristicSchedule(const Problem& problem)
 {
     const Graph& g = problem.graph;
     const int n = g.size();
-    ReplayLimits limits;
-    limits.ram_budget_bytes = problem.ram_budget_bytes;
-    limits.paging = problem.options.paging;
-    limits.remat = problem.options.remat;
+    ReplayLimits limits = limitsOf(problem);
+    limits.runtime_budget_s = -1;  // no recomputation: any factor >= 1 holds
     if (problem.runtime_budget_factor < 1.0) return std::nullopt;
 
     // One wait per (value, reader): from the stage after the previous need to the reader.
@@ -90,11 +88,7 @@ std::optional<Schedule> heuristicSchedule(const Problem& problem)
 
 std::optional<Schedule> bestQuickSchedule(const Problem& problem)
 {
-    ReplayLimits limits;
-    limits.ram_budget_bytes = problem.ram_budget_bytes;
-    limits.runtime_budget_s = problem.runtimeBudgetSeconds();
-    limits.paging = problem.options.paging;
-    limits.remat = problem.options.remat;
+    const ReplayLimits limits = limitsOf(problem);
     const Graph& g = problem.graph;
     std::vector<std::optional<Schedule>> candidates{heuristicSchedule(problem)};
     if (problem.options.remat) {

@@ -2,6 +2,8 @@
 
 #include <sstream>
 
+#include "problem.h"
+
 namespace poet {
 
 namespace {
@@ -116,6 +118,16 @@ ReplayReport replaySchedule(const Graph& g, const Schedule& s, const ReplayLimit
     rep.errors = std::move(log.errors);
     rep.valid = rep.errors.empty();
     return rep;
+}
+
+ReplayLimits limitsOf(const Problem& problem)
+{
+    ReplayLimits l;
+    l.ram_budget_bytes = problem.ram_budget_bytes;
+    l.runtime_budget_s = problem.runtimeBudgetSeconds();
+    l.paging = problem.options.paging;
+    l.remat = problem.options.remat;
+    return l;
 }
 
 }  // namespace poet

@@ -46,4 +46,8 @@ struct ReplayReport {
 
 ReplayReport replaySchedule(const Graph& g, const Schedule& s, const ReplayLimits& limits = {});
 
+// The limits a problem sets: its RAM budget, runtime budget and switches.
+struct Problem;
+ReplayLimits limitsOf(const Problem& problem);
+
 }  // namespace poet

@@ -35,16 +35,6 @@ double secondsSince(Clock::time_point start)
     return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-ReplayLimits limitsOf(const Problem& p)
-{
-    ReplayLimits l;
-    l.ram_budget_bytes = p.ram_budget_bytes;
-    l.runtime_budget_s = p.runtimeBudgetSeconds();
-    l.paging = p.options.paging;
-    l.remat = p.options.remat;
-    return l;
-}
-
 double relativeGap(double objective, double bound)
 {
     if (objective <= 0) return 0;
