@@ -11,6 +11,7 @@
 #include <CbcHeuristicLocal.hpp>
 #include <CbcHeuristicRINS.hpp>
 #include <CbcModel.hpp>
+#include <ClpEventHandler.hpp>
 #include <CglClique.hpp>
 #include <CglFlowCover.hpp>
 #include <CglGomory.hpp>
@@ -52,6 +53,7 @@ public:
         const IncumbentCallback* callback = nullptr;
         Clock::time_point start;
         double time_limit_s = INFINITY;
+        std::atomic<bool> lp_stopped{false};  // an LP solve was cut short
         std::mutex mutex;
         double best_j = INFINITY;
         double first_solution_s = -1;
@@ -99,6 +101,27 @@ private:
     }
 
     Shared* shared_;
+};
+
+// Stops Clp's simplex on the deadline or on cancel. CBC raises no event
+// during an LP solve, and the root LP of a large graph (resnet50: 0.4M
+// columns) can take minutes; without this the time limit would not hold.
+class LpDeadline : public ClpEventHandler {
+public:
+    explicit LpDeadline(IncumbentHandler::Shared* shared) : shared_(shared) {}
+    ClpEventHandler* clone() const override { return new LpDeadline(*this); }
+    int event(Event which) override
+    {
+        if (which != endOfIteration) return -1;
+        const bool stop = secondsSince(shared_->start) > shared_->time_limit_s ||
+                          (shared_->cancel && shared_->cancel->load());
+        if (!stop) return -1;
+        shared_->lp_stopped = true;
+        return 0;  // status "stopped by event"
+    }
+
+private:
+    IncumbentHandler::Shared* shared_;
 };
 
 void addCutsAndHeuristics(CbcModel& model)
@@ -241,6 +264,16 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
     lp.messageHandler()->setLogLevel(0);
     lp.setHintParam(OsiDoReducePrint, true, OsiHintTry);
 
+    IncumbentHandler::Shared shared;
+    shared.problem = &problem;
+    shared.formulation = &f;
+    shared.cancel = cancel;
+    shared.callback = &onIncumbent;
+    shared.start = start;
+    shared.time_limit_s = options.time_limit_s;
+    LpDeadline lp_deadline(&shared);
+    lp.getModelPtr()->passInEventHandler(&lp_deadline);
+
     CbcModel model(lp);
     model.setLogLevel(options.log ? 1 : 0);
     model.solver()->messageHandler()->setLogLevel(0);
@@ -252,13 +285,6 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
     if (options.threads > 1 && CbcModel::haveMultiThreadSupport()) model.setNumberThreads(options.threads);
     addCutsAndHeuristics(model);
 
-    IncumbentHandler::Shared shared;
-    shared.problem = &problem;
-    shared.formulation = &f;
-    shared.cancel = cancel;
-    shared.callback = &onIncumbent;
-    shared.start = start;
-    shared.time_limit_s = options.time_limit_s;
     if (warm) {
         const auto x = f.encode(*warm);
         const double model_objective = (f.energyJ(x.data()) - f.objectiveOffsetJ()) * f.objectiveScale();
@@ -273,8 +299,11 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
 
     const bool cancelled = shared.cancelled || (cancel && cancel->load());
     if (result.first_solution_time_s < 0) result.first_solution_time_s = shared.first_solution_s;
-    const double bound_j =
-        std::max(trivial_bound_j, model.getBestPossibleObjValue() / f.objectiveScale() + f.objectiveOffsetJ());
+    // A root LP cut short leaves CBC without a bound (it then reports its
+    // incumbent as one); only the plain-pass bound is proven in that case.
+    const bool root_solved = !(shared.lp_stopped && model.getNodeCount() == 0);
+    const double cbc_bound_j = model.getBestPossibleObjValue() / f.objectiveScale() + f.objectiveOffsetJ();
+    const double bound_j = root_solved ? std::max(trivial_bound_j, cbc_bound_j) : trivial_bound_j;
     const double* best = model.bestSolution();
     std::optional<Schedule> found;
     if (best) found = f.decode(best);
