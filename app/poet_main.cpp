@@ -19,9 +19,7 @@ int main(int argc, char** argv)
     addValidateCommand(app, exit_code);
     addListCommand(app, exit_code);
     addInfoCommand(app, exit_code);
-#ifdef POET_HAVE_SWEEP
     addSweepCommand(app, exit_code);
-#endif
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

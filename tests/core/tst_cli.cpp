@@ -104,6 +104,22 @@ private slots:
         QVERIFY2(r.out.contains("infeasible") && r.out.contains("smallest"), qPrintable(r.out));
     }
 
+    void sweepWritesCsv()
+    {
+        QTemporaryDir dir;
+        const QString csv = dir.filePath("sweep.csv");
+        const Run r = poet({"sweep", "--model", "linear", "--platform", "m4", "--runtime-budget", "1.5", "--points", "3",
+                            "--strategies", "poet,chen-sqrtn,plain", "--time-limit", "5", "--csv", csv});
+        QCOMPARE(r.code, 0);
+        QFile f(csv);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QStringList lines = QString::fromUtf8(f.readAll()).trimmed().split('\n');
+        QCOMPARE(lines.size(), 1 + 3 * 3);  // header + strategies x points
+        for (const char* col : {"strategy", "ram_budget_bytes", "runtime_budget_factor", "status", "compute_energy_j",
+                                "paging_energy_j", "total_energy_j", "runtime_s", "peak_ram_bytes", "gap"})
+            QVERIFY2(lines.front().contains(col), col);
+    }
+
     void helpAndList()
     {
         QCOMPARE(poet({"--help"}).code, 0);
