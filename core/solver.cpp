@@ -222,17 +222,20 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
 
     // A fast valid schedule first: an instant answer and CBC's first cutoff.
     std::optional<Schedule> warm;
+    double warm_energy_j = INFINITY;
     if (options.use_heuristics) {
         warm = bestQuickSchedule(problem);
         if (warm) {
             result.first_solution_time_s = secondsSince(start);
+            ReplayReport warm_replay = replaySchedule(problem.graph, *warm, limits);
+            warm_energy_j = warm_replay.total_energy_j;
             if (onIncumbent) {
                 SolveResult r;
                 r.status = SolveStatus::Feasible;
                 r.source = SolutionSource::Heuristic;
                 r.schedule = warm;
-                r.replay = replaySchedule(problem.graph, *warm, limits);
-                r.objective_j = r.replay.total_energy_j;
+                r.replay = std::move(warm_replay);
+                r.objective_j = warm_energy_j;
                 r.solve_time_s = result.first_solution_time_s;
                 r.first_solution_time_s = result.first_solution_time_s;
                 onIncumbent(r);
@@ -243,12 +246,9 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
     // Every node runs at least once and paging costs >= 0, so one plain pass's
     // compute energy bounds every schedule: a warm start that meets it is optimal.
     const double trivial_bound_j = f.objectiveOffsetJ();
-    if (warm) {
-        const double energy = replaySchedule(problem.graph, *warm, limits).total_energy_j;
-        if (energy <= trivial_bound_j * (1 + 1e-12)) {
-            result.message = "the plain-pass energy bound is met";
-            return finishWith(SolveStatus::Optimal, &*warm, SolutionSource::Heuristic, trivial_bound_j);
-        }
+    if (warm && warm_energy_j <= trivial_bound_j * (1 + 1e-12)) {
+        result.message = "the plain-pass energy bound is met";
+        return finishWith(SolveStatus::Optimal, &*warm, SolutionSource::Heuristic, trivial_bound_j);
     }
 
     OsiClpSolverInterface lp;
