@@ -1,6 +1,7 @@
 #include "heuristic_schedule.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "baselines.h"
 #include "problem_loader.h"
@@ -10,80 +11,169 @@ namespace poet {
 
 namespace {
 
-// A stretch during which a value waits in RAM for its next reader: it is in
-// RAM at the start of stages from..to (to = the reader's stage).
-struct Wait {
+// A stretch a value could spend on flash instead of in RAM: it is in RAM at
+// the start of stages from..to and nothing reads it in from+1..to-1. Paged,
+// it is paged out during `from` (or earlier, once per value), absent from
+// from+1 to to-1 and paged in during to-1.
+struct Gap {
     int node;
     int from;
     int to;
-    bool paged = false;
 };
 
-// Paged: page out at node+1 (once per value, so it is in RAM then), absent
-// from max(from, node+2) to to-1, paged in during to-1 (which reads flash, so
-// to-1 >= node+2).
-int firstAbsentStage(const Wait& w) { return std::max(w.from, w.node + 2); }
-bool pageable(const Wait& w) { return w.to - 1 >= firstAbsentStage(w); }
-
-Schedule scheduleOf(const Graph& g, const std::vector<Wait>& waits)
+// Stages at which a value must be in RAM: it is read there, or paged out.
+bool neededAt(const Graph& g, const Schedule& s, int t, int i)
 {
-    Schedule s(g.size());
-    const int n = g.size();
-    for (int t = 0; t < n; ++t) s.R.set(t, t);
-    std::vector<char> paged_out(n, 0);
-    for (const Wait& w : waits)
-        if (w.paged) paged_out[w.node] = 1;
-    for (const Wait& w : waits) {
-        if (!w.paged) {
-            for (int t = w.from; t <= w.to; ++t) s.S_RAM.set(t, w.node);
-        } else {
-            s.M_in.set(w.to - 1, w.node);
-            s.S_RAM.set(w.to, w.node);
-        }
+    if (s.M_out(t, i)) return true;
+    for (int v : g.successors(i))
+        if (v <= t && s.R(t, v)) return true;
+    return false;
+}
+
+// The gap of value i in s that spans stage t (from < t < to), if any.
+std::optional<Gap> gapAcross(const Graph& g, const Schedule& s, int t, int i)
+{
+    if (!s.S_RAM(t, i) || neededAt(g, s, t, i) || t == 0) return std::nullopt;
+    // Back to the latest earlier stage that needs i, or to the start of its residency.
+    int from = t - 1;
+    if (!s.S_RAM(from, i)) return std::nullopt;
+    while (from > 0 && !neededAt(g, s, from, i) && s.S_RAM(from - 1, i)) --from;
+    // On to the next stage that needs i in RAM at its start.
+    const int n = s.size();
+    int to = t + 1;
+    while (to < n && s.S_RAM(to, i) && !neededAt(g, s, to, i)) ++to;
+    if (to >= n || !s.S_RAM(to, i)) return std::nullopt;  // dropped before any further need
+    return Gap{i, from, to};
+}
+
+// What recomputing value i at stage t adds to R[t]: i and, recursively,
+// every input that is neither in RAM at the start of t nor computed there.
+std::vector<int> recomputeClosure(const Graph& g, const Schedule& s, int t, int i)
+{
+    std::vector<int> added;
+    std::vector<char> seen(static_cast<std::size_t>(s.size()), 0);
+    std::vector<int> stack{i};
+    seen[i] = 1;
+    while (!stack.empty()) {
+        const int v = stack.back();
+        stack.pop_back();
+        added.push_back(v);
+        for (int u : g.predecessors(v))
+            if (!seen[u] && !s.S_RAM(t, u) && !s.R(t, u)) {
+                seen[u] = 1;
+                stack.push_back(u);
+            }
     }
-    for (int u = 0; u < n; ++u) {
-        if (!paged_out[u]) continue;
-        s.S_RAM.set(u + 1, u);  // the page-out reads it from RAM at stage u+1
-        s.M_out.set(u + 1, u);
-        for (int t = u + 2; t < n; ++t) s.S_SD.set(t, u);
+    return added;
+}
+
+// Relieving RAM over a gap: page the value out and back in, or drop it and
+// recompute it in the stage that next reads it.
+struct Relief {
+    Gap gap;
+    bool recompute = false;
+};
+
+void apply(const Graph& g, Schedule& s, const Relief& relief)
+{
+    const int n = s.size();
+    const Gap& gap = relief.gap;
+    const int i = gap.node;
+    if (relief.recompute) {
+        for (int v : recomputeClosure(g, s, gap.to, i)) s.R.set(gap.to, v);
+        for (int t = gap.from + 1; t <= gap.to; ++t) s.S_RAM.set(t, i, false);
+        return;
     }
-    return s;
+    // Paged: one page-out per value, at its earliest paged stage.
+    int out_stage = -1;
+    for (int t = 0; t < n && out_stage < 0; ++t)
+        if (s.M_out(t, i)) out_stage = t;
+    if (out_stage < 0 || gap.from < out_stage) {
+        if (out_stage >= 0) s.M_out.set(out_stage, i, false);
+        out_stage = gap.from;
+        s.M_out.set(out_stage, i);
+    }
+    for (int t = out_stage + 1; t < n; ++t) s.S_SD.set(t, i);
+    for (int t = gap.from + 1; t < gap.to; ++t) s.S_RAM.set(t, i, false);
+    s.M_in.set(gap.to - 1, i);
 }
 
 }  // namespace
 
-std::optional<Schedule> heuristicSchedule(const Problem& problem)
+std::optional<Schedule> relieveToFit(const Graph& g, const Schedule& original, const ReplayLimits& limits)
 {
-    const Graph& g = problem.graph;
-    const int n = g.size();
-    ReplayLimits limits = limitsOf(problem);
-    limits.runtime_budget_s = -1;  // no recomputation: any factor >= 1 holds
-    if (problem.runtime_budget_factor < 1.0) return std::nullopt;
-
-    // One wait per (value, reader): from the stage after the previous need to the reader.
-    std::vector<Wait> waits;
-    for (int u = 0; u < n; ++u) {
-        int previous = u;
-        for (int c : g.successors(u)) {
-            waits.push_back({u, previous + 1, c});
-            previous = c;
-        }
-    }
+    ReplayLimits unbounded = limits;
+    unbounded.ram_budget_bytes = -1;
+    auto fits = [&](const ReplayReport& rep) {
+        return limits.ram_budget_bytes < 0 || rep.peak_ram_bytes <= limits.ram_budget_bytes;
+    };
+    Schedule s = original;
+    std::vector<Relief> applied;
     for (;;) {
-        Schedule s = scheduleOf(g, waits);
-        const ReplayReport rep = replaySchedule(g, s, limits);
-        if (rep.valid) return s;
-        if (!problem.options.paging || rep.peak_ram_bytes <= problem.ram_budget_bytes) return std::nullopt;
-        // Page the largest value that waits across the peak stage.
-        const int t = rep.peak_stage;
-        Wait* best = nullptr;
-        for (Wait& w : waits) {
-            if (w.paged || !pageable(w) || t < firstAbsentStage(w) || t > w.to - 1) continue;
-            if (!best || g.node(w.node).memory_bytes > g.node(best->node).memory_bytes) best = &w;
+        const ReplayReport rep = replaySchedule(g, s, unbounded);
+        if (!rep.valid) return std::nullopt;
+        if (fits(rep)) break;
+        // Among the ways to relieve a wait across the peak stage, the one that
+        // removes the most excess RAM (summed over the stages it frees) per joule.
+        const int n = s.size();
+        std::vector<std::int64_t> excess(n, 0);
+        for (int t = 0; t < n; ++t)
+            for (std::int64_t used : rep.ram_trace[t]) excess[t] = std::max(excess[t], used - limits.ram_budget_bytes);
+        const double spare_s = limits.runtime_budget_s < 0 ? INFINITY : limits.runtime_budget_s - rep.runtime_s;
+        const int peak = rep.peak_stage;
+        std::optional<Relief> best;
+        double best_score = -1;
+        auto consider = [&](const Relief& r, double cost_j, double relieved) {
+            const double score = relieved / std::max(cost_j, 1e-300);
+            if (score > best_score) {
+                best_score = score;
+                best = r;
+            }
+        };
+        for (int i = 0; i < peak; ++i) {
+            const auto gap = gapAcross(g, s, peak, i);
+            if (!gap) continue;
+            const Node& v = g.node(i);
+            double relieved = 0;
+            for (int t = gap->from + 1; t < gap->to; ++t)
+                relieved += static_cast<double>(std::min(v.memory_bytes, excess[t]));
+            if (limits.paging)
+                consider({*gap, false}, v.pagein_energy_j + (s.S_SD(gap->from, i) ? 0.0 : v.pageout_energy_j), relieved);
+            if (limits.remat && !s.M_out(gap->to, i)) {
+                double energy = 0, time = 0;
+                for (int u : recomputeClosure(g, s, gap->to, i)) {
+                    energy += g.node(u).compute_energy_j;
+                    time += g.node(u).compute_time_s;
+                }
+                if (time <= spare_s) consider({*gap, true}, energy, relieved);
+            }
         }
         if (!best) return std::nullopt;
-        best->paged = true;
+        apply(g, s, *best);
+        applied.push_back(*best);
     }
+    // A greedy choice can be made redundant by later ones: drop every relief
+    // the schedule fits without.
+    for (std::size_t k = 0; k < applied.size();) {
+        Schedule without = original;
+        for (std::size_t j = 0; j < applied.size(); ++j)
+            if (j != k) apply(g, without, applied[j]);
+        if (replaySchedule(g, without, limits).valid) {
+            s = std::move(without);
+            applied.erase(applied.begin() + static_cast<std::ptrdiff_t>(k));
+        } else {
+            ++k;
+        }
+    }
+    return s;
+}
+
+std::optional<Schedule> heuristicSchedule(const Problem& problem)
+{
+    if (problem.runtime_budget_factor < 1.0) return std::nullopt;
+    ReplayLimits limits = limitsOf(problem);
+    limits.remat = false;
+    return relieveToFit(problem.graph, plainSchedule(problem.graph), limits);
 }
 
 std::optional<Schedule> bestQuickSchedule(const Problem& problem)
@@ -92,7 +182,17 @@ std::optional<Schedule> bestQuickSchedule(const Problem& problem)
     const Graph& g = problem.graph;
     std::vector<std::optional<Schedule>> candidates{heuristicSchedule(problem)};
     if (problem.options.remat) {
-        candidates.push_back(dtr(g, limits));
+        // DTR at budgets between this one and the plain-pass peak, paged down
+        // to this budget: cheap recomputations where they suffice, paging
+        // for the rest.
+        const double peak = static_cast<double>(plainPassPeakBytes(g));
+        const double budget = static_cast<double>(problem.ram_budget_bytes);
+        constexpr int kSteps = 12;
+        for (int k = 0; k < kSteps && budget < peak; ++k) {
+            ReplayLimits relaxed = limits;
+            relaxed.ram_budget_bytes = static_cast<std::int64_t>(budget * std::pow(peak / budget, k / double(kSteps)));
+            if (auto remat = dtr(g, relaxed)) candidates.push_back(relieveToFit(g, *remat, limits));
+        }
         candidates.push_back(chenGreedy(g, limits));
         candidates.push_back(chenSqrtN(g, limits));
         candidates.push_back(revolve(g, limits));

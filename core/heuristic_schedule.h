@@ -11,12 +11,23 @@
 #include <optional>
 
 #include "problem.h"
+#include "replay.h"
 #include "schedule.h"
 
 namespace poet {
 
 // nullopt when the heuristic finds nothing within the RAM budget.
 std::optional<Schedule> heuristicSchedule(const Problem& problem);
+
+// Greedy relief of any schedule the replay accepts apart from its RAM peak:
+// while the peak is over the budget, a value that waits in RAM across the
+// peak stage without being read there is either paged out (once per value)
+// and back in just before its next use, or dropped and recomputed in the
+// stage that next reads it (what the limits allow, within the runtime
+// budget), choosing the most excess RAM removed per joule; then every step
+// the schedule fits without is undone. nullopt when the schedule is invalid
+// for another reason or nothing is left to relieve.
+std::optional<Schedule> relieveToFit(const Graph& g, const Schedule& s, const ReplayLimits& limits);
 
 // The least-energy valid schedule among the paging heuristic above and the
 // rematerialization baselines (DTR, Chen's rules, revolve) that the problem's
