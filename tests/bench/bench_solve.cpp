@@ -6,7 +6,9 @@
 // ratios. Each case runs --repeat times; times are medians.
 //
 //   bench_solve [--models a,b] [--platform m4] [--budgets 1,0.6,0.35 | --bytes 737719]
-//               [--factors 1,1.5] [--limit 60] [--repeat 1] [--compare] [--threads 1]
+//               [--factors 1,1.5] [--limit 60] [--gap 1e-4] [--repeat 1] [--compare] [--threads 1]
+//
+// With --gap 0.005, end_s is the time to a gap of 0.5% (or to the limit).
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -42,11 +44,12 @@ double median(std::vector<double> v)
 
 struct Figures {
     double build_s, first_s, end_s, objective, gap;
-    std::string status;
+    std::string status, source;
     int vars, rows;
 };
 
-Figures run(const Problem& p, FormulationVariant v, bool heuristics, double limit, int threads, int repeat)
+Figures run(const Problem& p, FormulationVariant v, bool heuristics, double limit, double gap, int threads,
+            int repeat)
 {
     std::vector<double> build, first, end;
     Figures f{};
@@ -56,6 +59,7 @@ Figures run(const Problem& p, FormulationVariant v, bool heuristics, double limi
         build.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
         SolverOptions o;
         o.time_limit_s = limit;
+        o.relative_gap = gap;
         o.variant = v;
         o.use_heuristics = heuristics;
         o.threads = threads;
@@ -65,6 +69,7 @@ Figures run(const Problem& p, FormulationVariant v, bool heuristics, double limi
         f.objective = res.schedule ? res.replay.total_energy_j : -1;
         f.gap = res.gap;
         f.status = toString(res.status);
+        f.source = toString(res.source);
         f.vars = form.columns();
         f.rows = form.rows();
     }
@@ -83,7 +88,7 @@ int main(int argc, char** argv)
     std::string platform = "m4";
     std::vector<double> budgets = {1.0, 0.6, 0.35}, factors = {1.0, 1.5};
     std::vector<std::int64_t> bytes;
-    double limit = 60;
+    double limit = 60, gap = 1e-4;
     int repeat = 1, threads = 1;
     bool compare = false;
     for (int i = 1; i < argc; ++i) {
@@ -95,16 +100,18 @@ int main(int argc, char** argv)
         else if (a == "--bytes") { for (auto& s : split(next())) bytes.push_back(std::stoll(s)); }
         else if (a == "--factors") { factors.clear(); for (auto& s : split(next())) factors.push_back(std::stod(s)); }
         else if (a == "--limit") limit = std::stod(next());
+        else if (a == "--gap") gap = std::stod(next());
         else if (a == "--repeat") repeat = std::stoi(next());
         else if (a == "--threads") threads = std::stoi(next());
         else if (a == "--compare") compare = true;
         else { std::fprintf(stderr, "unknown argument %s\n", a.c_str()); return 4; }
     }
     const auto catalog = ProfileCatalog::standard();
-    std::printf("# platform %s, limit %.0f s, %d repeat(s), medians; 'ref' = formulation.md build, no warm start\n",
-                platform.c_str(), limit, repeat);
+    std::printf("# platform %s, limit %.0f s, gap %g, %d repeat(s), medians; 'ref' = formulation.md build, no warm start\n",
+                platform.c_str(), limit, gap, repeat);
     std::printf("%-15s %5s %5s %9s %6s %8s %7s %8s %8s %9s %12s %8s %-11s", "model", "nodes", "edges", "ram_B",
                 "factor", "vars", "rows", "build_s", "first_s", "end_s", "energy_J", "gap%", "status");
+    std::printf(" %-16s", "source");
     if (compare) std::printf(" | %8s %8s %9s %12s %8s %-11s %9s", "ref_vars", "ref_1st", "ref_end", "ref_J", "ref_gap%",
                              "ref_status", "end_ratio");
     std::printf("\n");
@@ -127,13 +134,14 @@ int main(int argc, char** argv)
                 Problem p = base;
                 p.ram_budget_bytes = ram;
                 p.runtime_budget_factor = factor;
-                const Figures ours = run(p, FormulationVariant::Tight, true, limit, threads, repeat);
+                const Figures ours = run(p, FormulationVariant::Tight, true, limit, gap, threads, repeat);
                 std::printf("%-15s %5d %5zu %9lld %6.2f %8d %7d %8.3f %8.3f %9.2f %12.9f %8.3f %-11s", model.c_str(),
                             p.graph.size(), p.graph.edges().size(), static_cast<long long>(ram), factor, ours.vars,
                             ours.rows, ours.build_s, ours.first_s, ours.end_s, ours.objective, 100 * ours.gap,
                             ours.status.c_str());
+                std::printf(" %-16s", ours.source.c_str());
                 if (compare) {
-                    const Figures ref = run(p, FormulationVariant::Reference, false, limit, threads, repeat);
+                    const Figures ref = run(p, FormulationVariant::Reference, false, limit, gap, threads, repeat);
                     std::printf(" | %8d %8.3f %9.2f %12.9f %8.3f %-11s %9.2f", ref.vars, ref.first_s, ref.end_s,
                                 ref.objective, 100 * ref.gap, ref.status.c_str(), ref.end_s / ours.end_s);
                 }

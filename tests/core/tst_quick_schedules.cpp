@@ -1,0 +1,134 @@
+// The fast schedules (heuristic_schedule.h): the greedy relief of a RAM peak
+// by paging or recomputation, against hand-worked tiny graphs and the MILP.
+#include <QtTest>
+
+#include "heuristic_schedule.h"
+#include "problem_loader.h"
+#include "replay.h"
+#include "solver.h"
+#include "tiny_graphs.h"
+
+using namespace poet;
+using test::longSkipGraph;
+using test::problemOf;
+
+namespace {
+
+// A(1 B) -> B(2 B) -> C -> D -> E -> F (1 B each), E also reads B, F also
+// reads A; each node costs 1 J and 1 s. Plain pass at a 4 B budget: stage 3
+// holds A, B, C and computes D (5 B); stage 4 holds A, B, D and computes E
+// (5 B). Paging B (out at 2, in at 3) fixes stage 3 only; paging A (out at 1,
+// in at 4) fixes both. Stage 4 can only lose A (B and D are read there), so
+// with remat off the optimum pages A alone: 6 J + A's 1 J of paging.
+Graph twoPeaksGraph()
+{
+    std::vector<Node> nodes(6);
+    const char* names[] = {"A", "B", "C", "D", "E", "F"};
+    for (int i = 0; i < 6; ++i) {
+        nodes[i].name = names[i];
+        nodes[i].type = "test";
+        nodes[i].memory_bytes = i == 1 ? 2 : 1;
+        nodes[i].compute_energy_j = 1;
+        nodes[i].compute_time_s = 1;
+        // Paging B is ten times cheaper per byte relieved at stage 3 than
+        // paging A, so the greedy pages B first.
+        nodes[i].pageout_energy_j = i == 1 ? 0.05 : 0.5;
+        nodes[i].pagein_energy_j = i == 1 ? 0.05 : 0.5;
+    }
+    return Graph(nodes, {{0, 1}, {1, 2}, {2, 3}, {3, 4}, {4, 5}, {1, 4}, {0, 5}});
+}
+
+ReplayReport replayUnder(const Problem& p, const Schedule& s)
+{
+    const ReplayReport rep = replaySchedule(p.graph, s, limitsOf(p));
+    if (!rep.valid) qWarning("%s", rep.errors.front().c_str());
+    return rep;
+}
+
+}  // namespace
+
+class TestQuickSchedules : public QObject {
+    Q_OBJECT
+private slots:
+    void pagesWhatWaitsAcrossThePeak()
+    {
+        // longSkipGraph at 9 B, remat off: X is paged out at stage 1 and in at 2 (4 + 0.2 + 0.3 J).
+        const Problem p = problemOf(longSkipGraph(0.2, 0.3), 9, 1.0, true, false);
+        const auto s = relieveToFit(p.graph, plainSchedule(p.graph), limitsOf(p));
+        QVERIFY(s.has_value());
+        const ReplayReport rep = replayUnder(p, *s);
+        QVERIFY(rep.valid);
+        QCOMPARE(rep.total_energy_j, 4.5);
+        QVERIFY(s->M_out(1, 0));
+        QVERIFY(s->M_in(2, 0));
+        QCOMPARE(rep.recomputations, 0);
+    }
+
+    void recomputesWhenPagingIsDearerOrOff()
+    {
+        // Paging X costs 1.5 J, recomputing it 1 J: X is recomputed at stage 3 (5 J).
+        const Problem dear = problemOf(longSkipGraph(0.7, 0.8), 9, 2.0, true, true);
+        const auto a = relieveToFit(dear.graph, plainSchedule(dear.graph), limitsOf(dear));
+        QVERIFY(a.has_value());
+        QCOMPARE(replayUnder(dear, *a).total_energy_j, 5.0);
+        QVERIFY(a->R(3, 0));
+        QCOMPARE(a->M_in.count() + a->M_out.count(), 0);
+        // Cheap paging, but paging switched off: recomputed as well.
+        const Problem off = problemOf(longSkipGraph(0.2, 0.3), 9, 2.0, false, true);
+        const auto b = relieveToFit(off.graph, plainSchedule(off.graph), limitsOf(off));
+        QVERIFY(b.has_value());
+        QCOMPARE(replayUnder(off, *b).total_energy_j, 5.0);
+        // Neither allowed within a 1.0x runtime budget and paging off: nothing fits.
+        const Problem none = problemOf(longSkipGraph(0.2, 0.3), 9, 1.0, false, true);
+        QVERIFY(!relieveToFit(none.graph, plainSchedule(none.graph), limitsOf(none)).has_value());
+    }
+
+    void undoesStepsMadeRedundant()
+    {
+        // twoPeaksGraph: the greedy pages B (best per joule at the first
+        // peak), then A (the only relief at the second); A alone fits, so
+        // paging B is undone: 7 J, not 7.1 J.
+        const Problem p = problemOf(twoPeaksGraph(), 4, 1.0, true, false);
+        QCOMPARE(replaySchedule(p.graph, plainSchedule(p.graph)).peak_ram_bytes, std::int64_t(5));
+        const auto s = relieveToFit(p.graph, plainSchedule(p.graph), limitsOf(p));
+        QVERIFY(s.has_value());
+        const ReplayReport rep = replayUnder(p, *s);
+        QVERIFY(rep.valid);
+        QCOMPARE(rep.page_outs, 1);
+        QVERIFY(s->M_out(1, 0));
+        QVERIFY(s->M_in(4, 0));
+        QCOMPARE(rep.total_energy_j, 7.0);
+        // The MILP agrees that this is optimal.
+        SolverOptions o;
+        o.relative_gap = 1e-9;
+        o.use_heuristics = false;
+        const SolveResult r = solve(p, o);
+        QCOMPARE(toString(r.status), "optimal");
+        QCOMPARE(r.replay.total_energy_j, 7.0);
+    }
+
+    void quickScheduleMixesRecomputationAndPaging()
+    {
+        // The reference's API example: every fast schedule is valid, and the
+        // best mixes cheap recomputations with paging, so it costs less than
+        // the paging-only heuristic and the pure-recomputation baselines.
+        Problem p;
+        p.graph = loadTrainingGraph(ProfileCatalog::standard(), "resnet18_cifar", "m4");
+        p.ram_budget_bytes = 737719;
+        p.runtime_budget_factor = 1.5;
+        const auto paging = heuristicSchedule(p);
+        const auto best = bestQuickSchedule(p);
+        QVERIFY(paging.has_value() && best.has_value());
+        const ReplayReport pagingRep = replayUnder(p, *paging), bestRep = replayUnder(p, *best);
+        QVERIFY(pagingRep.valid && bestRep.valid);
+        QCOMPARE(pagingRep.recomputations, 0);
+        QVERIFY(bestRep.recomputations > 0);
+        QVERIFY(bestRep.page_ins > 0);
+        QVERIFY(bestRep.total_energy_j < pagingRep.total_energy_j);
+        qInfo("737,719 B / 1.5x: paging only %.6f J, best quick %.6f J (plain pass %.6f J)", pagingRep.total_energy_j,
+              bestRep.total_energy_j, p.graph.totalComputeEnergy());
+    }
+};
+
+QTEST_APPLESS_MAIN(TestQuickSchedules)
+#include "tst_quick_schedules.moc"
