@@ -75,19 +75,46 @@ void Formulation::build()
     min_.assign(nn, kNone);
     mout_.assign(nn, kNone);
 
+    // Runtime: compute time only (reference semantics). Each node's first run
+    // is constant; what is left for recomputations is the spare time.
+    const double total_time = g.totalComputeTime();
+    const double spare = (p_.runtime_budget_factor - 1.0) * total_time;
+    if (spare < -1e-12 * std::max(1.0, total_time)) trivially_infeasible_ = true;
+    // Tight: a node that takes longer than the spare time is never
+    // recomputed, so its R variables (fixed at 0) are left out; at factor 1.0
+    // that is every node with a cost, and the problem becomes paging only.
+    auto recomputable = [&](int i) {
+        if (!remat) return false;
+        return variant_ == FormulationVariant::Reference ||
+               g.node(i).compute_time_s <= std::max(spare, 0.0) * (1 + 1e-9);
+    };
+
+    // Tight: a page-in during t serves a read in stage t+1. Paging in earlier
+    // only holds RAM sooner (the copy on flash stays valid), so some optimum
+    // does without; and it closes an LP loophole: without it the relaxation
+    // pages a value out by a sliver and in by that sliver at every stage,
+    // building up its RAM presence for almost no page-out energy.
+    auto pageInCanServe = [&](int t, int i) {
+        if (t + 1 >= n) return false;
+        for (int v : g.successors(i))
+            if (v == t + 1 || (v < t + 1 && recomputable(v))) return true;
+        return false;
+    };
+
     // Frontier-advancing: stage t computes node t; nothing beyond t exists at t.
     for (int t = 0; t < n; ++t) {
         r_[t * n + t] = kOne;
         for (int i = 0; i < t; ++i) {
             const Node& node = g.node(i);
-            if (remat) r_[t * n + i] = addColumn(0, 1, scale_ * node.compute_energy_j, true);
+            if (recomputable(i)) r_[t * n + i] = addColumn(0, 1, scale_ * node.compute_energy_j, true);
             sram_[t * n + i] = addColumn(0, 1, 0, true);
             if (paging) {
                 mout_[t * n + i] = addColumn(0, 1, scale_ * node.pageout_energy_j, true);
                 // On flash at t needs a page-out at t-1 at the latest, which needs i in RAM at t-1 (i < t-1).
                 if (i < t - 1) {
                     ssd_[t * n + i] = addColumn(0, 1, 0, true);
-                    min_[t * n + i] = addColumn(0, 1, scale_ * node.pagein_energy_j, true);
+                    if (variant_ == FormulationVariant::Reference || pageInCanServe(t, i))
+                        min_[t * n + i] = addColumn(0, 1, scale_ * node.pagein_energy_j, true);
                 }
             }
         }
@@ -137,6 +164,14 @@ void Formulation::build()
                 term(e, min(t, i), 1);
                 term(e, ssd(t, i), -1);
                 addLeq(e, 0);
+                if (variant_ == FormulationVariant::Tight) {
+                    // M_in[t,i] <= Σ R[t+1,v] over readers v of i (trivial when t+1 itself reads i).
+                    Expr served;
+                    term(served, min(t, i), 1);
+                    for (int v : g.successors(i))
+                        if (v <= t + 1) term(served, r(t + 1, v), -1);
+                    if (served.constant == 0) addLeq(served, 0);
+                }
             }
             if (mout(t, i) != kNone) {
                 Expr e;
@@ -146,10 +181,6 @@ void Formulation::build()
             }
         }
 
-    // Runtime: compute time only (reference semantics). Each node's first run is constant.
-    const double total_time = g.totalComputeTime();
-    const double spare = (p_.runtime_budget_factor - 1.0) * total_time;
-    if (spare < -1e-12 * std::max(1.0, total_time)) trivially_infeasible_ = true;
     if (remat) {
         Expr e;
         for (int t = 0; t < n; ++t)

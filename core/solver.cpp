@@ -279,8 +279,12 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
     model.solver()->messageHandler()->setLogLevel(0);
     model.setUseElapsedTime(true);  // CBC counts CPU seconds otherwise
     model.setMaximumSeconds(std::max(0.01, options.time_limit_s - secondsSince(start)));
-    model.setAllowableFractionGap(options.relative_gap);
-    model.setAllowableGap(1e-9 * f.objectiveScale());
+    // CBC's objective leaves out the constant Σ Φc, so its own fraction gap
+    // would be relative to the extra energy only. Our gap is relative to the
+    // whole energy, which is at least Σ Φc: an absolute gap of
+    // relative_gap · Σ Φc (in model units) guarantees it.
+    model.setAllowableFractionGap(0);
+    model.setAllowableGap(options.relative_gap * f.objectiveOffsetJ() * f.objectiveScale());
     model.setDblParam(CbcModel::CbcCutoffIncrement, 1e-6);
     if (options.threads > 1 && CbcModel::haveMultiThreadSupport()) model.setNumberThreads(options.threads);
     addCutsAndHeuristics(model);
