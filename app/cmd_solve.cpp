@@ -6,6 +6,7 @@
 #include "cli_commands.h"
 #include "cli_common.h"
 #include "schedule_io.h"
+#include "solve_cache.h"
 #include "solver.h"
 
 namespace poet::cli {
@@ -23,6 +24,7 @@ struct SolveArgs {
     bool json = false;
     bool log = false;
     std::string out;
+    std::string cache_dir;
 };
 
 void printHuman(const Problem& p, const SolveResult& r)
@@ -73,7 +75,8 @@ int runSolve(const SolveArgs& a)
     opt.log = a.log;
     g_interrupted = false;
     auto previous = std::signal(SIGINT, onInterrupt);
-    const SolveResult r = solve(p, opt, {}, &g_interrupted);
+    const SolveResult r = a.cache_dir.empty() ? solve(p, opt, {}, &g_interrupted)
+                                              : solveWithCache(p, opt, SolveCache(a.cache_dir), {}, &g_interrupted);
     std::signal(SIGINT, previous);
     if (r.schedule && !r.replay.valid) {
         std::cerr << "poet: internal error: the replay rejected the schedule: " << r.replay.errors.front() << '\n';
@@ -100,6 +103,9 @@ void addSolveCommand(CLI::App& root, int& exit_code)
     cmd->add_flag("--json", args->json, "Print the result as one JSON document");
     cmd->add_flag("--log", args->log, "Show CBC's log on stderr");
     cmd->add_option("--out", args->out, "Write the schedule (JSON) to this file");
+    cmd->add_option("--cache-dir", args->cache_dir,
+                    "Answer from (and store the answer in) this solve cache, keyed by the problem's contents: a "
+                    "problem solved before comes back at once with source 'cached'");
     cmd->callback([args, &exit_code] { exit_code = runSolve(*args); });
 }
 

@@ -105,6 +105,12 @@ LoadedSchedule readScheduleDocument(const std::filesystem::path& file)
     } catch (const json::parse_error& e) {
         throw std::runtime_error(file.string() + ": not valid JSON: " + e.what());
     }
+    return scheduleFromDocument(doc, file.string());
+}
+
+LoadedSchedule scheduleFromDocument(const json& doc, const std::string& where_from)
+{
+    const std::filesystem::path file(where_from);
     auto field = [&](const char* name) -> const json& {
         if (!doc.contains(name)) throw std::runtime_error(file.string() + ": field '" + name + "' is missing");
         return doc.at(name);

@@ -31,6 +31,8 @@ struct LoadedSchedule {
 };
 // Throws std::runtime_error naming the file and the field on bad input.
 LoadedSchedule readScheduleDocument(const std::filesystem::path& file);
+// The same from a parsed document; `where_from` names it in messages.
+LoadedSchedule scheduleFromDocument(const nlohmann::json& doc, const std::string& where_from);
 
 // Writes `text` to `file` atomically; throws std::runtime_error on failure.
 void writeFileAtomically(const std::filesystem::path& file, const std::string& text);

@@ -223,23 +223,30 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
     // A fast valid schedule first: an instant answer and CBC's first cutoff.
     std::optional<Schedule> warm;
     double warm_energy_j = INFINITY;
-    if (options.use_heuristics) {
-        warm = bestQuickSchedule(problem);
-        if (warm) {
-            result.first_solution_time_s = secondsSince(start);
-            ReplayReport warm_replay = replaySchedule(problem.graph, *warm, limits);
-            warm_energy_j = warm_replay.total_energy_j;
-            if (onIncumbent) {
-                SolveResult r;
-                r.status = SolveStatus::Feasible;
-                r.source = SolutionSource::Heuristic;
-                r.schedule = warm;
-                r.replay = std::move(warm_replay);
-                r.objective_j = warm_energy_j;
-                r.solve_time_s = result.first_solution_time_s;
-                r.first_solution_time_s = result.first_solution_time_s;
-                onIncumbent(r);
-            }
+    ReplayReport warm_replay;
+    auto consider = [&](std::optional<Schedule> candidate) {
+        if (!candidate) return;
+        ReplayReport rep = replaySchedule(problem.graph, *candidate, limits);
+        if (!rep.valid || !(rep.total_energy_j < warm_energy_j)) return;
+        warm = std::move(candidate);
+        warm_energy_j = rep.total_energy_j;
+        warm_replay = std::move(rep);
+    };
+    for (const Schedule& hint : options.hints)
+        if (hint.size() == problem.graph.size()) consider(hint);
+    if (options.use_heuristics) consider(bestQuickSchedule(problem));
+    if (warm) {
+        result.first_solution_time_s = secondsSince(start);
+        if (onIncumbent) {
+            SolveResult r;
+            r.status = SolveStatus::Feasible;
+            r.source = SolutionSource::Heuristic;
+            r.schedule = warm;
+            r.replay = std::move(warm_replay);
+            r.objective_j = warm_energy_j;
+            r.solve_time_s = result.first_solution_time_s;
+            r.first_solution_time_s = result.first_solution_time_s;
+            onIncumbent(r);
         }
     }
 

@@ -4,6 +4,7 @@
 // cancelled or time-limited solve keeps the best schedule found.
 #include <atomic>
 #include <functional>
+#include <vector>
 
 #include "formulation.h"
 #include "problem.h"
@@ -18,6 +19,11 @@ struct SolverOptions {
     bool log = false;           // CBC's log to stderr
     FormulationVariant variant = FormulationVariant::Tight;
     bool use_heuristics = true; // start from a fast valid schedule (heuristic_schedule.h)
+    // Schedules to start from as well (a neighbouring budget's answer, a
+    // cached one): each is replayed under this problem's limits and the best
+    // valid one competes with the fast schedule as the warm start. A schedule
+    // valid at budget B is valid at every larger B.
+    std::vector<Schedule> hints;
 };
 
 // Called (from a solver thread) with each new, replay-checked incumbent.

@@ -13,6 +13,7 @@
 
 #include "baselines.h"
 #include "graph_analysis.h"
+#include "problem_key.h"
 #include "problem_loader.h"
 #include "replay.h"
 #include "schedule.h"
@@ -24,36 +25,6 @@ namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kForever = std::numeric_limits<double>::infinity();
-
-class Fnv1a {
-public:
-    void bytes(const void* p, std::size_t n) {
-        const auto* c = static_cast<const unsigned char*>(p);
-        for (std::size_t i = 0; i < n; ++i) {
-            h_ ^= c[i];
-            h_ *= 1099511628211ULL;
-        }
-    }
-    void i64(std::int64_t v) { bytes(&v, sizeof v); }
-    void f64(double v) {
-        if (v == 0) v = 0;  // -0 == +0
-        std::uint64_t bits;
-        std::memcpy(&bits, &v, sizeof bits);
-        bytes(&bits, sizeof bits);
-    }
-    void str(const std::string& s) {
-        i64(static_cast<std::int64_t>(s.size()));
-        bytes(s.data(), s.size());
-    }
-    std::string hex() const {
-        char buf[17];
-        std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h_));
-        return buf;
-    }
-
-private:
-    std::uint64_t h_ = 1469598103934665603ULL;
-};
 
 std::string fmtDouble(double v) {
     if (std::isnan(v)) return "";
@@ -196,27 +167,7 @@ std::size_t SweepCache::size() const {
 std::string sweepPointKey(const Problem& p, const std::string& strategy, double relative_gap) {
     Fnv1a h;
     h.str("poet-sweep-point-1");
-    const Graph& g = p.graph;
-    h.i64(g.size());
-    for (const Node& n : g.nodes()) {
-        h.i64(static_cast<int>(n.kind));
-        h.i64(n.memory_bytes);
-        h.f64(n.compute_energy_j);
-        h.f64(n.compute_time_s);
-        h.f64(n.pagein_energy_j);
-        h.f64(n.pageout_energy_j);
-        h.f64(n.param_bytes);
-    }
-    h.i64(static_cast<std::int64_t>(g.edges().size()));
-    for (const auto& [u, v] : g.edges()) {
-        h.i64(u);
-        h.i64(v);
-    }
-    h.i64(p.ram_budget_bytes);
-    h.f64(p.runtime_budget_factor);
-    // Every field of ProblemOptions defines the problem: keep this list complete.
-    h.i64(p.options.paging ? 1 : 0);
-    h.i64(p.options.remat ? 1 : 0);
+    hashProblem(h, p);
     h.str(strategy);
     if (isMilpStrategy(strategy)) h.f64(relative_gap);
     return h.hex();

@@ -64,6 +64,7 @@ ExplorerWindow::ExplorerWindow(QWidget* parent) : QMainWindow(parent) {
     setWindowTitle(tr("POET Explorer"));
     setWindowIcon(QIcon(QStringLiteral(":/poet/poet-explorer.svg")));
     bridge_ = new SolveBridge(this);
+    if (const auto dir = defaultSolveCacheDirectory()) bridge_->setCache(std::make_shared<SolveCache>(*dir));
     undo_ = new QUndoStack(this);
     debounce_ = new QTimer(this);
     debounce_->setSingleShot(true);

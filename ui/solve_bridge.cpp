@@ -38,8 +38,25 @@ void SolveBridge::reapFinishedJobs() {
     }
 }
 
-quint64 SolveBridge::request(const Problem& problem, const SolverOptions& options) {
+namespace {
+constexpr std::size_t kRecentSchedules = 6;
+}
+
+void SolveBridge::remember(const Problem& problem, const SolveResult& r) {
+    if (!r.schedule) return;
+    recent_.push_back({problem.model, problem.platform, problem.batch_size, problem.options, *r.schedule});
+    if (recent_.size() > kRecentSchedules) recent_.erase(recent_.begin());
+}
+
+quint64 SolveBridge::request(const Problem& problem, const SolverOptions& requested) {
     reapFinishedJobs();
+    SolverOptions options = requested;
+    for (auto it = recent_.rbegin(); it != recent_.rend(); ++it)
+        if (it->model == problem.model && it->platform == problem.platform && it->batch_size == problem.batch_size &&
+            it->options.paging == problem.options.paging && it->options.remat == problem.options.remat &&
+            it->schedule.size() == problem.graph.size())
+            options.hints.push_back(it->schedule);
+    latest_problem_ = problem;
     for (auto& j : jobs_) j.cancel->store(true);
     const quint64 id = ++latest_;
     busy_ = true;
@@ -55,7 +72,8 @@ quint64 SolveBridge::request(const Problem& problem, const SolverOptions& option
     auto cancel = job.cancel;
     auto done = job.done;
     auto alive = alive_;
-    job.thread = std::thread([self, id, problem, options, cancel, done, alive]() {
+    auto cache = cache_;
+    job.thread = std::thread([self, id, problem, options, cancel, done, alive, cache]() {
         auto post = [&](auto fn) {
             if (!alive->load()) return;
             QMetaObject::invokeMethod(self.data(), fn, Qt::QueuedConnection);
@@ -67,7 +85,8 @@ quint64 SolveBridge::request(const Problem& problem, const SolverOptions& option
                     if (self) self->deliverIncumbent(id, r);
                 });
             };
-            SolveResult result = poet::solve(problem, options, onIncumbent, cancel.get());
+            SolveResult result = cache ? solveWithCache(problem, options, *cache, onIncumbent, cancel.get())
+                                       : poet::solve(problem, options, onIncumbent, cancel.get());
             post([self, id, result]() {
                 if (self) self->deliverFinished(id, result);
             });
@@ -108,6 +127,7 @@ void SolveBridge::deliverFinished(quint64 id, const SolveResult& r) {
     reapFinishedJobs();
     if (id != latest_) return;  // stale
     busy_ = false;
+    remember(latest_problem_, r);
     emit finished(id, r);
 }
 

@@ -3,6 +3,11 @@
 // answers with values through queued signals. No widgets here, so tests link
 // it without a window.
 //
+// With a SolveCache, answers come from (and go to) the disk cache, so
+// reopening a point is instant. The schedules of recent answers for the same
+// model, platform and options are handed to each new solve as warm starts: a
+// slider step away, they are usually valid and close to the new optimum.
+//
 // Every request gets an id. A new request cancels the one before it (through
 // the std::atomic<bool> poet::solve polls). Only answers for the newest
 // request are emitted: an older solve that finishes late is dropped, so a
@@ -18,6 +23,7 @@
 #include <vector>
 
 #include "problem.h"
+#include "solve_cache.h"
 #include "solve_result.h"
 #include "solver.h"
 
@@ -38,6 +44,9 @@ public:
     void cancel();
     // Forgets the newest request: nothing more is emitted for it.
     void discard();
+
+    // Answers from and to this cache (null: none).
+    void setCache(std::shared_ptr<const SolveCache> cache) { cache_ = std::move(cache); }
 
     quint64 latestRequestId() const { return latest_; }
     bool isBusy() const { return busy_; }  // the newest request has not finished
@@ -63,6 +72,17 @@ private:
     void deliverFailed(quint64 id, const QString& message);
     void reapFinishedJobs();
 
+    struct Recent {
+        std::string model, platform;
+        int batch_size = 0;
+        ProblemOptions options;
+        Schedule schedule;
+    };
+    void remember(const Problem& problem, const SolveResult& r);
+
+    std::shared_ptr<const SolveCache> cache_;
+    std::vector<Recent> recent_;  // newest last
+    Problem latest_problem_;
     quint64 latest_ = 0;
     bool busy_ = false;
     std::vector<Job> jobs_;

@@ -34,6 +34,24 @@ private slots:
         QVERIFY(j["peak_ram_bytes"].get<std::int64_t>() <= j["ram_budget_bytes"].get<std::int64_t>());
     }
 
+    void solveCacheAnswersAgain()
+    {
+        QTemporaryDir dir;
+        const QStringList args{"solve", "--model", "linear", "--platform", "m4", "--ram-budget", "45%",
+                               "--runtime-budget", "1.3", "--json", "--cache-dir", dir.path()};
+        const Run first = poet(args);
+        QCOMPARE(first.code, 0);
+        const auto a = nlohmann::json::parse(first.out.toStdString());
+        QVERIFY(a["source"].get<std::string>() != "cached");
+        const Run second = poet(args);
+        QCOMPARE(second.code, 0);
+        const auto b = nlohmann::json::parse(second.out.toStdString());
+        QCOMPARE(b["source"].get<std::string>(), std::string("cached"));
+        QCOMPARE(b["status"].get<std::string>(), a["status"].get<std::string>());
+        QCOMPARE(b["total_energy_j"].get<double>(), a["total_energy_j"].get<double>());
+        QCOMPARE(b["gap"].get<double>(), a["gap"].get<double>());
+    }
+
     void writtenScheduleValidates()
     {
         QTemporaryDir dir;

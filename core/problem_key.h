@@ -1,0 +1,29 @@
+#pragma once
+// Content hashes of problems: a 64-bit FNV-1a over everything that defines a
+// problem (the graph's costs and edges, the budgets, the options), so caches
+// on disk can be keyed by the problem itself rather than by names that a
+// profile edit could silently change the meaning of.
+#include <cstdint>
+#include <string>
+
+#include "problem.h"
+
+namespace poet {
+
+class Fnv1a {
+public:
+    void bytes(const void* p, std::size_t n);
+    void i64(std::int64_t v);
+    void f64(double v);  // -0 and +0 hash alike
+    void str(const std::string& s);
+    std::string hex() const;
+
+private:
+    std::uint64_t h_ = 1469598103934665603ULL;
+};
+
+// Feeds the graph, the budgets and every ProblemOptions field (keep that list
+// complete) into `h`. Names (model, platform) are left out on purpose.
+void hashProblem(Fnv1a& h, const Problem& p);
+
+}  // namespace poet

@@ -1,0 +1,150 @@
+#include "solve_cache.h"
+
+#include <chrono>
+#include <cstdlib>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "problem_key.h"
+#include "schedule_io.h"
+
+namespace poet {
+
+namespace {
+
+using nlohmann::json;
+constexpr const char* kFormat = "poet-solve-cache-1";
+
+// What find() and store() need from a stored file.
+struct Stored {
+    SolveResult result;  // status, bound, gap, sizes, message; schedule not yet replayed
+    double relative_gap = 0;
+    double time_limit_s = 0;
+};
+
+std::optional<Stored> load(const std::filesystem::path& file, const Problem& problem)
+{
+    std::ifstream in(file);
+    if (!in) return std::nullopt;
+    try {
+        const json doc = json::parse(in);
+        const json& c = doc.at("cache");
+        if (c.at("format").get<std::string>() != kFormat) return std::nullopt;
+        Stored s;
+        s.relative_gap = c.at("relative_gap").get<double>();
+        s.time_limit_s = c.at("time_limit_s").get<double>();
+        const auto status = solveStatusFromString(doc.at("status").get<std::string>());
+        if (!status) return std::nullopt;
+        s.result.status = *status;
+        s.result.best_bound_j = doc.at("best_bound_j").get<double>();
+        s.result.variables = doc.at("variables").get<int>();
+        s.result.constraints = doc.at("constraints").get<int>();
+        if (doc.contains("message")) s.result.message = doc.at("message").get<std::string>();
+        if (*status == SolveStatus::Optimal || *status == SolveStatus::Feasible) {
+            LoadedSchedule l = scheduleFromDocument(doc, file.string());
+            if (l.schedule.size() != problem.graph.size()) return std::nullopt;
+            s.result.schedule = std::move(l.schedule);
+        }
+        return s;
+    } catch (const std::exception&) {
+        return std::nullopt;  // unreadable or foreign: as if absent
+    }
+}
+
+double energyOf(const SolveResult& r) { return r.schedule ? r.replay.total_energy_j : INFINITY; }
+
+}  // namespace
+
+SolveCache::SolveCache(std::filesystem::path directory) : dir_(std::move(directory)) {}
+
+std::filesystem::path SolveCache::fileOf(const Problem& problem) const
+{
+    Fnv1a h;
+    h.str(kFormat);
+    hashProblem(h, problem);
+    return dir_ / (h.hex() + ".json");
+}
+
+std::optional<SolveResult> SolveCache::find(const Problem& problem, const SolverOptions& options) const
+{
+    const auto start = std::chrono::steady_clock::now();
+    auto stored = load(fileOf(problem), problem);
+    if (!stored) return std::nullopt;
+    SolveResult& r = stored->result;
+    if (r.status == SolveStatus::Infeasible) {
+        r.source = SolutionSource::None;
+    } else {
+        if (!r.schedule) return std::nullopt;
+        r.replay = replaySchedule(problem.graph, *r.schedule, limitsOf(problem));
+        if (!r.replay.valid) return std::nullopt;
+        const bool usable = r.status == SolveStatus::Optimal ? stored->relative_gap <= options.relative_gap
+                                                               : stored->time_limit_s >= options.time_limit_s;
+        if (!usable) return std::nullopt;
+        r.source = SolutionSource::Cached;
+        r.objective_j = r.replay.total_energy_j;
+        r.best_bound_j = std::min(r.best_bound_j, r.objective_j);
+        r.gap = r.objective_j > 0 ? std::max(0.0, (r.objective_j - r.best_bound_j) / r.objective_j) : 0;
+    }
+    r.solve_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    r.first_solution_time_s = r.schedule ? r.solve_time_s : -1;
+    return r;
+}
+
+std::optional<Schedule> SolveCache::storedSchedule(const Problem& problem) const
+{
+    auto stored = load(fileOf(problem), problem);
+    if (!stored || !stored->result.schedule) return std::nullopt;
+    if (!replaySchedule(problem.graph, *stored->result.schedule, limitsOf(problem)).valid) return std::nullopt;
+    return stored->result.schedule;
+}
+
+void SolveCache::store(const Problem& problem, const SolverOptions& options, const SolveResult& result) const
+{
+    const bool answer = result.status == SolveStatus::Infeasible ||
+                        ((result.status == SolveStatus::Optimal || result.status == SolveStatus::Feasible) &&
+                         result.schedule && result.replay.valid);
+    if (!answer || result.source == SolutionSource::Cached) return;
+    try {
+        const auto file = fileOf(problem);
+        if (auto old = load(file, problem); old && old->result.schedule) {
+            // Keep the stored answer when it is proven and this one is not,
+            // or when it costs less.
+            SolveResult& o = old->result;
+            o.replay = replaySchedule(problem.graph, *o.schedule, limitsOf(problem));
+            if (o.replay.valid && ((o.status == SolveStatus::Optimal && result.status != SolveStatus::Optimal) ||
+                                   energyOf(o) < energyOf(result)))
+                return;
+        }
+        json doc = scheduleDocument(problem, result);
+        doc["cache"] = {{"format", kFormat},
+                        {"relative_gap", options.relative_gap},
+                        {"time_limit_s", options.time_limit_s}};
+        std::filesystem::create_directories(dir_);
+        writeFileAtomically(file, doc.dump() + "\n");
+    } catch (const std::exception&) {
+    }
+}
+
+SolveResult solveWithCache(const Problem& problem, SolverOptions options, const SolveCache& cache,
+                           const IncumbentCallback& onIncumbent, const std::atomic<bool>* cancel)
+{
+    if (auto hit = cache.find(problem, options)) return *hit;
+    if (auto earlier = cache.storedSchedule(problem)) options.hints.push_back(std::move(*earlier));
+    SolveResult r = solve(problem, options, onIncumbent, cancel);
+    if (!(cancel && cancel->load())) cache.store(problem, options, r);
+    return r;
+}
+
+std::optional<std::filesystem::path> defaultSolveCacheDirectory()
+{
+    if (const char* own = std::getenv("POET_CACHE_DIR")) {
+        if (!*own) return std::nullopt;
+        return std::filesystem::path(own);
+    }
+    if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) return std::filesystem::path(xdg) / "poet" / "solves";
+    if (const char* home = std::getenv("HOME"); home && *home)
+        return std::filesystem::path(home) / ".cache" / "poet" / "solves";
+    return std::filesystem::temp_directory_path() / "poet-solves";
+}
+
+}  // namespace poet

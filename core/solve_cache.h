@@ -1,0 +1,48 @@
+#pragma once
+// Solved problems on disk, keyed by everything that defines the problem
+// (problem_key.h), so reopening a point is instant: one JSON file per
+// problem, the schedule document of schedule_io.h plus what the solve was
+// asked for. What is read back is trusted for nothing but the schedule: it is
+// replayed again before it is used.
+#include <filesystem>
+#include <optional>
+
+#include "problem.h"
+#include "solve_result.h"
+#include "solver.h"
+
+namespace poet {
+
+class SolveCache {
+public:
+    explicit SolveCache(std::filesystem::path directory);
+    const std::filesystem::path& directory() const { return dir_; }
+
+    // A stored answer a solve with `options` could not improve on: proven
+    // infeasible; optimal within a gap no larger than options.relative_gap;
+    // or feasible from a solve given at least options.time_limit_s. Source
+    // `cached`; the figures come from a fresh replay.
+    std::optional<SolveResult> find(const Problem& problem, const SolverOptions& options) const;
+    // The stored schedule, whatever its status, if the replay still accepts it
+    // (a warm start for a new solve).
+    std::optional<Schedule> storedSchedule(const Problem& problem) const;
+    // Stores `result` unless the stored one is better. Never throws: a cache
+    // that cannot be written only costs time.
+    void store(const Problem& problem, const SolverOptions& options, const SolveResult& result) const;
+
+    std::filesystem::path fileOf(const Problem& problem) const;
+
+private:
+    std::filesystem::path dir_;
+};
+
+// find(), else a solve warm-started from the stored schedule, then store().
+SolveResult solveWithCache(const Problem& problem, SolverOptions options, const SolveCache& cache,
+                           const IncumbentCallback& onIncumbent = {}, const std::atomic<bool>* cancel = nullptr);
+
+// Where the explorer keeps its solve cache: $POET_CACHE_DIR when set (set
+// and empty: no cache), else $XDG_CACHE_HOME/poet/solves, else
+// ~/.cache/poet/solves.
+std::optional<std::filesystem::path> defaultSolveCacheDirectory();
+
+}  // namespace poet

@@ -1,0 +1,159 @@
+// The solve cache on disk (solve_cache.h) and warm starts from hints.
+#include <QTemporaryDir>
+#include <QtTest>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "solve_cache.h"
+#include "solver.h"
+#include "tiny_graphs.h"
+
+using namespace poet;
+using test::longSkipGraph;
+using test::problemOf;
+
+namespace {
+
+SolverOptions exact()
+{
+    SolverOptions o;
+    o.time_limit_s = 20;
+    o.relative_gap = 1e-9;
+    return o;
+}
+
+}  // namespace
+
+class TestSolveCache : public QObject {
+    Q_OBJECT
+private slots:
+    void secondSolveComesFromTheCache()
+    {
+        QTemporaryDir dir;
+        const SolveCache cache(dir.path().toStdString());
+        const Problem p = problemOf(longSkipGraph(0.2, 0.3), 9, 2.0, true, true);
+        const SolveResult first = solveWithCache(p, exact(), cache);
+        QCOMPARE(toString(first.status), "optimal");
+        QVERIFY(first.source != SolutionSource::Cached);
+        QVERIFY(std::filesystem::exists(cache.fileOf(p)));
+
+        const SolveResult again = solveWithCache(p, exact(), cache);
+        QCOMPARE(toString(again.source), "cached");
+        QCOMPARE(toString(again.status), "optimal");
+        QVERIFY(again.replay.valid);
+        QCOMPARE(again.replay.total_energy_j, first.replay.total_energy_j);
+        QCOMPARE(*again.schedule, *first.schedule);
+
+        // A stricter gap than the stored answer was proven to: solved again.
+        SolverOptions stricter = exact();
+        stricter.relative_gap = 0;
+        QVERIFY(!cache.find(p, stricter).has_value());
+    }
+
+    void keyedByContentsNotNames()
+    {
+        QTemporaryDir dir;
+        const SolveCache cache(dir.path().toStdString());
+        Problem p = problemOf(longSkipGraph(0.2, 0.3), 9, 2.0, true, true);
+        solveWithCache(p, exact(), cache);
+        Problem renamed = p;
+        renamed.model = "another name";
+        QVERIFY(cache.find(renamed, exact()).has_value());
+        Problem costlier = problemOf(longSkipGraph(0.7, 0.8), 9, 2.0, true, true);
+        QVERIFY(!cache.find(costlier, exact()).has_value());
+        Problem larger = p;
+        larger.ram_budget_bytes = 10;
+        QVERIFY(!cache.find(larger, exact()).has_value());
+        Problem noPaging = p;
+        noPaging.options.paging = false;
+        QVERIFY(!cache.find(noPaging, exact()).has_value());
+    }
+
+    void infeasibleIsRemembered()
+    {
+        QTemporaryDir dir;
+        const SolveCache cache(dir.path().toStdString());
+        const Problem p = problemOf(longSkipGraph(0.2, 0.3), 9, 1.0, false, true);
+        QCOMPARE(toString(solveWithCache(p, exact(), cache).status), "infeasible");
+        const auto hit = cache.find(p, exact());
+        QVERIFY(hit.has_value());
+        QCOMPARE(toString(hit->status), "infeasible");
+        QVERIFY(!hit->schedule.has_value());
+    }
+
+    void damagedFileIsIgnoredAndReplaced()
+    {
+        QTemporaryDir dir;
+        const SolveCache cache(dir.path().toStdString());
+        const Problem p = problemOf(longSkipGraph(0.2, 0.3), 9, 2.0, true, true);
+        solveWithCache(p, exact(), cache);
+        // Truncated JSON, then valid JSON with a schedule the replay rejects.
+        { std::ofstream(cache.fileOf(p)) << "{\"cache\": {\"format\""; }
+        QVERIFY(!cache.find(p, exact()).has_value());
+        const SolveResult resolved = solveWithCache(p, exact(), cache);
+        QCOMPARE(toString(resolved.status), "optimal");
+        QVERIFY(cache.find(p, exact()).has_value());
+
+        nlohmann::json doc;
+        {
+            std::ifstream in(cache.fileOf(p));
+            doc = nlohmann::json::parse(in);
+        }
+        doc["schedule"]["M_in"][1] = {0};  // a page-in at stage 1: X is not on flash yet
+        { std::ofstream(cache.fileOf(p)) << doc.dump(); }
+        QVERIFY(!cache.storedSchedule(p).has_value());
+        QVERIFY(!cache.find(p, exact()).has_value());
+    }
+
+    void timeLimitedAnswersNeedAsMuchTime()
+    {
+        QTemporaryDir dir;
+        const SolveCache cache(dir.path().toStdString());
+        const Problem p = problemOf(longSkipGraph(0.2, 0.3), 9, 2.0, true, true);
+        SolveResult feasible;
+        feasible.status = SolveStatus::Feasible;
+        feasible.source = SolutionSource::Heuristic;
+        feasible.schedule = plainSchedule(p.graph);
+        // The plain pass needs 12 B: not valid at 9 B, so never stored.
+        feasible.replay = replaySchedule(p.graph, *feasible.schedule, limitsOf(p));
+        QVERIFY(!feasible.replay.valid);
+        SolverOptions brief = exact();
+        brief.time_limit_s = 1;
+        cache.store(p, brief, feasible);
+        QVERIFY(!std::filesystem::exists(cache.fileOf(p)));
+
+        Problem roomy = p;
+        roomy.ram_budget_bytes = 12;
+        feasible.replay = replaySchedule(roomy.graph, *feasible.schedule, limitsOf(roomy));
+        QVERIFY(feasible.replay.valid);
+        cache.store(roomy, brief, feasible);
+        QVERIFY(cache.find(roomy, brief).has_value());
+        SolverOptions longer = brief;
+        longer.time_limit_s = 10;
+        QVERIFY(!cache.find(roomy, longer).has_value());
+        QVERIFY(cache.storedSchedule(roomy).has_value());  // still a warm start
+    }
+
+    void hintsWarmStartTheSolver()
+    {
+        // The optimum at 9 B is valid at 10 B: handed over as a hint, it is
+        // the first schedule even with the fast heuristics off.
+        const Problem tight = problemOf(longSkipGraph(0.2, 0.3), 9, 2.0, true, true);
+        const SolveResult at9 = solve(tight, exact());
+        QVERIFY(at9.schedule.has_value());
+        Problem looser = tight;
+        looser.ram_budget_bytes = 10;
+        SolverOptions o = exact();
+        o.use_heuristics = false;
+        o.hints = {plainSchedule(tight.graph), *at9.schedule};  // the first is over budget: ignored
+        std::vector<double> incumbents;
+        const SolveResult r = solve(looser, o, [&](const SolveResult& inc) { incumbents.push_back(inc.replay.total_energy_j); });
+        QVERIFY(!incumbents.empty());
+        QCOMPARE(incumbents.front(), at9.replay.total_energy_j);
+        QCOMPARE(toString(r.status), "optimal");
+        QVERIFY(r.replay.total_energy_j <= at9.replay.total_energy_j);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestSolveCache)
+#include "tst_solve_cache.moc"
