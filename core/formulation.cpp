@@ -287,6 +287,19 @@ double Formulation::energyJ(const double* x) const
     return s / scale_ + offset_j_;
 }
 
+double Formulation::value(Var which, const double* x, int t, int i) const
+{
+    int col = kNone;
+    switch (which) {
+    case Var::R: col = r(t, i); break;
+    case Var::S_RAM: col = sram(t, i); break;
+    case Var::S_SD: col = ssd(t, i); break;
+    case Var::M_in: col = min(t, i); break;
+    case Var::M_out: col = mout(t, i); break;
+    }
+    return col == kOne ? 1.0 : col == kNone ? 0.0 : x[col];
+}
+
 Schedule Formulation::decode(const double* x) const
 {
     Schedule s(n_);

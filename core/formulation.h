@@ -49,6 +49,11 @@ public:
 
     bool triviallyInfeasible() const { return trivially_infeasible_; }
 
+    // The value of one schedule variable in a column solution (an LP
+    // relaxation's included): 0 for variables that do not exist, 1 for R[t,t].
+    enum class Var { R, S_RAM, S_SD, M_in, M_out };
+    double value(Var which, const double* x, int t, int i) const;
+
 private:
     int addColumn(double lo, double up, double obj, bool integer);
     int addRow(double lo, double up);

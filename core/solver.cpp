@@ -24,6 +24,7 @@
 #include "formulation.h"
 #include "heuristic_schedule.h"
 #include "problem_loader.h"
+#include "relaxation_rounding.h"
 
 namespace poet {
 
@@ -234,21 +235,21 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
     };
     for (const Schedule& hint : options.hints)
         if (hint.size() == problem.graph.size()) consider(hint);
+    auto announceWarm = [&] {
+        if (result.first_solution_time_s < 0) result.first_solution_time_s = secondsSince(start);
+        if (!onIncumbent) return;
+        SolveResult r;
+        r.status = SolveStatus::Feasible;
+        r.source = SolutionSource::Heuristic;
+        r.schedule = warm;
+        r.replay = warm_replay;
+        r.objective_j = warm_energy_j;
+        r.solve_time_s = secondsSince(start);
+        r.first_solution_time_s = result.first_solution_time_s;
+        onIncumbent(r);
+    };
     if (options.use_heuristics) consider(bestQuickSchedule(problem));
-    if (warm) {
-        result.first_solution_time_s = secondsSince(start);
-        if (onIncumbent) {
-            SolveResult r;
-            r.status = SolveStatus::Feasible;
-            r.source = SolutionSource::Heuristic;
-            r.schedule = warm;
-            r.replay = std::move(warm_replay);
-            r.objective_j = warm_energy_j;
-            r.solve_time_s = result.first_solution_time_s;
-            r.first_solution_time_s = result.first_solution_time_s;
-            onIncumbent(r);
-        }
-    }
+    if (warm) announceWarm();
 
     // Every node runs at least once and paging costs >= 0, so one plain pass's
     // compute energy bounds every schedule: a warm start that meets it is optimal.
@@ -280,6 +281,22 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
     shared.time_limit_s = options.time_limit_s;
     LpDeadline lp_deadline(&shared);
     lp.getModelPtr()->passInEventHandler(&lp_deadline);
+
+    // The LP relaxation first: its rounding is a second fast schedule, and its
+    // value a bound that may already prove the best schedule within the gap
+    // (CBC's root cuts and heuristics take much longer on large graphs).
+    double lp_bound_j = trivial_bound_j;
+    lp.initialSolve();
+    if (lp.isProvenOptimal() && !shared.lp_stopped) {
+        lp_bound_j = std::max(trivial_bound_j, lp.getObjValue() / f.objectiveScale() + f.objectiveOffsetJ());
+        const double before_j = warm_energy_j;
+        if (options.use_heuristics) consider(roundRelaxation(problem, f, lp.getColSolution()));
+        if (warm_energy_j < before_j) announceWarm();
+        if (warm && relativeGap(warm_energy_j, lp_bound_j) <= options.relative_gap) {
+            result.message = "the LP relaxation's bound proves it within the gap";
+            return finishWith(SolveStatus::Optimal, &*warm, SolutionSource::Heuristic, lp_bound_j);
+        }
+    }
 
     CbcModel model(lp);
     model.setLogLevel(options.log ? 1 : 0);
@@ -314,7 +331,7 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
     // incumbent as one); only the plain-pass bound is proven in that case.
     const bool root_solved = !(shared.lp_stopped && model.getNodeCount() == 0);
     const double cbc_bound_j = model.getBestPossibleObjValue() / f.objectiveScale() + f.objectiveOffsetJ();
-    const double bound_j = root_solved ? std::max(trivial_bound_j, cbc_bound_j) : trivial_bound_j;
+    const double bound_j = root_solved ? std::max(lp_bound_j, cbc_bound_j) : lp_bound_j;
     const double* best = model.bestSolution();
     std::optional<Schedule> found;
     if (best) found = f.decode(best);

@@ -1,0 +1,21 @@
+#pragma once
+// A primal heuristic from the LP relaxation (Checkmate's two-phase rounding,
+// extended to paging): round what the relaxation keeps in RAM at a
+// threshold, recompute whatever a stage then lacks, and relieve what is left
+// over the RAM budget by paging or recomputing (relieveToFit). Where cheap
+// recomputations are what the optimum is made of, this finds schedules the
+// eviction heuristics miss.
+#include <optional>
+
+#include "formulation.h"
+#include "problem.h"
+#include "schedule.h"
+
+namespace poet {
+
+// The least-energy valid schedule over a range of thresholds; nullopt when
+// none is valid (or rematerialization is off: the rounding recomputes).
+// `x` is a column solution of `f`, built for `problem`.
+std::optional<Schedule> roundRelaxation(const Problem& problem, const Formulation& f, const double* x);
+
+}  // namespace poet
