@@ -297,6 +297,12 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
             return finishWith(SolveStatus::Optimal, &*warm, SolutionSource::Heuristic, lp_bound_j);
         }
     }
+    // Out of time (or cancelled) already: CBC would only misread the cut-short LP.
+    if (shared.lp_stopped || secondsSince(start) > options.time_limit_s || (cancel && cancel->load())) {
+        if (warm) return finishWith(SolveStatus::Feasible, &*warm, SolutionSource::Heuristic, lp_bound_j);
+        return finishWith(cancel && cancel->load() ? SolveStatus::Cancelled : SolveStatus::NoSolution, nullptr,
+                          SolutionSource::None, lp_bound_j);
+    }
 
     CbcModel model(lp);
     model.setLogLevel(options.log ? 1 : 0);
