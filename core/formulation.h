@@ -9,7 +9,10 @@
 //    (FREE ≤ R[t,k], FREE ≤ 1 − S_RAM[t+1,i], FREE ≤ 1 − R[t,j]). FREE only
 //    ever releases memory, so an optimum exists with FREE at its largest
 //    allowed value, which is the reference's binary value; the disaggregated
-//    bounds make the LP relaxation tighter.
+//    bounds make the LP relaxation tighter. Also: no R variables for nodes
+//    slower than the spare runtime, and a page-in during t must serve a read
+//    in stage t+1 (some optimum pages in just in time; without this the
+//    relaxation pages a sliver in at every stage and hardly pays page-outs).
 #include <cstdint>
 #include <vector>
 

@@ -334,7 +334,7 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
     const bool cancelled = shared.cancelled || (cancel && cancel->load());
     if (result.first_solution_time_s < 0) result.first_solution_time_s = shared.first_solution_s;
     // A root LP cut short leaves CBC without a bound (it then reports its
-    // incumbent as one); only the plain-pass bound is proven in that case.
+    // incumbent as one); only our own LP's bound (or the plain pass's) is proven then.
     const bool root_solved = !(shared.lp_stopped && model.getNodeCount() == 0);
     const double cbc_bound_j = model.getBestPossibleObjValue() / f.objectiveScale() + f.objectiveOffsetJ();
     const double bound_j = root_solved ? std::max(lp_bound_j, cbc_bound_j) : lp_bound_j;
