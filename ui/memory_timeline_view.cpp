@@ -173,7 +173,7 @@ void MemoryTimelineView::setData(const Graph& g, const Schedule& s, const Replay
     const TimelineSeries ts = timelineSeries(g, s, report);
     TimelineSeries ps;
     if (plain.valid || !plain.ram_trace.empty()) ps = timelineSeries(g, s, plain);
-    maxRam_ = std::max<double>({ramBudgetBytes, 1.0,
+    maxRam_ = std::max<double>({static_cast<double>(ramBudgetBytes), 1.0,
                                 ts.ram.empty() ? 0.0 : *std::max_element(ts.ram.begin(), ts.ram.end()),
                                 ps.ram.empty() ? 0.0 : *std::max_element(ps.ram.begin(), ps.ram.end())});
     unit_ = maxRam_ >= 1e6 ? 1e6 : 1e3;
