@@ -197,6 +197,12 @@ std::optional<Schedule> bestQuickSchedule(const Problem& problem)
         candidates.push_back(chenSqrtN(g, limits));
         candidates.push_back(revolve(g, limits));
     }
+    return leastEnergyValid(g, limits, std::move(candidates));
+}
+
+std::optional<Schedule> leastEnergyValid(const Graph& g, const ReplayLimits& limits,
+                                         std::vector<std::optional<Schedule>> candidates)
+{
     std::optional<Schedule> best;
     double best_j = 0;
     for (auto& c : candidates) {

@@ -9,6 +9,7 @@
 // Paging time is not in the runtime budget (reference semantics), so the
 // result meets any runtime factor >= 1.
 #include <optional>
+#include <vector>
 
 #include "problem.h"
 #include "replay.h"
@@ -28,6 +29,10 @@ std::optional<Schedule> heuristicSchedule(const Problem& problem);
 // the schedule fits without is undone. nullopt when the schedule is invalid
 // for another reason or nothing is left to relieve.
 std::optional<Schedule> relieveToFit(const Graph& g, const Schedule& s, const ReplayLimits& limits);
+
+// The candidate the replay accepts under `limits` with the least energy.
+std::optional<Schedule> leastEnergyValid(const Graph& g, const ReplayLimits& limits,
+                                         std::vector<std::optional<Schedule>> candidates);
 
 // The least-energy valid schedule among the paging heuristic above and the
 // rematerialization baselines (DTR, Chen's rules, revolve) that the problem's

@@ -49,21 +49,14 @@ std::optional<Schedule> roundRelaxation(const Problem& problem, const Formulatio
         for (int i = 0; i < t; ++i)
             presence[t][i] = f.value(Var::S_RAM, x, t, i) + (t > 0 ? f.value(Var::M_in, x, t - 1, i) : 0.0);
 
-    std::optional<Schedule> best;
-    double best_j = 0;
+    std::vector<std::optional<Schedule>> candidates;
     for (double threshold : {0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9}) {
         std::vector<std::vector<char>> held(n, std::vector<char>(n, 0));
         for (int t = 0; t < n; ++t)
             for (int i = 0; i < t; ++i) held[t][i] = presence[t][i] >= threshold;
-        auto s = relieveToFit(g, scheduleFromRecompute(g, recomputationsFor(g, held)), limits);
-        if (!s) continue;
-        const ReplayReport rep = replaySchedule(g, *s, limits);
-        if (rep.valid && (!best || rep.total_energy_j < best_j)) {
-            best_j = rep.total_energy_j;
-            best = std::move(s);
-        }
+        candidates.push_back(relieveToFit(g, scheduleFromRecompute(g, recomputationsFor(g, held)), limits));
     }
-    return best;
+    return leastEnergyValid(g, limits, std::move(candidates));
 }
 
 }  // namespace poet
