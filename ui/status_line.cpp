@@ -39,19 +39,22 @@ StatusMessage statusForSolving(double elapsed_s, const std::optional<SolveResult
 StatusMessage statusForResult(const SolveResult& r, const StatusContext& ctx) {
     StatusMessage m;
     const QString energy = q(formatEnergy(r.replay.total_energy_j));
+    const bool cached = r.source == SolutionSource::Cached;
     const QString took = q(formatSeconds(r.solve_time_s));
     switch (r.status) {
     case SolveStatus::Optimal:
         m.tone = StatusTone::Good;
-        m.text = QObject::tr("Proven optimal: %1 per iteration, peak RAM %2 (solved in %3).")
-                     .arg(energy, q(formatBytes(r.replay.peak_ram_bytes)), took);
+        m.text = cached ? QObject::tr("Proven optimal: %1 per iteration, peak RAM %2 (from the solve cache).")
+                              .arg(energy, q(formatBytes(r.replay.peak_ram_bytes)))
+                        : QObject::tr("Proven optimal: %1 per iteration, peak RAM %2 (solved in %3).")
+                              .arg(energy, q(formatBytes(r.replay.peak_ram_bytes)), took);
         break;
     case SolveStatus::Feasible:
         m.tone = StatusTone::Warning;
-        m.text = QObject::tr("Feasible, not proven optimal: %1, gap %2 % (stopped after %3).")
+        m.text = QObject::tr("Feasible, not proven optimal: %1, gap %2 % (%3).")
                      .arg(energy)
                      .arg(r.gap * 100, 0, 'f', 2)
-                     .arg(took);
+                     .arg(cached ? QObject::tr("from the solve cache") : QObject::tr("stopped after %1").arg(took));
         break;
     case SolveStatus::Infeasible: {
         m.tone = StatusTone::Bad;
