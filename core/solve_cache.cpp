@@ -65,21 +65,23 @@ std::filesystem::path SolveCache::fileOf(const Problem& problem) const
     return dir_ / (h.hex() + ".json");
 }
 
-std::optional<SolveResult> SolveCache::find(const Problem& problem, const SolverOptions& options) const
+SolveCache::Lookup SolveCache::lookup(const Problem& problem, const SolverOptions& options) const
 {
     const auto start = std::chrono::steady_clock::now();
+    Lookup out;
     auto stored = load(fileOf(problem), problem);
-    if (!stored) return std::nullopt;
+    if (!stored) return out;
     SolveResult& r = stored->result;
     if (r.status == SolveStatus::Infeasible) {
         r.source = SolutionSource::None;
     } else {
-        if (!r.schedule) return std::nullopt;
+        if (!r.schedule) return out;
         r.replay = replaySchedule(problem.graph, *r.schedule, limitsOf(problem));
-        if (!r.replay.valid) return std::nullopt;
+        if (!r.replay.valid) return out;
+        out.schedule = r.schedule;
         const bool usable = r.status == SolveStatus::Optimal ? stored->relative_gap <= options.relative_gap
                                                                : stored->time_limit_s >= options.time_limit_s;
-        if (!usable) return std::nullopt;
+        if (!usable) return out;
         r.source = SolutionSource::Cached;
         r.objective_j = r.replay.total_energy_j;
         r.best_bound_j = std::min(r.best_bound_j, r.objective_j);
@@ -87,15 +89,8 @@ std::optional<SolveResult> SolveCache::find(const Problem& problem, const Solver
     }
     r.solve_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     r.first_solution_time_s = r.schedule ? r.solve_time_s : -1;
-    return r;
-}
-
-std::optional<Schedule> SolveCache::storedSchedule(const Problem& problem) const
-{
-    auto stored = load(fileOf(problem), problem);
-    if (!stored || !stored->result.schedule) return std::nullopt;
-    if (!replaySchedule(problem.graph, *stored->result.schedule, limitsOf(problem)).valid) return std::nullopt;
-    return stored->result.schedule;
+    out.answer = std::move(r);
+    return out;
 }
 
 void SolveCache::store(const Problem& problem, const SolverOptions& options, const SolveResult& result) const
@@ -128,8 +123,9 @@ void SolveCache::store(const Problem& problem, const SolverOptions& options, con
 SolveResult solveWithCache(const Problem& problem, SolverOptions options, const SolveCache& cache,
                            const IncumbentCallback& onIncumbent, const std::atomic<bool>* cancel)
 {
-    if (auto hit = cache.find(problem, options)) return *hit;
-    if (auto earlier = cache.storedSchedule(problem)) options.hints.push_back(std::move(*earlier));
+    auto stored = cache.lookup(problem, options);
+    if (stored.answer) return std::move(*stored.answer);
+    if (stored.schedule) options.hints.push_back(std::move(*stored.schedule));
     SolveResult r = solve(problem, options, onIncumbent, cancel);
     if (!(cancel && cancel->load())) cache.store(problem, options, r);
     return r;

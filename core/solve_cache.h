@@ -18,14 +18,23 @@ public:
     explicit SolveCache(std::filesystem::path directory);
     const std::filesystem::path& directory() const { return dir_; }
 
-    // A stored answer a solve with `options` could not improve on: proven
-    // infeasible; optimal within a gap no larger than options.relative_gap;
-    // or feasible from a solve given at least options.time_limit_s. Source
-    // `cached`; the figures come from a fresh replay.
-    std::optional<SolveResult> find(const Problem& problem, const SolverOptions& options) const;
-    // The stored schedule, whatever its status, if the replay still accepts it
-    // (a warm start for a new solve).
-    std::optional<Schedule> storedSchedule(const Problem& problem) const;
+    // What the cache holds for a problem, read and replayed once.
+    struct Lookup {
+        // A stored answer a solve with `options` could not improve on: proven
+        // infeasible; optimal within a gap no larger than options.relative_gap;
+        // or feasible from a solve given at least options.time_limit_s. Source
+        // `cached`; the figures come from a fresh replay.
+        std::optional<SolveResult> answer;
+        // The stored schedule, whatever its status, if the replay still
+        // accepts it (a warm start for a new solve).
+        std::optional<Schedule> schedule;
+    };
+    Lookup lookup(const Problem& problem, const SolverOptions& options) const;
+    std::optional<SolveResult> find(const Problem& problem, const SolverOptions& options) const
+    {
+        return lookup(problem, options).answer;
+    }
+    std::optional<Schedule> storedSchedule(const Problem& problem) const { return lookup(problem, {}).schedule; }
     // Stores `result` unless the stored one is better. Never throws: a cache
     // that cannot be written only costs time.
     void store(const Problem& problem, const SolverOptions& options, const SolveResult& result) const;
