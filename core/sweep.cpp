@@ -215,8 +215,9 @@ SweepRow runStrategy(const Problem& problem, const std::string& strategy, const 
         row.status = r.status;
         if (r.schedule && (r.status == SolveStatus::Optimal || r.status == SolveStatus::Feasible)) {
             fill(r.replay);
-            row.gap = r.status == SolveStatus::Optimal ? r.gap : r.gap;
+            row.gap = r.gap;
             row.best_bound_j = r.best_bound_j;
+            row.schedule = std::make_shared<const Schedule>(std::move(*r.schedule));
         } else {
             row.gap = kNaN;
             row.best_bound_j = r.best_bound_j;
@@ -332,9 +333,14 @@ SweepResult runSweep(const SweepConfig& config, const SweepProgressCallback& pro
     for (const auto& s : result.strategies)
         if (!isMilpStrategy(s))
             for (int i = 0; i < static_cast<int>(points.size()); ++i) tasks.push_back({i, s});
+    // poet last within a point, so that it starts from the restricted ones.
+    std::vector<std::string> milp_order;
+    for (const auto& s : result.strategies)
+        if (isMilpStrategy(s) && s != "poet") milp_order.push_back(s);
+    if (std::find(result.strategies.begin(), result.strategies.end(), "poet") != result.strategies.end())
+        milp_order.push_back("poet");
     for (int i = 0; i < static_cast<int>(points.size()); ++i)
-        for (const auto& s : result.strategies)
-            if (isMilpStrategy(s)) tasks.push_back({i, s});
+        for (const auto& s : milp_order) tasks.push_back({i, s});
     result.total = static_cast<int>(tasks.size());
 
     int milp_left = 0;
@@ -342,6 +348,17 @@ SweepResult runSweep(const SweepConfig& config, const SweepProgressCallback& pro
     int heur_left = result.total - milp_left;
     double milp_time = 0, heur_time = 0;
     int milp_solved = 0, heur_solved = 0;
+
+    // The latest schedule of each MILP strategy; tasks come in axis order.
+    std::map<std::string, std::pair<int, std::shared_ptr<const Schedule>>> latest;
+    auto hintsFor = [&](const Task& task) {
+        std::vector<Schedule> hints;
+        for (const auto& [strategy, last] : latest) {
+            const bool same_point = last.first == task.point;
+            if (strategy == task.strategy || (task.strategy == "poet" && same_point)) hints.push_back(*last.second);
+        }
+        return hints;
+    };
 
     for (const Task& task : tasks) {
         if (cancel && cancel->load()) {
@@ -358,7 +375,9 @@ SweepResult runSweep(const SweepConfig& config, const SweepProgressCallback& pro
             row.from_cache = true;
             ++result.cache_hits;
         } else {
-            row = runStrategy(p, task.strategy, config.solver, cancel);
+            SolverOptions solver = config.solver;
+            if (milp) solver.hints = hintsFor(task);
+            row = runStrategy(p, task.strategy, solver, cancel);
             if (cancel && cancel->load()) {  // cut short: not a result
                 result.cancelled = true;
                 break;
@@ -368,6 +387,7 @@ SweepResult runSweep(const SweepConfig& config, const SweepProgressCallback& pro
             ++(milp ? milp_solved : heur_solved);
         }
         --(milp ? milp_left : heur_left);
+        if (row.schedule) latest[task.strategy] = {task.point, row.schedule};
         result.rows.push_back(row);
         result.done = static_cast<int>(result.rows.size());
         if (progress) {

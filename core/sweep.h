@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "problem.h"
+#include "schedule.h"
 #include "solve_result.h"
 #include "solver.h"
 
@@ -48,6 +49,9 @@ struct SweepRow {
     double best_bound_j = 0;
     double solve_time_s = 0;
     bool from_cache = false;
+    // The schedule behind the row (MILP strategies, when solved rather than
+    // read from the cache): the next points of the sweep start from it.
+    std::shared_ptr<const Schedule> schedule;
     bool hasSchedule() const { return status == SolveStatus::Optimal || status == SolveStatus::Feasible; }
 };
 
@@ -124,11 +128,17 @@ std::string sweepPointKey(const Problem& problem, const std::string& strategy, d
 // The budgets of a RAM sweep: `points` values evenly spaced in [lo, hi].
 std::vector<std::int64_t> ramSweepBudgets(std::int64_t lo, std::int64_t hi, int points);
 
-// Runs one strategy on one problem (no cache).
+// Runs one strategy on one problem (no cache). A MILP strategy also starts
+// from `solver.hints`.
 SweepRow runStrategy(const Problem& problem, const std::string& strategy, const SolverOptions& solver,
                      const std::atomic<bool>* cancel = nullptr);
 
-// Runs the sweep. `cache` may be null (then one is made for config.cache_dir).
+// Runs the sweep. The MILP strategies run in the order of the varied axis,
+// tightest point first, and each starts from the schedules it may reuse: its
+// own at the previous point (valid at every looser budget), and for poet the
+// remat-only and paging-only schedules of the same point (poet allows both).
+// So a curve never rises as the budget grows, and poet never lies above a
+// restricted strategy, within one run. `cache` may be null (then one is made for config.cache_dir).
 // revolve applies to chain-shaped forward graphs only; elsewhere it is left
 // out of `strategies` and a note says so.
 // Cancelling stops after the point in progress (a MILP solve in progress is

@@ -333,6 +333,49 @@ private slots:
         QVERIFY(!plain.front().hasSchedule());
     }
 
+    // With a loose gap every MILP point stops at its first good-enough
+    // schedule, so only the schedules handed along the sweep keep the curves
+    // ordered: each point starts from the previous one's, and poet from the
+    // restricted strategies' at the same point.
+    void sweep_startsEachPointFromTheSchedulesItMayReuse() {
+        SweepConfig cfg;
+        cfg.problem.graph = residual(4);
+        cfg.problem.runtime_budget_factor = 1.5;
+        cfg.points = 6;
+        cfg.strategies = {"poet", "remat-only", "paging-only"};
+        cfg.solver.time_limit_s = 1;  // remat-only cannot prove its tightest points infeasible sooner
+        cfg.solver.relative_gap = 0.3;
+        const SweepResult res = runSweep(cfg);
+        QCOMPARE(res.done, res.total);
+        const auto poet = sweepCurve(res, "poet");
+        int compared = 0;
+        for (const std::string restricted : {"remat-only", "paging-only"}) {
+            const auto other = sweepCurve(res, restricted);
+            QCOMPARE(other.size(), poet.size());
+            for (std::size_t i = 0; i < poet.size(); ++i) {
+                if (!other[i].hasSchedule()) continue;
+                QVERIFY(poet[i].hasSchedule());
+                ++compared;
+                QVERIFY2(poet[i].total_energy_j <= other[i].total_energy_j,
+                         qPrintable(QString("%1 B: poet %2 J > %3 %4 J").arg(poet[i].ram_budget_bytes)
+                                        .arg(poet[i].total_energy_j, 0, 'g', 17).arg(restricted.c_str())
+                                        .arg(other[i].total_energy_j, 0, 'g', 17)));
+            }
+        }
+        QVERIFY(compared >= 4);
+        for (const std::string strategy : {"poet", "remat-only", "paging-only"}) {
+            const auto curve = sweepCurve(res, strategy);
+            for (std::size_t i = 1; i < curve.size(); ++i) {
+                if (!curve[i - 1].hasSchedule()) continue;
+                QCOMPARE(curve[i].status, SolveStatus::Optimal);  // within the gap asked for: not repaired
+                QVERIFY2(curve[i].total_energy_j <= curve[i - 1].total_energy_j,
+                         qPrintable(QString("%1 rises from %2 J to %3 J").arg(strategy.c_str())
+                                        .arg(curve[i - 1].total_energy_j, 0, 'g', 17)
+                                        .arg(curve[i].total_energy_j, 0, 'g', 17)));
+            }
+        }
+    }
+
     void sweep_cancellable() {
         SweepConfig cfg;
         cfg.problem.graph = chain(5);
