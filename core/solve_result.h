@@ -34,6 +34,7 @@ struct SolveResult {
     double gap = 0;               // relative: (objective - bound) / objective; 0 when proven
     double solve_time_s = 0;
     double first_solution_time_s = -1;  // when the first valid schedule was known, < 0 if never
+    double lp_bound_time_s = -1;  // when the LP relaxation's bound was known, < 0 if never
     int variables = 0;
     int constraints = 0;
     std::string message;          // human-readable detail (e.g. why infeasible)

@@ -286,8 +286,19 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
     // value a bound that may already prove the best schedule within the gap
     // (CBC's root cuts and heuristics take much longer on large graphs).
     double lp_bound_j = trivial_bound_j;
-    lp.initialSolve();
+    if (warm) {
+        // Primal simplex from the warm schedule (a values pass: pivots from a
+        // feasible point, not from a slack basis). Measured 3-4x faster than
+        // Clp's dual on resnet18_cifar (bench_solve, "lp_s" column).
+        const auto x = f.encode(*warm);
+        lp.getModelPtr()->setLogLevel(0);
+        lp.getModelPtr()->setColSolution(x.data());
+        lp.getModelPtr()->primal(1);
+    } else {
+        lp.initialSolve();
+    }
     if (lp.isProvenOptimal() && !shared.lp_stopped) {
+        result.lp_bound_time_s = secondsSince(start);
         lp_bound_j = std::max(trivial_bound_j, lp.getObjValue() / f.objectiveScale() + f.objectiveOffsetJ());
         const double before_j = warm_energy_j;
         if (options.use_heuristics) consider(roundRelaxation(problem, f, lp.getColSolution()));
