@@ -25,6 +25,7 @@
 #include "heuristic_schedule.h"
 #include "problem_loader.h"
 #include "relaxation_rounding.h"
+#include "schedule_improvement.h"
 
 namespace poet {
 
@@ -250,6 +251,14 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
     };
     if (options.use_heuristics) consider(bestQuickSchedule(problem));
     if (warm) announceWarm();
+    if (options.use_heuristics && warm) {
+        // A fifth of the time at most, so the LP and CBC keep the rest.
+        const auto deadline = start + std::chrono::duration_cast<Clock::duration>(
+                                          std::chrono::duration<double>(0.2 * options.time_limit_s));
+        const double before_j = warm_energy_j;
+        consider(dropRecomputations(problem.graph, *warm, limits, deadline, cancel));
+        if (warm_energy_j < before_j) announceWarm();
+    }
 
     // Every node runs at least once and paging costs >= 0, so one plain pass's
     // compute energy bounds every schedule: a warm start that meets it is optimal.
