@@ -277,6 +277,73 @@ void Formulation::buildMemory()
             }
             addRowFrom(rec, c, c);
         }
+        if (!reference) addRamCoverCuts(t);
+    }
+}
+
+// Tight: knapsack cuts on the RAM in use while node t runs.
+//
+// Then t's output and inputs are in RAM, and so is every value i in A_t: held
+// at the start of t (S_RAM[t,i] = 1), read after t but neither by t nor by
+// anything recomputable in stage t, so no FREE can release it within t. With
+// y_i = 1 − S_RAM[t,i] (binary), Σ_{A_t} m_i y_i ≥ e = Σ_{A_t} m_i + m_t +
+// Σ_{inputs} m − B: the values left out must cover the excess. The LP meets
+// that with slivers of several values; a real schedule leaves out whole ones.
+// Two strengthenings, both valid for binary y:
+//  - capped: Σ min(m_i, e) y_i ≥ e (one value of at least e covers it);
+//  - mixed-integer rounding with divisor δ, one per distinct size m_i < e:
+//    with α_i = m_i/δ, β = e/δ and f, f_i their fractional parts,
+//    Σ (⌊α_i⌋ + min(f_i, f)/f) y_i ≥ ⌈β⌉ (e.g. equal sizes m: Σ y ≥ ⌈e/m⌉).
+void Formulation::addRamCoverCuts(int t)
+{
+    const Graph& g = p_.graph;
+    const auto& inputs = g.predecessors(t);
+    double must_hold = static_cast<double>(g.node(t).memory_bytes);
+    for (int u : inputs) must_hold += static_cast<double>(g.node(u).memory_bytes);
+    std::vector<std::pair<int, double>> held;  // (S_RAM[t,i] column, m_i)
+    double held_bytes = 0;
+    for (int i = 0; i < t; ++i) {
+        if (std::find(inputs.begin(), inputs.end(), i) != inputs.end() || sram(t, i) < 0) continue;
+        bool read_after_t = false, releasable = false;
+        for (int j : g.successors(i)) {
+            if (j > t) read_after_t = true;
+            else if (j < t && r(t, j) != kNone) releasable = true;
+        }
+        if (!read_after_t || releasable) continue;
+        const double m = static_cast<double>(g.node(i).memory_bytes);
+        if (m <= 0) continue;
+        held.emplace_back(sram(t, i), m);
+        held_bytes += m;
+    }
+    const double excess = held_bytes + must_hold - static_cast<double>(p_.ram_budget_bytes);
+    if (excess <= 0 || held.empty()) return;
+
+    // Σ c_i y_i ≥ rhs, written as Σ c_i S_RAM ≤ Σ c_i − rhs.
+    auto addCut = [&](auto coefficient, double rhs) {
+        double total = 0;
+        for (auto [col, m] : held) total += coefficient(m);
+        const int row = addRow(-kInf, total - rhs);
+        for (auto [col, m] : held)
+            if (const double c = coefficient(m); c != 0) coef(row, col, c);
+    };
+    addCut([&](double m) { return std::min(m, excess); }, excess);
+
+    std::vector<double> sizes;
+    for (auto [col, m] : held)
+        if (m < excess) sizes.push_back(m);
+    std::sort(sizes.begin(), sizes.end());
+    sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
+    for (double delta : sizes) {
+        const double beta = excess / delta;
+        const double f = beta - std::floor(beta);
+        if (f < 1e-9) continue;  // the rounding adds nothing to the row itself
+        addCut(
+            [&](double m) {
+                const double alpha = m / delta;
+                const double fi = alpha - std::floor(alpha);
+                return std::floor(alpha) + std::min(fi, f) / f;
+            },
+            std::ceil(beta));
     }
 }
 

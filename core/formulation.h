@@ -12,7 +12,8 @@
 //    bounds make the LP relaxation tighter. Also: no R variables for nodes
 //    slower than the spare runtime, and a page-in during t must serve a read
 //    in stage t+1 (some optimum pages in just in time; without this the
-//    relaxation pages a sliver in at every stage and hardly pays page-outs).
+//    relaxation pages a sliver in at every stage and hardly pays page-outs),
+//    and knapsack cover cuts on the RAM held while each node runs.
 #include <cstdint>
 #include <vector>
 
@@ -74,6 +75,7 @@ private:
 
     void build();
     void buildMemory();
+    void addRamCoverCuts(int t);
 
     const Problem& p_;
     FormulationVariant variant_;

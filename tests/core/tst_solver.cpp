@@ -4,7 +4,9 @@
 #include <thread>
 
 #include "formulation.h"
+#include "heuristic_schedule.h"
 #include "problem_loader.h"
+#include "schedule_improvement.h"
 #include "solver.h"
 #include "tiny_graphs.h"
 
@@ -24,7 +26,7 @@ SolveResult solveQuick(const Problem& p, FormulationVariant v = FormulationVaria
     return solve(p, o);
 }
 
-Problem bundled(const char* model, const char* platform, std::int64_t ram, double factor)
+Problem bundled(const std::string& model, const std::string& platform, std::int64_t ram, double factor)
 {
     Problem p;
     p.graph = loadTrainingGraph(ProfileCatalog::standard(), model, platform);
@@ -41,6 +43,22 @@ void verifyAgrees(const SolveResult& r)
     QVERIFY2(r.replay.valid, r.replay.errors.empty() ? "" : r.replay.errors.front().c_str());
     // The reported energy is the replay's; the solver's objective must match it.
     QVERIFY(std::abs(r.objective_j - r.replay.total_energy_j) <= 1e-9 * std::max(1.0, r.objective_j));
+}
+
+// Every row of `f` holds for the column vector x (to 1e-9 relative).
+bool satisfiesEveryRow(const Formulation& f, const std::vector<double>& x)
+{
+    std::vector<double> activity(f.rows(), 0.0);
+    for (std::size_t e = 0; e < f.triplet_value.size(); ++e)
+        activity[f.triplet_row[e]] += f.triplet_value[e] * x[f.triplet_col[e]];
+    for (int r = 0; r < f.rows(); ++r) {
+        const double tol = 1e-9 * std::max(1.0, std::abs(activity[r]));
+        if (activity[r] < f.row_lower[r] - tol || activity[r] > f.row_upper[r] + tol) {
+            qWarning("row %d: %.17g not in [%.17g, %.17g]", r, activity[r], f.row_lower[r], f.row_upper[r]);
+            return false;
+        }
+    }
+    return true;
 }
 
 }  // namespace
@@ -152,15 +170,40 @@ private slots:
         for (auto variant : {FormulationVariant::Tight, FormulationVariant::Reference}) {
             const Formulation f(p, variant);
             const auto x = f.encode(plainSchedule(p.graph));
-            std::vector<double> activity(f.rows(), 0.0);
-            for (std::size_t e = 0; e < f.triplet_value.size(); ++e)
-                activity[f.triplet_row[e]] += f.triplet_value[e] * x[f.triplet_col[e]];
-            for (int r = 0; r < f.rows(); ++r) {
-                QVERIFY(activity[r] >= f.row_lower[r] - 1e-9);
-                QVERIFY(activity[r] <= f.row_upper[r] + 1e-9);
-            }
+            QVERIFY(satisfiesEveryRow(f, x));
             QCOMPARE(f.energyJ(x.data()), 4.0);
             QCOMPARE(f.decode(x.data()), plainSchedule(p.graph));
+        }
+    }
+
+    void tightRowsHoldForRealSchedules_data()
+    {
+        QTest::addColumn<QString>("model");
+        QTest::addColumn<qint64>("ram");
+        QTest::addColumn<double>("factor");
+        // Budgets where the RAM cover cuts exist (paging only at 1.0x; mixed at 1.5x).
+        QTest::newRow("resnet18_cifar 50% 1.0x") << "resnet18_cifar" << qint64(1226880) << 1.0;
+        QTest::newRow("resnet18_cifar API 1.5x") << "resnet18_cifar" << qint64(737719) << 1.5;
+        QTest::newRow("vgg16_cifar 1.2x") << "vgg16_cifar" << qint64(1232916) << 1.2;
+    }
+
+    void tightRowsHoldForRealSchedules()
+    {
+        // The tight form's extra rows (page-in serves a read, RAM cover cuts)
+        // must not cut off any valid schedule: the quick schedules, before
+        // and after the local search, satisfy every row.
+        QFETCH(QString, model);
+        QFETCH(qint64, ram);
+        QFETCH(double, factor);
+        const Problem p = bundled(model.toStdString(), "m4", ram, factor);
+        const Formulation f(p, FormulationVariant::Tight);
+        const auto quick = bestQuickSchedule(p);
+        QVERIFY(quick.has_value());
+        const Schedule improved = dropRecomputations(p.graph, *quick, limitsOf(p),
+                                                     std::chrono::steady_clock::now() + std::chrono::seconds(30));
+        for (const Schedule& s : {*quick, improved}) {
+            QVERIFY(replaySchedule(p.graph, s, limitsOf(p)).valid);
+            QVERIFY(satisfiesEveryRow(f, f.encode(s)));
         }
     }
 
