@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 
 namespace poet {
 
@@ -283,54 +284,67 @@ void Formulation::buildMemory()
 
 // Tight: knapsack cuts on the RAM in use while node t runs.
 //
-// Then t's output and inputs are in RAM, and so is every value i in A_t: held
-// at the start of t (S_RAM[t,i] = 1), read after t but neither by t nor by
-// anything recomputable in stage t, so no FREE can release it within t. With
-// y_i = 1 − S_RAM[t,i] (binary), Σ_{A_t} m_i y_i ≥ e = Σ_{A_t} m_i + m_t +
-// Σ_{inputs} m − B: the values left out must cover the excess. The LP meets
-// that with slivers of several values; a real schedule leaves out whole ones.
-// Two strengthenings, both valid for binary y:
-//  - capped: Σ min(m_i, e) y_i ≥ e (one value of at least e covers it);
+// Then t's output and inputs are in RAM, and so is every value i in A_t (read
+// after t, not by t) unless it is "out": not held at the start of t, or
+// released within t after a recomputed reader k < t. So out_i ≤ z_i =
+// (1 − S_RAM[t,i]) + Σ_{readers k < t} R[t,k], and with binary out_i,
+// Σ_{A_t} m_i out_i ≥ e = Σ_{A_t} m_i + m_t + Σ_{inputs} m − B: the values out
+// must cover the excess. The LP meets that with slivers of several values; a
+// real schedule leaves out whole ones. Two strengthenings, both valid for
+// binary out_i (and then for z_i ≥ out_i, as every coefficient is ≥ 0):
+//  - capped: Σ min(m_i, e) out_i ≥ e (one value of at least e covers it);
 //  - mixed-integer rounding with divisor δ, one per distinct size m_i < e:
 //    with α_i = m_i/δ, β = e/δ and f, f_i their fractional parts,
-//    Σ (⌊α_i⌋ + min(f_i, f)/f) y_i ≥ ⌈β⌉ (e.g. equal sizes m: Σ y ≥ ⌈e/m⌉).
+//    Σ (⌊α_i⌋ + min(f_i, f)/f) out_i ≥ ⌈β⌉ (e.g. equal sizes m: Σ out ≥ ⌈e/m⌉).
 void Formulation::addRamCoverCuts(int t)
 {
     const Graph& g = p_.graph;
     const auto& inputs = g.predecessors(t);
     double must_hold = static_cast<double>(g.node(t).memory_bytes);
     for (int u : inputs) must_hold += static_cast<double>(g.node(u).memory_bytes);
-    std::vector<std::pair<int, double>> held;  // (S_RAM[t,i] column, m_i)
+    struct Held {
+        int sram;                  // S_RAM[t,i]
+        std::vector<int> release;  // R[t,k] of the readers k < t that can run in t
+        double bytes;
+    };
+    std::vector<Held> held;
     double held_bytes = 0;
     for (int i = 0; i < t; ++i) {
         if (std::find(inputs.begin(), inputs.end(), i) != inputs.end() || sram(t, i) < 0) continue;
-        bool read_after_t = false, releasable = false;
-        for (int j : g.successors(i)) {
-            if (j > t) read_after_t = true;
-            else if (j < t && r(t, j) != kNone) releasable = true;
-        }
-        if (!read_after_t || releasable) continue;
         const double m = static_cast<double>(g.node(i).memory_bytes);
         if (m <= 0) continue;
-        held.emplace_back(sram(t, i), m);
+        Held h{sram(t, i), {}, m};
+        bool read_after_t = false;
+        for (int j : g.successors(i)) {
+            if (j > t) read_after_t = true;
+            else if (j < t && r(t, j) >= 0) h.release.push_back(r(t, j));
+        }
+        if (!read_after_t) continue;
+        held.push_back(std::move(h));
         held_bytes += m;
     }
     const double excess = held_bytes + must_hold - static_cast<double>(p_.ram_budget_bytes);
     if (excess <= 0 || held.empty()) return;
 
-    // Σ c_i y_i ≥ rhs, written as Σ c_i S_RAM ≤ Σ c_i − rhs.
+    // Σ c_i z_i ≥ rhs, written as Σ c_i S_RAM[t,i] − Σ c_i R[t,k] ≤ Σ c_i − rhs.
     auto addCut = [&](auto coefficient, double rhs) {
+        std::map<int, double> row_terms;
         double total = 0;
-        for (auto [col, m] : held) total += coefficient(m);
+        for (const Held& h : held) {
+            const double c = coefficient(h.bytes);
+            if (c == 0) continue;
+            total += c;
+            row_terms[h.sram] += c;
+            for (int k : h.release) row_terms[k] -= c;
+        }
         const int row = addRow(-kInf, total - rhs);
-        for (auto [col, m] : held)
-            if (const double c = coefficient(m); c != 0) coef(row, col, c);
+        for (auto [col, c] : row_terms) coef(row, col, c);
     };
     addCut([&](double m) { return std::min(m, excess); }, excess);
 
     std::vector<double> sizes;
-    for (auto [col, m] : held)
-        if (m < excess) sizes.push_back(m);
+    for (const Held& h : held)
+        if (h.bytes < excess) sizes.push_back(h.bytes);
     std::sort(sizes.begin(), sizes.end());
     sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
     for (double delta : sizes) {
