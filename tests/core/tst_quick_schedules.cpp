@@ -41,6 +41,16 @@ Graph twoPeaksGraph()
     return Graph(nodes, {{0, 1}, {1, 2}, {2, 3}, {3, 4}, {4, 5}, {1, 4}, {0, 5}});
 }
 
+// The reference README's API example: resnet18_cifar on m4, 737,719 B, 1.5x.
+Problem referenceApiExample()
+{
+    Problem p;
+    p.graph = loadTrainingGraph(ProfileCatalog::standard(), "resnet18_cifar", "m4");
+    p.ram_budget_bytes = 737719;
+    p.runtime_budget_factor = 1.5;
+    return p;
+}
+
 ReplayReport replayUnder(const Problem& p, const Schedule& s)
 {
     const ReplayReport rep = replaySchedule(p.graph, s, limitsOf(p));
@@ -115,10 +125,7 @@ private slots:
         // The reference's API example: every fast schedule is valid, and the
         // best mixes cheap recomputations with paging, so it costs less than
         // the paging-only heuristic and the pure-recomputation baselines.
-        Problem p;
-        p.graph = loadTrainingGraph(ProfileCatalog::standard(), "resnet18_cifar", "m4");
-        p.ram_budget_bytes = 737719;
-        p.runtime_budget_factor = 1.5;
+        const Problem p = referenceApiExample();
         const auto paging = heuristicSchedule(p);
         const auto best = bestQuickSchedule(p);
         QVERIFY(paging.has_value() && best.has_value());
@@ -169,10 +176,7 @@ private slots:
         // The best quick schedule recomputes some values twice; keeping them
         // (and paging what that costs) is cheaper. Measured: 0.551020 J ->
         // 0.550850 J; the LP bound is 0.548277 J.
-        Problem p;
-        p.graph = loadTrainingGraph(ProfileCatalog::standard(), "resnet18_cifar", "m4");
-        p.ram_budget_bytes = 737719;
-        p.runtime_budget_factor = 1.5;
+        const Problem p = referenceApiExample();
         const auto quick = bestQuickSchedule(p);
         QVERIFY(quick.has_value());
         const Schedule better = dropRecomputations(p.graph, *quick, limitsOf(p),
