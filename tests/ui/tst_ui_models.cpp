@@ -102,15 +102,10 @@ void TestUiModels::cellModelPassesTester() {
 void TestUiModels::summaryModelPassesTester() {
     SummaryModel model;
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
-    Problem p;
-    p.graph = uitest::tinyGraph();
-    p.ram_budget_bytes = 20000;
+    Problem p = uitest::tinyProblem();
     p.runtime_budget_factor = 2.0;
-    SolveResult r;
-    r.status = SolveStatus::Optimal;
+    SolveResult r = uitest::tinyResult(p, SolveStatus::Optimal);
     r.source = SolutionSource::Proven;
-    r.schedule = uitest::tinySchedule();
-    r.replay = replaySchedule(p.graph, *r.schedule);
     const ReplayReport plain = replaySchedule(p.graph, plainSchedule(p.graph));
     model.setResult(p, r, plain);
     QVERIFY(model.rowCount() >= 10);
@@ -126,13 +121,8 @@ void TestUiModels::summaryModelPassesTester() {
 
 void TestUiModels::summaryFiguresComeFromReplay() {
     SummaryModel model;
-    Problem p;
-    p.graph = uitest::tinyGraph();
-    p.ram_budget_bytes = 20000;
-    SolveResult r;
-    r.status = SolveStatus::Feasible;
-    r.schedule = uitest::tinySchedule();
-    r.replay = replaySchedule(p.graph, *r.schedule);
+    const Problem p = uitest::tinyProblem();
+    SolveResult r = uitest::tinyResult(p, SolveStatus::Feasible);
     r.objective_j = 12345;  // a solver figure the view must not show
     const ReplayReport plain = replaySchedule(p.graph, plainSchedule(p.graph));
     model.setResult(p, r, plain);

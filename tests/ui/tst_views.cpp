@@ -133,13 +133,8 @@ void TestViews::timelineDrawsCurveAndBudget() {
 
 void TestViews::summaryPanelRenders() {
     SummaryPanel panel;
-    Problem p;
-    p.graph = uitest::tinyGraph();
-    p.ram_budget_bytes = 20000;
-    SolveResult r;
-    r.status = SolveStatus::Optimal;
-    r.schedule = uitest::tinySchedule();
-    r.replay = replaySchedule(p.graph, *r.schedule);
+    const Problem p = uitest::tinyProblem();
+    const SolveResult r = uitest::tinyResult(p, SolveStatus::Optimal);
     panel.setResult(p, r, replaySchedule(p.graph, plainSchedule(p.graph)));
     panel.resize(500, 400);
     const QImage img = panel.grab().toImage();

@@ -1,6 +1,6 @@
 #pragma once
 // A hand-built 6-node training graph and a schedule that uses every heatmap
-// category, for the UI tests.
+// category, and a problem and solve result built from them, for the UI tests.
 //
 //   0 input -> 1 a -> 2 b -> 3 loss -> 4 grad b -> 5 grad a
 //   edges: (0,1) (1,2) (2,3) (2,4) (3,4) (0,5) (1,5) (4,5)
@@ -11,7 +11,10 @@
 //   node 2: t2 computed, t3-t4 in RAM;  node 3: t3 computed, t4 in RAM
 //   node 4: t4 computed, t5 in RAM;     node 5: t5 computed
 #include "graph.h"
+#include "problem.h"
+#include "replay.h"
 #include "schedule.h"
+#include "solve_result.h"
 
 namespace uitest {
 
@@ -56,6 +59,23 @@ inline poet::Schedule tinySchedule() {
     s.S_RAM.set(4, 3);
     s.S_RAM.set(5, 4);
     return s;
+}
+
+// tinyGraph at a 20,000 B budget (every value fits).
+inline poet::Problem tinyProblem() {
+    poet::Problem p;
+    p.graph = tinyGraph();
+    p.ram_budget_bytes = 20000;
+    return p;
+}
+
+// tinySchedule as a solve result with `status`, its figures from the replay.
+inline poet::SolveResult tinyResult(const poet::Problem& p, poet::SolveStatus status) {
+    poet::SolveResult r;
+    r.status = status;
+    r.schedule = tinySchedule();
+    r.replay = poet::replaySchedule(p.graph, *r.schedule);
+    return r;
 }
 
 }  // namespace uitest
