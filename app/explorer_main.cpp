@@ -72,11 +72,15 @@ int main(int argc, char** argv) {
     const QCommandLineOption noPaging(QStringList{"no-paging"}, "Switch paging off.");
     const QCommandLineOption noRemat(QStringList{"no-remat"}, "Switch rematerialization off.");
     const QCommandLineOption timeLimit(QStringList{"time-limit"}, "Solver time limit in seconds (default 30).", "S");
+    const QCommandLineOption gap(QStringList{"gap"},
+                                 "Stop when the schedule is proven within this relative gap of the optimum "
+                                 "(default 0.005 = 0.5 %).",
+                                 "G");
     const QCommandLineOption screenshot(QStringList{"screenshot"},
                                         "Render the window to FILE.png once the first solve finished, then exit.",
                                         "FILE.png");
     for (const QCommandLineOption* o : {&help, &version, &model, &platformHelp, &platform, &batch, &ram, &runtime,
-                                        &noPaging, &noRemat, &timeLimit, &screenshot})
+                                        &noPaging, &noRemat, &timeLimit, &gap, &screenshot})
         parser.addOption(*o);
     // Options are checked before any window system is touched: a typo needs no display.
     if (!parser.parse(arguments)) return badInput(parser.errorText());
@@ -121,6 +125,14 @@ int main(int argc, char** argv) {
             return badInput(QStringLiteral("--time-limit must be a positive number of seconds, not '%1'")
                                 .arg(parser.value(timeLimit)));
         opts.time_limit_s = s;
+    }
+    if (parser.isSet(gap)) {
+        bool ok = false;
+        const double g = parser.value(gap).toDouble(&ok);
+        if (!ok || !(g >= 0) || g > 0.1)
+            return badInput(QStringLiteral("--gap must be a relative gap from 0 to 0.1 (0.005 = 0.5 %), not '%1'")
+                                .arg(parser.value(gap)));
+        opts.gap = g;
     }
     const bool shot = parser.isSet(screenshot);
     const QString shotPath = parser.value(screenshot);

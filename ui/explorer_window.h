@@ -50,6 +50,7 @@ struct ExplorerOptions {
     std::optional<double> runtime_budget;
     std::optional<bool> paging, remat;
     std::optional<double> time_limit_s;
+    std::optional<double> gap;  // relative, 0.005 = 0.5 %
     bool use_settings = true;
 };
 
@@ -121,6 +122,7 @@ private:
                           const QString& filters);
     void writeSettings();
     QString cacheKey() const;
+    double relativeGap() const;  // the gap box, as a fraction
     void updateBudgetMarks();
 
     SolveBridge* bridge_;
@@ -133,6 +135,7 @@ private:
     QCheckBox* paging_;
     QCheckBox* remat_;
     QDoubleSpinBox* timeLimit_;
+    QDoubleSpinBox* gap_;  // percent
     QPushButton* solveButton_;
     BudgetControl* ram_;
     BudgetControl* runtime_;

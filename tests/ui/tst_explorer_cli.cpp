@@ -55,6 +55,7 @@ void TestExplorerCli::badOptionsExit4_data() {
     QTest::newRow("runtime below 1") << QStringList{"--runtime-budget", "0.5"} << "--runtime-budget";
     QTest::newRow("bad batch") << QStringList{"--batch-size", "-3"} << "--batch-size";
     QTest::newRow("bad time limit") << QStringList{"--time-limit", "soon"} << "--time-limit";
+    QTest::newRow("negative gap") << QStringList{"--gap", "-0.01"} << "--gap";
     QTest::newRow("screenshot not png") << QStringList{"--screenshot", "/tmp/x.jpg"} << "png";
 }
 
