@@ -23,6 +23,7 @@
 
 #include "formulation.h"
 #include "heuristic_schedule.h"
+#include "paging_plan.h"
 #include "problem_loader.h"
 #include "relaxation_rounding.h"
 #include "schedule_improvement.h"
@@ -50,7 +51,9 @@ class IncumbentHandler : public CbcEventHandler {
 public:
     struct Shared {
         const Problem* problem = nullptr;
-        const Formulation* formulation = nullptr;
+        // The MILP being solved: a column solution's energy and schedule.
+        std::function<double(const double*)> energy_of;
+        std::function<Schedule(const double*)> decode;
         const std::atomic<bool>* cancel = nullptr;
         const IncumbentCallback* callback = nullptr;
         Clock::time_point start;
@@ -83,15 +86,14 @@ public:
 private:
     void report(const double* x)
     {
-        const Formulation& f = *shared_->formulation;
-        const double energy = f.energyJ(x);
+        const double energy = shared_->energy_of(x);
         std::lock_guard lock(shared_->mutex);
         if (!(energy < shared_->best_j - 1e-12 * std::abs(energy))) return;  // the same incumbent again
         shared_->best_j = energy;
         if (shared_->first_solution_s < 0) shared_->first_solution_s = secondsSince(shared_->start);
         if (!shared_->callback || !*shared_->callback) return;
         SolveResult r;
-        r.schedule = f.decode(x);
+        r.schedule = shared_->decode(x);
         r.replay = replaySchedule(shared_->problem->graph, *r.schedule, limitsOf(*shared_->problem));
         if (!r.replay.valid) return;  // never show what the replay rejects
         r.status = SolveStatus::Feasible;
@@ -165,6 +167,81 @@ void addCutsAndHeuristics(CbcModel& model)
     CbcHeuristicDiveCoefficient dive(model);
     dive.setWhen(3);
     model.addHeuristic(&dive);
+}
+
+// Limits, tolerances and threads; model units are `scale` per joule, and
+// the objective leaves out the constant `offset_j`.
+void configureCbc(CbcModel& model, const SolverOptions& options, double offset_j, double scale, double seconds_left)
+{
+    model.setLogLevel(options.log ? 1 : 0);
+    model.solver()->messageHandler()->setLogLevel(0);
+    model.setUseElapsedTime(true);  // CBC counts CPU seconds otherwise
+    model.setMaximumSeconds(std::max(0.01, seconds_left));
+    // CBC's own fraction gap would be relative to the extra energy only. Our
+    // gap is relative to the whole energy, which is at least offset_j (every
+    // node runs once): an absolute gap of relative_gap · offset_j guarantees it.
+    model.setAllowableFractionGap(0);
+    model.setAllowableGap(options.relative_gap * offset_j * scale);
+    model.setDblParam(CbcModel::CbcCutoffIncrement, 1e-6);
+    if (options.threads > 1 && CbcModel::haveMultiThreadSupport()) model.setNumberThreads(options.threads);
+    addCutsAndHeuristics(model);
+}
+
+// The covering MILP of paging_plan.h, solved by CBC: its best schedule (if
+// any), whether that is proven optimal or the plan infeasible, and a bound.
+struct PlanOutcome {
+    std::optional<Schedule> best;
+    double best_j = INFINITY;
+    double bound_j = 0;
+    bool proven = false, infeasible = false, cancelled = false;
+};
+
+PlanOutcome solvePagingPlan(const PagingPlan& plan, const Problem& problem, const SolverOptions& options,
+                            Clock::time_point start, double warm_energy_j, double first_solution_s,
+                            const std::atomic<bool>* cancel, const IncumbentCallback& onIncumbent)
+{
+    OsiClpSolverInterface lp;
+    {
+        CoinPackedMatrix matrix(false, plan.triplet_row.data(), plan.triplet_col.data(), plan.triplet_value.data(),
+                                static_cast<CoinBigIndex>(plan.triplet_value.size()));
+        matrix.setDimensions(plan.rows(), plan.columns());
+        const std::vector<double> lower(plan.columns(), 0.0), upper(plan.columns(), 1.0);
+        lp.loadProblem(matrix, lower.data(), upper.data(), plan.objective.data(), plan.row_lower.data(),
+                       plan.row_upper.data());
+    }
+    for (int c = 0; c < plan.columns(); ++c) lp.setInteger(c);
+    lp.messageHandler()->setLogLevel(0);
+
+    IncumbentHandler::Shared shared;
+    shared.problem = &problem;
+    shared.energy_of = [&plan](const double* x) { return plan.energyJ(x); };
+    shared.decode = [&plan](const double* x) { return plan.decode(x); };
+    shared.cancel = cancel;
+    shared.callback = &onIncumbent;
+    shared.start = start;
+    shared.time_limit_s = options.time_limit_s;
+    shared.best_j = warm_energy_j;  // report only what beats the warm start
+    shared.first_solution_s = first_solution_s;
+
+    CbcModel model(lp);
+    configureCbc(model, options, plan.objectiveOffsetJ(), plan.objectiveScale(),
+                 options.time_limit_s - secondsSince(start));
+    IncumbentHandler handler(&shared);
+    model.passInEventHandler(&handler);
+    if (!(cancel && cancel->load())) model.branchAndBound();
+
+    PlanOutcome out;
+    out.cancelled = shared.cancelled || (cancel && cancel->load());
+    out.infeasible = model.isProvenInfeasible() && !out.cancelled;
+    out.proven = model.isProvenOptimal() && !out.cancelled;
+    if (const double* x = model.bestSolution()) {
+        out.best = plan.decode(x);
+        out.best_j = plan.energyJ(x);
+    }
+    const double cbc_bound_j = model.getBestPossibleObjValue() / plan.objectiveScale() + plan.objectiveOffsetJ();
+    out.bound_j = std::max(plan.objectiveOffsetJ(), std::isfinite(cbc_bound_j) ? cbc_bound_j : 0.0);
+    if (out.proven && out.best) out.bound_j = std::min(out.bound_j, out.best_j);
+    return out;
 }
 
 // Why nothing fits, and the smallest RAM budget that would: a lower bound
@@ -268,6 +345,43 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
         return finishWith(SolveStatus::Optimal, &*warm, SolutionSource::Heuristic, trivial_bound_j);
     }
 
+    // Nothing to recompute: paging_plan.h's covering MILP has the same
+    // optimum, with ~100 columns where this formulation has ~35,000.
+    if (options.variant == FormulationVariant::Tight && PagingPlan::applies(problem)) {
+        const PagingPlan plan(problem);
+        result.variables = plan.columns();
+        result.constraints = plan.rows();
+        PlanOutcome out = solvePagingPlan(plan, problem, options, start, warm_energy_j,
+                                          result.first_solution_time_s, cancel, onIncumbent);
+        if (out.infeasible) {
+            result.message = "no schedule fits these budgets: with nothing to recompute, the smallest RAM budget "
+                             "that works is " +
+                             std::to_string(plan.smallestFeasibleBudget()) + " B" +
+                             (problem.options.paging ? " (every value on flash whenever it is idle)"
+                                                     : " without paging; switching paging on lowers it") +
+                             (problem.options.remat ? "; a larger runtime budget allows recomputation"
+                                                    : "; switching rematerialization on may lower it");
+            return finishWith(SolveStatus::Infeasible, nullptr, SolutionSource::None, 0);
+        }
+        const bool plan_wins = out.best && (!warm || out.best_j <= warm_energy_j * (1 + 1e-12));
+        const Schedule* best = plan_wins ? &*out.best : (warm ? &*warm : nullptr);
+        if (!best)
+            return finishWith(out.cancelled ? SolveStatus::Cancelled : SolveStatus::NoSolution, nullptr,
+                              SolutionSource::None, out.bound_j);
+        const double energy = plan_wins ? out.best_j : warm_energy_j;
+        const double bound = std::min(out.bound_j, energy);
+        const bool proven = out.proven && relativeGap(energy, bound) <= options.relative_gap + 1e-12;
+        if (proven) result.message = "solved exactly as a paging plan (nothing can be recomputed)";
+        finishWith(proven ? SolveStatus::Optimal : SolveStatus::Feasible, best,
+                          proven ? SolutionSource::Proven
+                                 : (plan_wins ? SolutionSource::Incumbent : SolutionSource::Heuristic),
+                   bound);
+        if (!result.replay.valid)  // should never happen: the plan and the replay disagree
+            result.message = "internal error: the replay rejected the paging plan's schedule: " +
+                             result.replay.errors.front();
+        return result;
+    }
+
     OsiClpSolverInterface lp;
     {
         CoinPackedMatrix matrix(false, f.triplet_row.data(), f.triplet_col.data(), f.triplet_value.data(),
@@ -283,7 +397,8 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
 
     IncumbentHandler::Shared shared;
     shared.problem = &problem;
-    shared.formulation = &f;
+    shared.energy_of = [&f](const double* x) { return f.energyJ(x); };
+    shared.decode = [&f](const double* x) { return f.decode(x); };
     shared.cancel = cancel;
     shared.callback = &onIncumbent;
     shared.start = start;
@@ -326,19 +441,7 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
     }
 
     CbcModel model(lp);
-    model.setLogLevel(options.log ? 1 : 0);
-    model.solver()->messageHandler()->setLogLevel(0);
-    model.setUseElapsedTime(true);  // CBC counts CPU seconds otherwise
-    model.setMaximumSeconds(std::max(0.01, options.time_limit_s - secondsSince(start)));
-    // CBC's objective leaves out the constant Σ Φc, so its own fraction gap
-    // would be relative to the extra energy only. Our gap is relative to the
-    // whole energy, which is at least Σ Φc: an absolute gap of
-    // relative_gap · Σ Φc (in model units) guarantees it.
-    model.setAllowableFractionGap(0);
-    model.setAllowableGap(options.relative_gap * f.objectiveOffsetJ() * f.objectiveScale());
-    model.setDblParam(CbcModel::CbcCutoffIncrement, 1e-6);
-    if (options.threads > 1 && CbcModel::haveMultiThreadSupport()) model.setNumberThreads(options.threads);
-    addCutsAndHeuristics(model);
+    configureCbc(model, options, f.objectiveOffsetJ(), f.objectiveScale(), options.time_limit_s - secondsSince(start));
 
     if (warm) {
         const auto x = f.encode(*warm);

@@ -1,0 +1,209 @@
+// The paging plan (paging_plan.h) against formulation.md's MILP, solved with
+// the reference build on the same problems: same status, same optimum, and
+// the smallest feasible budget it claims is exact.
+#include <QtTest>
+
+#include "formulation.h"
+#include "paging_plan.h"
+#include "problem_loader.h"
+#include "solver.h"
+#include "tiny_graphs.h"
+
+using namespace poet;
+
+namespace {
+
+SolveResult solveWith(const Problem& p, FormulationVariant v)
+{
+    SolverOptions o;
+    o.time_limit_s = 60;
+    o.relative_gap = 1e-9;
+    o.variant = v;
+    o.use_heuristics = v == FormulationVariant::Tight;
+    return solve(p, o);
+}
+
+Problem bundled(const std::string& model, double fraction, double factor, bool paging, bool remat)
+{
+    Problem p;
+    p.graph = loadTrainingGraph(ProfileCatalog::standard(), model, "m4");
+    p.model = model;
+    p.platform = "m4";
+    p.ram_budget_bytes = static_cast<std::int64_t>(plainPassPeakBytes(p.graph) * fraction);
+    p.runtime_budget_factor = factor;
+    p.options = {paging, remat};
+    return p;
+}
+
+// A training graph built as the reference builds one (formulation.md): a
+// forward chain with uneven sizes, a loss, and one gradient node per pair of
+// consecutive forward nodes that reads both and the gradient before it. Page
+// costs are a latency plus a per-byte part, so small values page dearer per
+// byte; node 0 is a cost-free input.
+Graph trainingChain(const std::vector<std::int64_t>& sizes)
+{
+    const int f = static_cast<int>(sizes.size());
+    std::vector<Node> nodes;
+    std::vector<std::pair<int, int>> edges;
+    auto add = [&](std::int64_t bytes, double energy) {
+        Node node;
+        node.name = "n" + std::to_string(nodes.size());
+        node.type = "test";
+        node.memory_bytes = bytes;
+        node.compute_energy_j = energy;
+        node.compute_time_s = energy;
+        node.pageout_energy_j = 0.05 + 0.02 * bytes;
+        node.pagein_energy_j = 0.04 + 0.03 * bytes;
+        nodes.push_back(node);
+        return static_cast<int>(nodes.size()) - 1;
+    };
+    add(sizes[0], 0);
+    for (int i = 1; i < f; ++i) edges.emplace_back(add(sizes[i], 1.0 + 0.1 * i) - 1, i);
+    int grad = add(1, 0.1);  // the loss
+    edges.emplace_back(f - 1, grad);
+    for (int k = f - 2; k >= 0; --k) {
+        const int g = add(sizes[k + 1], 2.0);
+        for (int u : {k, k + 1, grad}) edges.emplace_back(u, g);
+        grad = g;
+    }
+    return Graph(nodes, edges);
+}
+
+}  // namespace
+
+class TestPagingPlan : public QObject {
+    Q_OBJECT
+private slots:
+    void appliesOnlyWhereNothingCanBeRecomputed()
+    {
+        QVERIFY(PagingPlan::applies(bundled("linear", 0.6, 1.0, true, true)));   // no spare time
+        QVERIFY(PagingPlan::applies(bundled("linear", 0.6, 1.5, true, false)));  // remat off
+        QVERIFY(!PagingPlan::applies(bundled("linear", 0.6, 1.5, true, true)));
+        // longSkipGraph's nodes take 1 s each: at 1.25x (1 s spare) each can be recomputed.
+        QVERIFY(PagingPlan::applies(test::problemOf(test::longSkipGraph(0.2, 0.3), 9, 1.2, true, true)));
+        QVERIFY(!PagingPlan::applies(test::problemOf(test::longSkipGraph(0.2, 0.3), 9, 1.25, true, true)));
+    }
+
+    void handComputedPaging()
+    {
+        // tiny_graphs.h: at 9 B X is paged out at stage 1 and in at stage 2.
+        const Problem p = test::problemOf(test::longSkipGraph(0.2, 0.3), 9, 1.0, true, true);
+        const PagingPlan plan(p);
+        QCOMPARE(plan.columns(), 2);  // X's page-out and its one span (stage 2)
+        QCOMPARE(plan.smallestFeasibleBudget(), std::int64_t(9));
+        const double pageAll[] = {1, 1};
+        QCOMPARE(plan.energyJ(pageAll), 4.5);
+        const Schedule s = plan.decode(pageAll);
+        QVERIFY(s.M_out(1, 0));
+        QVERIFY(s.M_in(2, 0));
+        QVERIFY(!s.S_RAM(2, 0));
+        QVERIFY(s.S_RAM(3, 0));
+    }
+
+    void sameOptimumAsFormulationMd_data()
+    {
+        QTest::addColumn<QString>("model");
+        QTest::addColumn<double>("fraction");
+        QTest::addColumn<double>("factor");
+        QTest::addColumn<bool>("paging");
+        QTest::addColumn<bool>("remat");
+        for (const char* model : {"linear", "transformer"})
+            for (double fraction : {1.0, 0.8, 0.6, 0.4, 0.25, 0.1}) {
+                QTest::addRow("%s %.2f 1.0x", model, fraction) << QString(model) << fraction << 1.0 << true << true;
+                QTest::addRow("%s %.2f remat off", model, fraction)
+                    << QString(model) << fraction << 1.5 << true << false;
+            }
+        QTest::addRow("linear 0.80 nothing") << QString("linear") << 0.8 << 1.0 << false << true;
+        QTest::addRow("linear 1.00 nothing") << QString("linear") << 1.0 << 1.0 << false << false;
+    }
+
+    void sameOptimumAsFormulationMd()
+    {
+        QFETCH(QString, model);
+        QFETCH(double, fraction);
+        QFETCH(double, factor);
+        QFETCH(bool, paging);
+        QFETCH(bool, remat);
+        const Problem p = bundled(model.toStdString(), fraction, factor, paging, remat);
+        QVERIFY(PagingPlan::applies(p));
+        const SolveResult plan = solveWith(p, FormulationVariant::Tight);
+        const SolveResult ref = solveWith(p, FormulationVariant::Reference);
+        QCOMPARE(toString(plan.status), toString(ref.status));
+        if (plan.status == SolveStatus::Infeasible) return;
+        QCOMPARE(toString(plan.status), "optimal");
+        QVERIFY(plan.replay.valid);
+        QVERIFY2(std::abs(plan.replay.total_energy_j - ref.replay.total_energy_j) <= 1e-9 * ref.replay.total_energy_j,
+                 qPrintable(QStringLiteral("%1 vs %2").arg(plan.replay.total_energy_j, 0, 'g', 17)
+                                .arg(ref.replay.total_energy_j, 0, 'g', 17)));
+    }
+
+    // Every budget from below the smallest to the plain pass's peak, byte by
+    // byte, on a graph where the choice of what to page is a real knapsack.
+    void sameOptimumOnEveryBudget_data()
+    {
+        QTest::addColumn<bool>("remat");
+        QTest::newRow("1.0x, input recomputed") << true;
+        QTest::newRow("remat off") << false;
+    }
+
+    void sameOptimumOnEveryBudget()
+    {
+        QFETCH(bool, remat);
+        const Graph g = trainingChain({3, 5, 2, 6, 4, 7, 1});
+        const std::int64_t peak = plainPassPeakBytes(g);
+        int optimal = 0, infeasible = 0, paged = 0;
+        for (std::int64_t ram = 6; ram <= peak; ++ram) {
+            const Problem p = test::problemOf(g, ram, remat ? 1.0 : 1.5, true, remat);
+            QVERIFY(PagingPlan::applies(p));
+            const SolveResult plan = solveWith(p, FormulationVariant::Tight);
+            const SolveResult ref = solveWith(p, FormulationVariant::Reference);
+            QVERIFY2(plan.status == ref.status,
+                     qPrintable(QStringLiteral("%1 B: %2 vs %3").arg(ram).arg(toString(plan.status), toString(ref.status))));
+            if (plan.status == SolveStatus::Infeasible) {
+                ++infeasible;
+                continue;
+            }
+            QCOMPARE(toString(plan.status), "optimal");
+            QVERIFY(plan.replay.valid);
+            QVERIFY2(std::abs(plan.replay.total_energy_j - ref.replay.total_energy_j) <= 1e-9 * ref.replay.total_energy_j,
+                     qPrintable(QStringLiteral("%1 B: %2 vs %3").arg(ram).arg(plan.replay.total_energy_j, 0, 'g', 17)
+                                    .arg(ref.replay.total_energy_j, 0, 'g', 17)));
+            ++optimal;
+            if (plan.replay.page_outs > 0) ++paged;
+        }
+        // The sweep crosses the feasibility edge and pages at several budgets.
+        QVERIFY(infeasible > 0);
+        QVERIFY(paged >= 5);
+        QVERIFY(optimal > paged);
+    }
+
+    void smallestBudgetIsExact_data()
+    {
+        QTest::addColumn<QString>("model");
+        QTest::addColumn<bool>("remat");
+        QTest::newRow("linear, input recomputed") << QString("linear") << true;
+        QTest::newRow("linear, remat off") << QString("linear") << false;
+        QTest::newRow("transformer") << QString("transformer") << true;
+    }
+
+    void smallestBudgetIsExact()
+    {
+        QFETCH(QString, model);
+        QFETCH(bool, remat);
+        Problem p = bundled(model.toStdString(), 0.01, 1.0, true, remat);
+        const std::int64_t smallest = PagingPlan(p).smallestFeasibleBudget();
+        QVERIFY(smallest < plainPassPeakBytes(p.graph));
+        p.ram_budget_bytes = smallest;
+        const SolveResult at = solveWith(p, FormulationVariant::Reference);
+        QCOMPARE(toString(at.status), "optimal");
+        QVERIFY(at.replay.peak_ram_bytes <= smallest);
+        p.ram_budget_bytes = smallest - 1;
+        QCOMPARE(toString(solveWith(p, FormulationVariant::Reference).status), "infeasible");
+        const SolveResult below = solveWith(p, FormulationVariant::Tight);
+        QCOMPARE(toString(below.status), "infeasible");
+        QVERIFY2(below.message.find(std::to_string(smallest) + " B") != std::string::npos, below.message.c_str());
+    }
+};
+
+QTEST_APPLESS_MAIN(TestPagingPlan)
+#include "tst_paging_plan.moc"
