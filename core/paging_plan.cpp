@@ -43,10 +43,9 @@ PagingPlan::PagingPlan(const Problem& problem) : p_(problem)
     free_source_.assign(n, 0);
     for (int i = 0; i + 1 < n; ++i) free_source_[i] = recomputable(problem, i) && isFreeSource(g, i);
 
-    // RAM of each stage with everything kept, and what paging could take off it.
+    // RAM of each stage with everything kept, and what spans could take off it.
     std::vector<double> need(n, 0), coverable(n, 0);
     for (int t = 0; t < n; ++t) need[t] = static_cast<double>(g.node(t).memory_bytes);
-    std::vector<Span> spans;
     for (int i = 0; i + 1 < n; ++i) {
         const auto& readers = g.successors(i);
         if (readers.empty()) continue;
@@ -56,15 +55,75 @@ PagingPlan::PagingPlan(const Problem& problem) : p_(problem)
             continue;
         }
         for (int t = i + 1; t <= readers.back(); ++t) need[t] += m;
-        if (!problem.options.paging || m <= 0) continue;
+        if (m <= 0) continue;
         std::vector<int> anchors{i + 1};
         for (int t : readers)
             if (t != anchors.back()) anchors.push_back(t);
         for (std::size_t k = 0; k + 1 < anchors.size(); ++k)
-            if (anchors[k + 1] >= anchors[k] + 2) {
-                spans.push_back({i, anchors[k] + 1, anchors[k + 1] - 1});
-                for (int t = anchors[k] + 1; t < anchors[k + 1]; ++t) coverable[t] += m;
+            if (anchors[k + 1] >= anchors[k] + 2) spans_.push_back({i, anchors[k] + 1, anchors[k + 1] - 1});
+    }
+    // Where value u is away at stage t: the span of u that covers t, or -1.
+    auto spanCovering = [&](int u, int t) {
+        for (int k = 0; k < static_cast<int>(spans_.size()); ++k)
+            if (spans_[k].value == u && spans_[k].from <= t && t <= spans_[k].to) return k;
+        return -1;
+    };
+    // Recomputing i in its reader's stage b needs each input in RAM there:
+    // held (a live value not away at b: its covering span is a blocker), a
+    // cost-free input that b reads anyway, or, for an input cheaper to
+    // compute than to page in, recomputed in stage b as well (transient: it
+    // is released once i is computed).
+    std::vector<std::vector<int>> blockers(spans_.size());
+    std::vector<std::vector<int>> transient(spans_.size());  // recomputed along with i, ascending
+    std::vector<char> can_recompute(spans_.size(), 0);
+    for (std::size_t k = 0; k < spans_.size(); ++k) {
+        const int b = spans_[k].to + 1;
+        if (!recomputable(problem, spans_[k].value)) continue;
+        bool ok = true;
+        std::vector<int> todo{spans_[k].value};
+        std::vector<char> seen(n, 0);
+        while (ok && !todo.empty()) {
+            const int v = todo.back();
+            todo.pop_back();
+            for (int u : g.predecessors(v)) {
+                if (seen[u]) continue;
+                seen[u] = 1;
+                const auto& ur = g.successors(u);
+                const bool live = !free_source_[u] && b >= u + 1 && b <= ur.back();
+                const int c = live ? spanCovering(u, b) : -1;
+                if (free_source_[u]) ok = std::binary_search(ur.begin(), ur.end(), b);
+                else if (live && c < 0) continue;  // always held at b
+                else if (recomputable(problem, u) && g.node(u).compute_energy_j <= g.node(u).pagein_energy_j) {
+                    transient[k].push_back(u);
+                    todo.push_back(u);
+                } else if (live) blockers[k].push_back(c);
+                else ok = false;
             }
+        }
+        std::sort(transient[k].begin(), transient[k].end());
+        can_recompute[k] = ok;
+    }
+    transient_ = std::move(transient);
+
+    // Columns: y_i (a page-out of value i), then per span its page-in and its recomputation.
+    out_col_.assign(n, -1);
+    page_col_.assign(spans_.size(), -1);
+    recompute_col_.assign(spans_.size(), -1);
+    for (std::size_t k = 0; k < spans_.size(); ++k) {
+        const Span& s = spans_[k];
+        const Node& node = g.node(s.value);
+        const bool bridged = problem.options.paging || can_recompute[k];
+        if (bridged)
+            for (int t = s.from; t <= s.to; ++t) coverable[t] += static_cast<double>(node.memory_bytes);
+        if (problem.options.paging) {
+            if (out_col_[s.value] < 0) out_col_[s.value] = addColumn(node.pageout_energy_j);
+            page_col_[k] = addColumn(node.pagein_energy_j);
+        }
+        if (can_recompute[k]) {
+            double energy = node.compute_energy_j;
+            for (int u : transient_[k]) energy += g.node(u).compute_energy_j;
+            recompute_col_[k] = addColumn(energy);
+        }
     }
 
     const double budget = static_cast<double>(problem.ram_budget_bytes);
@@ -72,42 +131,64 @@ PagingPlan::PagingPlan(const Problem& problem) : p_(problem)
     for (int t = 0; t < n; ++t) smallest = std::max(smallest, need[t] - coverable[t]);
     smallest_budget_ = static_cast<std::int64_t>(smallest);
 
-    // Columns: y_i (a page-out of value i), then x per span (a page-in).
-    out_col_.assign(n, -1);
-    for (const Span& s : spans) {
-        if (out_col_[s.value] >= 0) continue;
-        out_col_[s.value] = columns();
-        objective.push_back(scale_ * g.node(s.value).pageout_energy_j);
-    }
-    const int first_span_col = columns();
-    spans_ = spans;
-    for (const Span& s : spans_) objective.push_back(scale_ * g.node(s.value).pagein_energy_j);
-
-    auto addRow = [&](double lo, double up) {
+    constexpr double kInf = std::numeric_limits<double>::max();
+    auto row = [&](double lo, double up, const std::vector<std::pair<int, double>>& terms) {
         row_lower.push_back(lo);
         row_upper.push_back(up);
-        return rows() - 1;
+        for (auto [col, v] : terms) {
+            if (col < 0) continue;
+            triplet_row.push_back(rows() - 1);
+            triplet_col.push_back(col);
+            triplet_value.push_back(v);
+        }
     };
-    auto coef = [&](int row, int col, double v) {
-        triplet_row.push_back(row);
-        triplet_col.push_back(col);
-        triplet_value.push_back(v);
-    };
-    constexpr double kInf = std::numeric_limits<double>::max();
-    for (std::size_t k = 0; k < spans_.size(); ++k) {  // x_ig ≤ y_i
-        const int row = addRow(-kInf, 0);
-        coef(row, first_span_col + static_cast<int>(k), 1);
-        coef(row, out_col_[spans_[k].value], -1);
+    for (std::size_t k = 0; k < spans_.size(); ++k) {
+        const int page = page_col_[k], recompute = recompute_col_[k];
+        if (page >= 0) row(-kInf, 0, {{page, 1}, {out_col_[spans_[k].value], -1}});  // a page-in needs the page-out
+        if (page >= 0 && recompute >= 0) row(-kInf, 1, {{page, 1}, {recompute, 1}});  // one way across
+        for (int c : blockers[k])  // an input away at b cannot feed the recomputation
+            row(-kInf, 1, {{recompute, 1}, {page_col_[c], 1}, {recompute_col_[c], 1}});
     }
+    // Per stage: what spans take off must cover the excess. Inputs recomputed
+    // along with a value in stage b are counted as if still held when node b
+    // runs (they are released before): an over-estimate that keeps the
+    // transient peak inside the budget too.
     for (int t = 0; t < n; ++t) {
+        std::vector<std::pair<int, double>> terms;  // infeasible rows stay: CBC proves it
+        bool transient_here = false;
+        for (std::size_t k = 0; k < spans_.size(); ++k) {
+            const double m = static_cast<double>(g.node(spans_[k].value).memory_bytes);
+            if (spans_[k].from <= t && t <= spans_[k].to) {
+                terms.emplace_back(page_col_[k], m);
+                terms.emplace_back(recompute_col_[k], m);
+            }
+            if (spans_[k].to + 1 == t && recompute_col_[k] >= 0 && !transient_[k].empty()) {
+                double extra = 0;
+                for (int u : transient_[k]) extra += static_cast<double>(g.node(u).memory_bytes);
+                terms.emplace_back(recompute_col_[k], -extra);
+                transient_here = true;
+            }
+        }
         const double excess = need[t] - budget;
-        if (excess <= 0) continue;
-        const int row = addRow(excess, kInf);  // infeasible rows stay: CBC proves it
-        for (std::size_t k = 0; k < spans_.size(); ++k)
-            if (spans_[k].from <= t && t <= spans_[k].to)
-                coef(row, first_span_col + static_cast<int>(k),
-                     static_cast<double>(g.node(spans_[k].value).memory_bytes));
+        if (excess > 0 || transient_here) row(excess, kInf, terms);
     }
+    if (problem.options.remat) {
+        std::vector<std::pair<int, double>> terms;
+        for (std::size_t k = 0; k < spans_.size(); ++k)
+        {
+            double time = g.node(spans_[k].value).compute_time_s;
+            for (int u : transient_[k]) time += g.node(u).compute_time_s;
+            terms.emplace_back(recompute_col_[k], time);
+        }
+        const double spare = (problem.runtime_budget_factor - 1.0) * g.totalComputeTime();
+        row(-kInf, std::max(spare, 0.0), terms);
+    }
+}
+
+int PagingPlan::addColumn(double energy_j)
+{
+    objective.push_back(scale_ * energy_j);
+    return columns() - 1;
 }
 
 double PagingPlan::energyJ(const double* x) const
@@ -124,11 +205,7 @@ Schedule PagingPlan::decode(const double* x) const
     const int n = g.size();
     Schedule s(n);
     for (int t = 0; t < n; ++t) s.R.set(t, t);
-    const int first_span_col = columns() - static_cast<int>(spans_.size());
-    std::vector<std::vector<const Span*>> chosen(n);
-    for (std::size_t k = 0; k < spans_.size(); ++k)
-        if (x[first_span_col + static_cast<int>(k)] > 0.5) chosen[spans_[k].value].push_back(&spans_[k]);
-
+    auto on = [&](int col) { return col >= 0 && x[col] > 0.5; };
     for (int i = 0; i + 1 < n; ++i) {
         const auto& readers = g.successors(i);
         if (readers.empty()) continue;
@@ -137,15 +214,33 @@ Schedule PagingPlan::decode(const double* x) const
             continue;
         }
         for (int t = i + 1; t <= readers.back(); ++t) s.S_RAM.set(t, i);
-        if (chosen[i].empty()) continue;
-        // Spans are in stage order: page out before the first, in at the end of each.
-        const int out_stage = chosen[i].front()->from - 1;
-        s.M_out.set(out_stage, i);
-        for (int t = out_stage + 1; t <= chosen[i].back()->to; ++t) s.S_SD.set(t, i);
-        for (const Span* span : chosen[i]) {
-            for (int t = span->from; t <= span->to; ++t) s.S_RAM.set(t, i, false);
-            s.M_in.set(span->to, i);
+    }
+    // Spans are in stage order per value: page out before the first paged
+    // span, in at the end of each; or recompute in the reader's stage.
+    std::vector<int> out_stage(n, -1), last_in(n, -1);
+    std::vector<std::pair<int, int>> recompute_transient;  // (stage, value)
+    for (std::size_t k = 0; k < spans_.size(); ++k) {
+        const Span& span = spans_[k];
+        const bool paged = on(page_col_[k]), recomputed = on(recompute_col_[k]);
+        if (!paged && !recomputed) continue;
+        for (int t = span.from; t <= span.to; ++t) s.S_RAM.set(t, span.value, false);
+        if (recomputed) {  // computed in the reader's stage, not held into it
+            s.R.set(span.to + 1, span.value);
+            s.S_RAM.set(span.to + 1, span.value, false);
+            for (int u : transient_[k]) recompute_transient.emplace_back(span.to + 1, u);
+            continue;
         }
+        s.M_in.set(span.to, span.value);
+        if (out_stage[span.value] < 0) out_stage[span.value] = span.from - 1;
+        last_in[span.value] = span.to;
+    }
+    // Inputs recomputed along with a value, where they are not held anyway.
+    for (auto [t, u] : recompute_transient)
+        if (!s.S_RAM(t, u)) s.R.set(t, u);
+    for (int i = 0; i < n; ++i) {
+        if (out_stage[i] < 0) continue;
+        s.M_out.set(out_stage[i], i);
+        for (int t = out_stage[i] + 1; t <= last_in[i]; ++t) s.S_SD.set(t, i);
     }
     return s;
 }

@@ -1,25 +1,31 @@
 #pragma once
-// POET without rematerialization, as a small covering MILP.
+// POET as a small covering MILP over the idle spans of values.
 //
-// When nothing can be recomputed except cost-free network inputs (a runtime
-// factor of 1.0 leaves no spare time for any node that takes time; or
-// rematerialization is switched off), every node runs once, in order, and
-// the only choice left is which idle spans of which values to spend on flash.
 // A value i must be in RAM at the start of stage i+1 (to be kept or paged
 // out) and of each stage that reads it; between two such anchor stages a < b
-// with b ≥ a + 2 it may be away for stages a+1..b-1: paged out at a (once
-// per value: the flash copy stays valid) and in at b-1. Paging out later or
-// in earlier only holds RAM longer, and a second page-out only costs energy,
-// so some optimum of formulation.md's MILP has this form, and this problem
-// has that MILP's optimum:
+// with b ≥ a + 2 it may be away for stages a+1..b-1, bridged either
+//  - by paging: out at a (once per value: the flash copy stays valid), in at
+//    b-1; or
+//  - by recomputing it in stage b from inputs held there (inputs cheaper to
+//    compute than to page in are recomputed along with it).
 //
-//   min Σ Φout_i y_i + Σ Φin_i x_ig
-//   x_ig ≤ y_i;  per stage t: Σ_{spans g of i covering t} m_i x_ig ≥ need_t − B
+//   min Σ Φout_i y_i + Σ Φin_i x_ig + Σ Φc(closure) r_ig
+//   x_ig ≤ y_i;  x_ig + r_ig ≤ 1;  per stage t: Σ_{spans covering t} m_i (x_ig + r_ig) ≥ need_t − B
+//   Σ τ(closure) r_ig ≤ spare runtime
 //
 // where need_t is stage t's RAM with everything kept (node t's output plus
 // the values held at its start). A cost-free input is recomputed at each
 // reader instead of being held, so it counts only in the stages that read it.
-// Sizes: resnet18_cifar ~100 columns instead of ~35,000.
+//
+// When nothing but cost-free inputs can be recomputed (a runtime factor of
+// 1.0 leaves no spare time for any node that takes time; or
+// rematerialization is off), every node runs once, in order, and this is
+// exact: paging out later or in earlier only holds RAM longer, and a second
+// page-out only costs energy, so some optimum of formulation.md's MILP has
+// this form (applies(), tst_paging_plan). Sizes: resnet18_cifar ~100 columns
+// instead of ~35,000. Otherwise it is a restriction (no recomputation chains
+// through held values, transient inputs over-counted): every plan is a valid
+// schedule, a good one at tight budgets, but its optimum is no bound.
 #include <cstdint>
 #include <vector>
 
@@ -30,8 +36,8 @@ namespace poet {
 
 class PagingPlan {
 public:
-    // Whether the problem has this form (the Tight formulation's rule for
-    // which nodes can be recomputed, with only cost-free sources among them).
+    // Whether the plan is exact (the Tight formulation's rule for which nodes
+    // can be recomputed, with only cost-free sources among them).
     static bool applies(const Problem& problem);
 
     explicit PagingPlan(const Problem& problem);
@@ -50,19 +56,24 @@ public:
     double energyJ(const double* x) const;
     Schedule decode(const double* x) const;
 
-    // The smallest RAM budget at which a schedule exists: every span paged.
+    // The smallest RAM budget at which the plan has a schedule (every span
+    // bridged); where applies(), the smallest at which any schedule exists.
     std::int64_t smallestFeasibleBudget() const { return smallest_budget_; }
 
 private:
     struct Span {
-        int value, from, to;  // away from RAM at the starts of stages from..to
+        int value, from, to;  // away from RAM at the starts of stages from..to; read at to+1
     };
+    int addColumn(double energy_j);
+
     const Problem& p_;
     double scale_ = 1, offset_j_ = 0;
     std::int64_t smallest_budget_ = 0;
-    std::vector<int> out_col_;      // y_i per value, -1 when it has no span
-    std::vector<Span> spans_;       // x columns follow the y columns, in this order
-    std::vector<char> free_source_; // recomputed at each reader for free
+    std::vector<Span> spans_;
+    std::vector<int> out_col_;                   // per value: its page-out, or -1
+    std::vector<int> page_col_, recompute_col_;  // per span: its page-in / its recomputation, or -1
+    std::vector<std::vector<int>> transient_;    // per span: inputs recomputed along with it
+    std::vector<char> free_source_;              // recomputed at each reader for free
 };
 
 }  // namespace poet

@@ -2,10 +2,12 @@
 // the reference build on the same problems: same status, same optimum, and
 // the smallest feasible budget it claims is exact.
 #include <QtTest>
+#include <random>
 
 #include "formulation.h"
 #include "paging_plan.h"
 #include "problem_loader.h"
+#include "replay.h"
 #include "solver.h"
 #include "tiny_graphs.h"
 
@@ -39,8 +41,9 @@ Problem bundled(const std::string& model, double fraction, double factor, bool p
 // forward chain with uneven sizes, a loss, and one gradient node per pair of
 // consecutive forward nodes that reads both and the gradient before it. Page
 // costs are a latency plus a per-byte part, so small values page dearer per
-// byte; node 0 is a cost-free input.
-Graph trainingChain(const std::vector<std::int64_t>& sizes)
+// byte; node 0 is a cost-free input. With `cheap_odd`, odd forward nodes cost
+// less to compute than to page in (like batch norms and ReLUs).
+Graph trainingChain(const std::vector<std::int64_t>& sizes, bool cheap_odd = false)
 {
     const int f = static_cast<int>(sizes.size());
     std::vector<Node> nodes;
@@ -58,7 +61,7 @@ Graph trainingChain(const std::vector<std::int64_t>& sizes)
         return static_cast<int>(nodes.size()) - 1;
     };
     add(sizes[0], 0);
-    for (int i = 1; i < f; ++i) edges.emplace_back(add(sizes[i], 1.0 + 0.1 * i) - 1, i);
+    for (int i = 1; i < f; ++i) edges.emplace_back(add(sizes[i], cheap_odd && i % 2 ? 0.01 : 1.0 + 0.1 * i) - 1, i);
     int grad = add(1, 0.1);  // the loss
     edges.emplace_back(f - 1, grad);
     for (int k = f - 2; k >= 0; --k) {
@@ -67,6 +70,16 @@ Graph trainingChain(const std::vector<std::int64_t>& sizes)
         grad = g;
     }
     return Graph(nodes, edges);
+}
+
+bool meetsEveryRow(const PagingPlan& plan, const std::vector<double>& x)
+{
+    std::vector<double> activity(plan.rows(), 0.0);
+    for (std::size_t e = 0; e < plan.triplet_value.size(); ++e)
+        activity[plan.triplet_row[e]] += plan.triplet_value[e] * x[plan.triplet_col[e]];
+    for (int r = 0; r < plan.rows(); ++r)
+        if (activity[r] < plan.row_lower[r] - 1e-9 || activity[r] > plan.row_upper[r] + 1e-9) return false;
+    return true;
 }
 
 }  // namespace
@@ -175,6 +188,36 @@ private slots:
         QVERIFY(infeasible > 0);
         QVERIFY(paged >= 5);
         QVERIFY(optimal > paged);
+    }
+
+    // With spare runtime the plan is a restriction: any column vector that
+    // meets its rows must decode to a schedule the replay accepts, at no more
+    // than the plan's own energy (inputs already held are not recomputed).
+    void everyPlanIsAValidSchedule()
+    {
+        const Graph g = trainingChain({3, 5, 2, 6, 4, 7, 1, 5}, true);
+        const std::int64_t peak = plainPassPeakBytes(g);
+        std::mt19937 random(7);
+        int checked = 0, recomputing = 0;
+        for (std::int64_t ram = peak / 3; ram <= peak; ram += 2) {
+            const Problem p = test::problemOf(g, ram, 1.6, true, true);
+            QVERIFY(!PagingPlan::applies(p));
+            const PagingPlan plan(p);
+            for (int draw = 0; draw < 3000; ++draw) {
+                std::vector<double> x(plan.columns());
+                for (double& v : x) v = random() % 2;
+                if (!meetsEveryRow(plan, x)) continue;
+                const Schedule s = plan.decode(x.data());
+                const ReplayReport r = replaySchedule(g, s, limitsOf(p));
+                QVERIFY2(r.valid, qPrintable(QStringLiteral("%1 B: %2").arg(ram).arg(
+                                      r.errors.empty() ? "" : r.errors.front().c_str())));
+                QVERIFY(r.total_energy_j <= plan.energyJ(x.data()) + 1e-9);
+                ++checked;
+                if (r.recomputations > 0) ++recomputing;
+            }
+        }
+        QVERIFY2(checked >= 200 && recomputing >= 50, qPrintable(QStringLiteral("%1 plans checked, %2 recompute")
+                                                                     .arg(checked).arg(recomputing)));
     }
 
     void smallestBudgetIsExact_data()
