@@ -43,12 +43,17 @@ StatusMessage statusForResult(const SolveResult& r, const StatusContext& ctx) {
     const QString took = q(formatSeconds(r.solve_time_s));
     switch (r.status) {
     case SolveStatus::Optimal:
+    {
         m.tone = StatusTone::Good;
-        m.text = cached ? QObject::tr("Proven optimal: %1 per iteration, peak RAM %2 (from the solve cache).")
-                              .arg(energy, q(formatBytes(r.replay.peak_ram_bytes)))
-                        : QObject::tr("Proven optimal: %1 per iteration, peak RAM %2 (solved in %3).")
-                              .arg(energy, q(formatBytes(r.replay.peak_ram_bytes)), took);
+        // Stopped at the target gap: say how close, not "proven optimal".
+        const QString proven = r.gap >= 5e-5 ? QObject::tr("Optimal within %1 %").arg(r.gap * 100, 0, 'f', 2)
+                                             : QObject::tr("Proven optimal");
+        m.text = cached ? QObject::tr("%1: %2 per iteration, peak RAM %3 (from the solve cache).")
+                              .arg(proven, energy, q(formatBytes(r.replay.peak_ram_bytes)))
+                        : QObject::tr("%1: %2 per iteration, peak RAM %3 (solved in %4).")
+                              .arg(proven, energy, q(formatBytes(r.replay.peak_ram_bytes)), took);
         break;
+    }
     case SolveStatus::Feasible:
         m.tone = StatusTone::Warning;
         m.text = QObject::tr("Feasible, not proven optimal: %1, gap %2 % (%3).")

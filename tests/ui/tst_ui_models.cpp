@@ -183,6 +183,8 @@ void TestUiModels::statusWords() {
     m = statusForResult(r, ctx);
     QVERIFY2(m.text.contains("gap 1.23 %"), qPrintable(m.text));
     r.status = SolveStatus::Optimal;
+    QVERIFY2(statusForResult(r, ctx).text.contains("Optimal within 1.23 %"), qPrintable(statusForResult(r, ctx).text));
+    r.gap = 0;
     QVERIFY(statusForResult(r, ctx).text.contains("Proven optimal"));
     r.status = SolveStatus::NoSolution;
     QVERIFY(statusForResult(r, ctx).text.contains("time limit (5 s)"));
