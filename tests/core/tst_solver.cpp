@@ -293,6 +293,26 @@ private slots:
         QCOMPARE(toString(r.status), "feasible");
     }
 
+    void plainPassBoundEndsTheSolveWithinTheGap()
+    {
+        // vgg16_cifar at 1,232,916 B and 1.5x: the quick schedule is ~0.2%
+        // above one plain pass's compute energy, a lower bound on any schedule.
+        const Problem p = bundled("vgg16_cifar", "m4", 1232916, 1.5);
+        SolverOptions o;
+        o.time_limit_s = 30;
+        o.relative_gap = 0.01;
+        const SolveResult loose = solve(p, o);
+        verifyAgrees(loose);
+        QCOMPARE(toString(loose.status), "optimal");
+        QVERIFY2(loose.message.find("plain-pass energy bound proves it") != std::string::npos, loose.message.c_str());
+        QCOMPARE(loose.lp_bound_time_s, -1.0);  // no LP was needed
+        QVERIFY(loose.gap > 0 && loose.gap <= 0.01);
+        // A tighter gap than that needs the LP.
+        o.relative_gap = loose.gap / 2;
+        const SolveResult tight = solve(p, o);
+        QVERIFY(tight.lp_bound_time_s >= 0);
+    }
+
     void cancelKeepsBestSchedule()
     {
         const Problem p = bundled("resnet18_cifar", "m4", 737719, 1.5);
