@@ -72,8 +72,8 @@ Figures run(const Problem& p, FormulationVariant v, bool heuristics, double limi
         f.gap = res.gap;
         f.status = toString(res.status);
         f.source = toString(res.source);
-        f.vars = form.columns();
-        f.rows = form.rows();
+        f.vars = res.variables;  // the paging plan's size where it solved the case
+        f.rows = res.constraints;
     }
     f.build_s = median(build);
     f.first_s = median(first);
