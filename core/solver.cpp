@@ -187,6 +187,37 @@ void configureCbc(CbcModel& model, const SolverOptions& options, double offset_j
     addCutsAndHeuristics(model);
 }
 
+// Loads a MILP in triplet form (formulation.h, paging_plan.h) into Clp,
+// with its integer columns marked.
+template <class Milp>
+void loadMilp(OsiClpSolverInterface& lp, const Milp& milp, const double* col_lower, const double* col_upper,
+              const std::vector<char>& is_integer)
+{
+    CoinPackedMatrix matrix(false, milp.triplet_row.data(), milp.triplet_col.data(), milp.triplet_value.data(),
+                            static_cast<CoinBigIndex>(milp.triplet_value.size()));
+    matrix.setDimensions(milp.rows(), milp.columns());
+    lp.loadProblem(matrix, col_lower, col_upper, milp.objective.data(), milp.row_lower.data(),
+                   milp.row_upper.data());
+    for (int c = 0; c < milp.columns(); ++c)
+        if (is_integer[c]) lp.setInteger(c);
+    lp.messageHandler()->setLogLevel(0);
+}
+
+// What the incumbent handler needs to know of a solve of `milp`.
+template <class Milp>
+void describeSolve(IncumbentHandler::Shared& shared, const Milp& milp, const Problem& problem,
+                   const SolverOptions& options, Clock::time_point start, const std::atomic<bool>* cancel,
+                   const IncumbentCallback& onIncumbent)
+{
+    shared.problem = &problem;
+    shared.energy_of = [&milp](const double* x) { return milp.energyJ(x); };
+    shared.decode = [&milp](const double* x) { return milp.decode(x); };
+    shared.cancel = cancel;
+    shared.callback = &onIncumbent;
+    shared.start = start;
+    shared.time_limit_s = options.time_limit_s;
+}
+
 // The covering MILP of paging_plan.h, solved by CBC: its best schedule (if
 // any), whether that is proven optimal or the plan infeasible, and a bound.
 struct PlanOutcome {
@@ -201,25 +232,11 @@ PlanOutcome solvePagingPlan(const PagingPlan& plan, const Problem& problem, cons
                             const std::atomic<bool>* cancel, const IncumbentCallback& onIncumbent)
 {
     OsiClpSolverInterface lp;
-    {
-        CoinPackedMatrix matrix(false, plan.triplet_row.data(), plan.triplet_col.data(), plan.triplet_value.data(),
-                                static_cast<CoinBigIndex>(plan.triplet_value.size()));
-        matrix.setDimensions(plan.rows(), plan.columns());
-        const std::vector<double> lower(plan.columns(), 0.0), upper(plan.columns(), 1.0);
-        lp.loadProblem(matrix, lower.data(), upper.data(), plan.objective.data(), plan.row_lower.data(),
-                       plan.row_upper.data());
-    }
-    for (int c = 0; c < plan.columns(); ++c) lp.setInteger(c);
-    lp.messageHandler()->setLogLevel(0);
+    const std::vector<double> lower(plan.columns(), 0.0), upper(plan.columns(), 1.0);
+    loadMilp(lp, plan, lower.data(), upper.data(), std::vector<char>(plan.columns(), 1));
 
     IncumbentHandler::Shared shared;
-    shared.problem = &problem;
-    shared.energy_of = [&plan](const double* x) { return plan.energyJ(x); };
-    shared.decode = [&plan](const double* x) { return plan.decode(x); };
-    shared.cancel = cancel;
-    shared.callback = &onIncumbent;
-    shared.start = start;
-    shared.time_limit_s = options.time_limit_s;
+    describeSolve(shared, plan, problem, options, start, cancel, onIncumbent);
     shared.best_j = warm_energy_j;  // report only what beats the warm start
     shared.first_solution_s = first_solution_s;
 
@@ -403,26 +420,11 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
     }
 
     OsiClpSolverInterface lp;
-    {
-        CoinPackedMatrix matrix(false, f.triplet_row.data(), f.triplet_col.data(), f.triplet_value.data(),
-                                static_cast<CoinBigIndex>(f.triplet_value.size()));
-        matrix.setDimensions(f.rows(), f.columns());
-        lp.loadProblem(matrix, f.col_lower.data(), f.col_upper.data(), f.objective.data(), f.row_lower.data(),
-                       f.row_upper.data());
-    }
-    for (int c = 0; c < f.columns(); ++c)
-        if (f.is_integer[c]) lp.setInteger(c);
-    lp.messageHandler()->setLogLevel(0);
+    loadMilp(lp, f, f.col_lower.data(), f.col_upper.data(), f.is_integer);
     lp.setHintParam(OsiDoReducePrint, true, OsiHintTry);
 
     IncumbentHandler::Shared shared;
-    shared.problem = &problem;
-    shared.energy_of = [&f](const double* x) { return f.energyJ(x); };
-    shared.decode = [&f](const double* x) { return f.decode(x); };
-    shared.cancel = cancel;
-    shared.callback = &onIncumbent;
-    shared.start = start;
-    shared.time_limit_s = options.time_limit_s;
+    describeSolve(shared, f, problem, options, start, cancel, onIncumbent);
     LpDeadline lp_deadline(&shared);
     lp.getModelPtr()->passInEventHandler(&lp_deadline);
 
