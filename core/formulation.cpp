@@ -19,6 +19,13 @@ struct Expr {
 
 }  // namespace
 
+bool recomputableInTightForm(const Problem& problem, int i)
+{
+    if (!problem.options.remat) return false;
+    const double spare = (problem.runtime_budget_factor - 1.0) * problem.graph.totalComputeTime();
+    return problem.graph.node(i).compute_time_s <= std::max(spare, 0.0) * (1 + 1e-9);
+}
+
 Formulation::Formulation(const Problem& problem, FormulationVariant variant)
     : p_(problem), variant_(variant), n_(problem.graph.size())
 {
@@ -84,11 +91,10 @@ void Formulation::build()
     // Tight: a node that takes longer than the spare time is never
     // recomputed, so its R variables (fixed at 0) are left out; at factor 1.0
     // that is every node with a cost, and the problem becomes paging only.
-    auto recomputable = [&](int i) {
-        if (!remat) return false;
-        return variant_ == FormulationVariant::Reference ||
-               g.node(i).compute_time_s <= std::max(spare, 0.0) * (1 + 1e-9);
-    };
+    std::vector<char> can_recompute(n);
+    for (int i = 0; i < n; ++i)
+        can_recompute[i] = variant_ == FormulationVariant::Reference ? remat : recomputableInTightForm(p_, i);
+    auto recomputable = [&](int i) { return can_recompute[i] != 0; };
 
     // Tight: a page-in during t serves a read in stage t+1. Paging in earlier
     // only holds RAM sooner (the copy on flash stays valid), so some optimum

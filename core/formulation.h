@@ -24,6 +24,11 @@ namespace poet {
 
 enum class FormulationVariant { Reference, Tight };
 
+// Whether the Tight form lets node i be recomputed: rematerialization is on
+// and its compute time fits in the spare runtime (the Reference form lets
+// every node be, and the runtime row decides).
+bool recomputableInTightForm(const Problem& problem, int i);
+
 class Formulation {
 public:
     Formulation(const Problem& problem, FormulationVariant variant = FormulationVariant::Tight);

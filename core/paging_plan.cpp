@@ -1,5 +1,7 @@
 #include "paging_plan.h"
 
+#include "formulation.h"
+
 #include <algorithm>
 #include <limits>
 
@@ -14,15 +16,6 @@ bool isFreeSource(const Graph& g, int i)
     return g.predecessors(i).empty() && node.compute_energy_j == 0 && node.compute_time_s == 0;
 }
 
-// The Tight formulation's rule (formulation.cpp): a node can be recomputed
-// when rematerialization is on and it fits in the spare runtime.
-bool recomputable(const Problem& p, int i)
-{
-    if (!p.options.remat) return false;
-    const double spare = (p.runtime_budget_factor - 1.0) * p.graph.totalComputeTime();
-    return p.graph.node(i).compute_time_s <= std::max(spare, 0.0) * (1 + 1e-9);
-}
-
 }  // namespace
 
 bool PagingPlan::applies(const Problem& problem)
@@ -30,7 +23,7 @@ bool PagingPlan::applies(const Problem& problem)
     const Graph& g = problem.graph;
     // The last node is never recomputed: no stage follows it.
     for (int i = 0; i + 1 < g.size(); ++i)
-        if (recomputable(problem, i) && !isFreeSource(g, i)) return false;
+        if (recomputableInTightForm(problem, i) && !isFreeSource(g, i)) return false;
     return true;
 }
 
@@ -41,7 +34,7 @@ PagingPlan::PagingPlan(const Problem& problem) : p_(problem)
     offset_j_ = g.totalComputeEnergy();
     scale_ = offset_j_ > 0 ? 1e6 / offset_j_ : 1.0;
     free_source_.assign(n, 0);
-    for (int i = 0; i + 1 < n; ++i) free_source_[i] = recomputable(problem, i) && isFreeSource(g, i);
+    for (int i = 0; i + 1 < n; ++i) free_source_[i] = recomputableInTightForm(problem, i) && isFreeSource(g, i);
 
     // RAM of each stage with everything kept, and what spans could take off it.
     std::vector<double> need(n, 0), coverable(n, 0);
@@ -78,7 +71,7 @@ PagingPlan::PagingPlan(const Problem& problem) : p_(problem)
     std::vector<char> can_recompute(spans_.size(), 0);
     for (std::size_t k = 0; k < spans_.size(); ++k) {
         const int b = spans_[k].to + 1;
-        if (!recomputable(problem, spans_[k].value)) continue;
+        if (!recomputableInTightForm(problem, spans_[k].value)) continue;
         bool ok = true;
         std::vector<int> todo{spans_[k].value};
         std::vector<char> seen(n, 0);
@@ -93,7 +86,7 @@ PagingPlan::PagingPlan(const Problem& problem) : p_(problem)
                 const int c = live ? spanCovering(u, b) : -1;
                 if (free_source_[u]) ok = std::binary_search(ur.begin(), ur.end(), b);
                 else if (live && c < 0) continue;  // always held at b
-                else if (recomputable(problem, u) && g.node(u).compute_energy_j <= g.node(u).pagein_energy_j) {
+                else if (recomputableInTightForm(problem, u) && g.node(u).compute_energy_j <= g.node(u).pagein_energy_j) {
                     transient[k].push_back(u);
                     todo.push_back(u);
                 } else if (live) blockers[k].push_back(c);

@@ -388,8 +388,8 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
         const PagingPlan plan(problem);
         result.variables = plan.columns();
         result.constraints = plan.rows();
-        PlanOutcome out = solvePagingPlan(plan, problem, options, start, warm_energy_j,
-                                          result.first_solution_time_s, cancel, onIncumbent);
+        const PlanOutcome out = solvePagingPlan(plan, problem, options, start, warm_energy_j,
+                                                result.first_solution_time_s, cancel, onIncumbent);
         if (out.infeasible) {
             result.message = "no schedule fits these budgets: with nothing to recompute, the smallest RAM budget "
                              "that works is " +
@@ -410,8 +410,8 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
         const bool proven = out.proven && relativeGap(energy, bound) <= options.relative_gap + 1e-12;
         if (proven) result.message = "solved exactly as a paging plan (nothing can be recomputed)";
         finishWith(proven ? SolveStatus::Optimal : SolveStatus::Feasible, best,
-                          proven ? SolutionSource::Proven
-                                 : (plan_wins ? SolutionSource::Incumbent : SolutionSource::Heuristic),
+                   proven ? SolutionSource::Proven
+                          : (plan_wins ? SolutionSource::Incumbent : SolutionSource::Heuristic),
                    bound);
         if (!result.replay.valid)  // should never happen: the plan and the replay disagree
             result.message = "internal error: the replay rejected the paging plan's schedule: " +
