@@ -1,6 +1,7 @@
 #include "paging_plan.h"
 
 #include "formulation.h"
+#include "replay.h"
 
 #include <algorithm>
 #include <limits>
@@ -36,18 +37,27 @@ PagingPlan::PagingPlan(const Problem& problem) : p_(problem)
     free_source_.assign(n, 0);
     for (int i = 0; i + 1 < n; ++i) free_source_[i] = recomputableInTightForm(problem, i) && isFreeSource(g, i);
 
-    // RAM of each stage with everything kept, and what spans could take off it.
-    std::vector<double> need(n, 0), coverable(n, 0);
+    // The plain pass (cost-free inputs recomputed at each reader) and each
+    // stage's RAM in it, with everything kept.
+    base_ = Schedule(n);
+    for (int t = 0; t < n; ++t) base_.R.set(t, t);
+    std::vector<double> need(n, 0);
     for (int t = 0; t < n; ++t) need[t] = static_cast<double>(g.node(t).memory_bytes);
     for (int i = 0; i + 1 < n; ++i) {
         const auto& readers = g.successors(i);
         if (readers.empty()) continue;
         const double m = static_cast<double>(g.node(i).memory_bytes);
         if (free_source_[i]) {
-            for (int t : readers) need[t] += m;
+            for (int t : readers) {
+                need[t] += m;
+                base_.R.set(t, i);
+            }
             continue;
         }
-        for (int t = i + 1; t <= readers.back(); ++t) need[t] += m;
+        for (int t = i + 1; t <= readers.back(); ++t) {
+            need[t] += m;
+            base_.S_RAM.set(t, i);
+        }
         if (m <= 0) continue;
         std::vector<int> anchors{i + 1};
         for (int t : readers)
@@ -98,6 +108,50 @@ PagingPlan::PagingPlan(const Problem& problem) : p_(problem)
     }
     transient_ = std::move(transient);
 
+    addColumnsAndRows(need, can_recompute, blockers);
+}
+
+PagingPlan::PagingPlan(const Problem& problem, const Schedule& base) : p_(problem), base_(base)
+{
+    const Graph& g = problem.graph;
+    const int n = g.size();
+    const ReplayReport plain_ram = replaySchedule(g, base, ReplayLimits{-1, -1, false, true});
+    offset_j_ = plain_ram.compute_energy_j;
+    scale_ = offset_j_ > 0 ? 1e6 / offset_j_ : 1.0;
+    free_source_.assign(n, 0);
+    std::vector<double> need(n, 0);
+    for (int t = 0; t < n && plain_ram.valid; ++t)
+        for (std::int64_t bytes : plain_ram.ram_trace[t]) need[t] = std::max(need[t], static_cast<double>(bytes));
+    // Each run of stages that holds a value: it must be there where a node
+    // computed in that stage reads it, and at the run's first stage (to be
+    // paged out); between two such anchors it may be on flash instead.
+    for (int i = 0; i + 1 < n && plain_ram.valid; ++i) {
+        if (g.node(i).memory_bytes <= 0) continue;
+        std::vector<int> anchors;
+        for (int t = i + 1; t < n; ++t) {
+            if (!base.S_RAM(t, i)) continue;
+            bool read = !base.S_RAM(t - 1, i);  // the run starts here
+            for (int v : g.successors(i)) read = read || (v <= t && base.R(t, v));
+            if (read) anchors.push_back(t);
+        }
+        for (std::size_t k = 0; k + 1 < anchors.size(); ++k) {
+            bool held_between = true;
+            for (int t = anchors[k]; t <= anchors[k + 1]; ++t) held_between = held_between && base.S_RAM(t, i);
+            if (held_between && anchors[k + 1] >= anchors[k] + 2)
+                spans_.push_back({i, anchors[k] + 1, anchors[k + 1] - 1});
+        }
+    }
+    transient_.assign(spans_.size(), {});
+    addColumnsAndRows(need, std::vector<char>(spans_.size(), 0), std::vector<std::vector<int>>(spans_.size()));
+}
+
+void PagingPlan::addColumnsAndRows(const std::vector<double>& need, const std::vector<char>& can_recompute,
+                                   const std::vector<std::vector<int>>& blockers)
+{
+    const Problem& problem = p_;
+    const Graph& g = problem.graph;
+    const int n = g.size();
+    std::vector<double> coverable(n, 0);
     // Columns: y_i (a page-out of value i), then per span its page-in and its recomputation.
     out_col_.assign(n, -1);
     page_col_.assign(spans_.size(), -1);
@@ -167,8 +221,7 @@ PagingPlan::PagingPlan(const Problem& problem) : p_(problem)
     }
     if (problem.options.remat) {
         std::vector<std::pair<int, double>> terms;
-        for (std::size_t k = 0; k < spans_.size(); ++k)
-        {
+        for (std::size_t k = 0; k < spans_.size(); ++k) {
             double time = g.node(spans_[k].value).compute_time_s;
             for (int u : transient_[k]) time += g.node(u).compute_time_s;
             terms.emplace_back(recompute_col_[k], time);
@@ -194,20 +247,9 @@ double PagingPlan::energyJ(const double* x) const
 
 Schedule PagingPlan::decode(const double* x) const
 {
-    const Graph& g = p_.graph;
-    const int n = g.size();
-    Schedule s(n);
-    for (int t = 0; t < n; ++t) s.R.set(t, t);
+    const int n = p_.graph.size();
+    Schedule s = base_;
     auto on = [&](int col) { return col >= 0 && x[col] > 0.5; };
-    for (int i = 0; i + 1 < n; ++i) {
-        const auto& readers = g.successors(i);
-        if (readers.empty()) continue;
-        if (free_source_[i]) {
-            for (int t : readers) s.R.set(t, i);
-            continue;
-        }
-        for (int t = i + 1; t <= readers.back(); ++t) s.S_RAM.set(t, i);
-    }
     // Spans are in stage order per value: page out before the first paged
     // span, in at the end of each; or recompute in the reader's stage.
     std::vector<int> out_stage(n, -1), last_in(n, -1);
@@ -224,8 +266,9 @@ Schedule PagingPlan::decode(const double* x) const
             continue;
         }
         s.M_in.set(span.to, span.value);
-        if (out_stage[span.value] < 0) out_stage[span.value] = span.from - 1;
-        last_in[span.value] = span.to;
+        int& out = out_stage[span.value];
+        out = out < 0 ? span.from - 1 : std::min(out, span.from - 1);
+        last_in[span.value] = std::max(last_in[span.value], span.to);
     }
     // Inputs recomputed along with a value, where they are not held anyway.
     for (auto [t, u] : recompute_transient)

@@ -42,6 +42,13 @@ public:
 
     explicit PagingPlan(const Problem& problem);
 
+    // Paging only, for a fixed compute plan: `base` (no paging; valid but for
+    // its RAM peak) keeps its computations, and the plan chooses which idle
+    // spans of its held values go to flash instead. Each stage's RAM drops by
+    // what is away over it, so this finds the least paging that fits `base`
+    // into the budget (LP roundings, relaxation_rounding.h).
+    PagingPlan(const Problem& problem, const Schedule& base);
+
     int columns() const { return static_cast<int>(objective.size()); }
     int rows() const { return static_cast<int>(row_lower.size()); }
 
@@ -65,6 +72,10 @@ private:
         int value, from, to;  // away from RAM at the starts of stages from..to; read at to+1
     };
     int addColumn(double energy_j);
+    // Columns and rows from need_t (each stage's RAM with everything kept)
+    // and spans_; per span whether and how it can be recomputed.
+    void addColumnsAndRows(const std::vector<double>& need, const std::vector<char>& can_recompute,
+                           const std::vector<std::vector<int>>& blockers);
 
     const Problem& p_;
     double scale_ = 1, offset_j_ = 0;
@@ -74,6 +85,7 @@ private:
     std::vector<int> page_col_, recompute_col_;  // per span: its page-in / its recomputation, or -1
     std::vector<std::vector<int>> transient_;    // per span: inputs recomputed along with it
     std::vector<char> free_source_;              // recomputed at each reader for free
+    Schedule base_;                              // everything kept; decode() takes spans off it
 };
 
 }  // namespace poet

@@ -1,5 +1,7 @@
 #include "relaxation_rounding.h"
 
+#include <algorithm>
+
 #include "baselines.h"
 #include "heuristic_schedule.h"
 #include "replay.h"
@@ -36,7 +38,8 @@ BoolMatrix recomputationsFor(const Graph& g, const std::vector<std::vector<char>
 
 }  // namespace
 
-std::optional<Schedule> roundRelaxation(const Problem& problem, const Formulation& f, const double* x)
+std::optional<Schedule> roundRelaxation(const Problem& problem, const Formulation& f, const double* x,
+                                        const FitToBudget& fit)
 {
     if (!problem.options.remat) return std::nullopt;
     const Graph& g = problem.graph;
@@ -49,12 +52,29 @@ std::optional<Schedule> roundRelaxation(const Problem& problem, const Formulatio
         for (int i = 0; i < t; ++i)
             presence[t][i] = f.value(Var::S_RAM, x, t, i) + (t > 0 ? f.value(Var::M_in, x, t - 1, i) : 0.0);
 
+    // Values the relaxation pages in: recomputing one means recomputing its
+    // chain back to a held value, so one rounding keeps them instead (and
+    // leaves it to the fitting to page them out where RAM is short).
+    std::vector<char> paged(n, 0);
+    for (int i = 0; i < n && problem.options.paging; ++i) {
+        double page_ins = 0;
+        for (int t = 0; t < n; ++t) page_ins += f.value(Var::M_in, x, t, i);
+        paged[i] = page_ins >= 0.25 && !g.successors(i).empty();
+    }
+    const bool any_paged = std::find(paged.begin(), paged.end(), 1) != paged.end();
+
     std::vector<std::optional<Schedule>> candidates;
-    for (double threshold : {0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9}) {
-        std::vector<std::vector<char>> held(n, std::vector<char>(n, 0));
-        for (int t = 0; t < n; ++t)
-            for (int i = 0; i < t; ++i) held[t][i] = presence[t][i] >= threshold;
-        candidates.push_back(relieveToFit(g, scheduleFromRecompute(g, recomputationsFor(g, held)), limits));
+    for (bool keep_paged : {false, true}) {
+        if (keep_paged && !any_paged) break;
+        for (double threshold : {0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9}) {
+            std::vector<std::vector<char>> held(n, std::vector<char>(n, 0));
+            for (int t = 0; t < n; ++t)
+                for (int i = 0; i < t; ++i)
+                    held[t][i] = presence[t][i] >= threshold || (keep_paged && paged[i] && t <= g.successors(i).back());
+            const Schedule rounded = scheduleFromRecompute(g, recomputationsFor(g, held));
+            candidates.push_back(relieveToFit(g, rounded, limits));
+            if (fit) candidates.push_back(fit(rounded));
+        }
     }
     return leastEnergyValid(g, limits, std::move(candidates));
 }

@@ -5,6 +5,7 @@
 // over the RAM budget by paging or recomputing (relieveToFit). Where cheap
 // recomputations are what the optimum is made of, this finds schedules the
 // eviction heuristics miss.
+#include <functional>
 #include <optional>
 
 #include "formulation.h"
@@ -13,9 +14,16 @@
 
 namespace poet {
 
+// Brings a rounded schedule (valid but for its RAM peak) within the budget.
+using FitToBudget = std::function<std::optional<Schedule>(const Schedule&)>;
+
 // The least-energy valid schedule over a range of thresholds; nullopt when
 // none is valid (or rematerialization is off: the rounding recomputes).
-// `x` is a column solution of `f`, built for `problem`.
-std::optional<Schedule> roundRelaxation(const Problem& problem, const Formulation& f, const double* x);
+// `x` is a column solution of `f`, built for `problem`. Each rounding is
+// fitted by relieveToFit and, when given, by `fit` as well. Besides the plain
+// rounding, one more keeps the values the relaxation pages in (rather than
+// recomputing their chains) from their computation to their last read.
+std::optional<Schedule> roundRelaxation(const Problem& problem, const Formulation& f, const double* x,
+                                        const FitToBudget& fit = {});
 
 }  // namespace poet

@@ -448,7 +448,22 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
         result.lp_bound_time_s = secondsSince(start);
         lp_bound_j = std::max(trivial_bound_j, lp.getObjValue() / f.objectiveScale() + f.objectiveOffsetJ());
         const double before_j = warm_energy_j;
-        if (options.use_heuristics) consider(roundRelaxation(problem, f, lp.getColSolution()));
+        if (options.use_heuristics) {
+            // Each rounding also gets its least paging (paging_plan.h) where
+            // relieveToFit's greedy steps give up; a second each at most.
+            const double plan_deadline_s = secondsSince(start) + 0.1 * options.time_limit_s;
+            FitToBudget fit;
+            if (problem.options.paging)
+                fit = [&](const Schedule& rounded) -> std::optional<Schedule> {
+                    const double left_s = plan_deadline_s - secondsSince(start);
+                    if (left_s <= 0 || (cancel && cancel->load())) return std::nullopt;
+                    SolverOptions plan_options = options;
+                    plan_options.time_limit_s = secondsSince(start) + std::min(1.0, left_s);
+                    const PagingPlan plan(problem, rounded);
+                    return solvePagingPlan(plan, problem, plan_options, start, INFINITY, -1, cancel, {}).best;
+                };
+            consider(roundRelaxation(problem, f, lp.getColSolution(), fit));
+        }
         if (warm_energy_j < before_j) announceWarm();
         if (warm && relativeGap(warm_energy_j, lp_bound_j) <= options.relative_gap) {
             result.message = "the LP relaxation's bound proves it within the gap";

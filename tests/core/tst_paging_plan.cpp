@@ -4,6 +4,7 @@
 #include <QtTest>
 #include <random>
 
+#include "baselines.h"
 #include "formulation.h"
 #include "paging_plan.h"
 #include "problem_loader.h"
@@ -218,6 +219,61 @@ private slots:
         }
         QVERIFY2(checked >= 200 && recomputing >= 50, qPrintable(QStringLiteral("%1 plans checked, %2 recompute")
                                                                      .arg(checked).arg(recomputing)));
+    }
+
+    // On the plain pass the fixed-plan form is the exact plan itself (which
+    // the tests above hold against formulation.md): the same columns, costs
+    // and rows, with each stage's RAM taken from the replay.
+    void fixedPlainPassIsTheExactPlan()
+    {
+        const Graph g = trainingChain({3, 5, 2, 6, 4, 7, 1, 5});
+        for (std::int64_t ram : {12, 16, 20, 24}) {
+            const Problem p = test::problemOf(g, ram, 1.5, true, false);
+            const PagingPlan exact(p), fixed(p, plainSchedule(g));
+            QVERIFY(exact.columns() > 3);
+            QCOMPARE(fixed.objective, exact.objective);
+            QCOMPARE(fixed.row_lower, exact.row_lower);
+            QCOMPARE(fixed.row_upper, exact.row_upper);
+            QCOMPARE(fixed.triplet_row, exact.triplet_row);
+            QCOMPARE(fixed.triplet_col, exact.triplet_col);
+            QCOMPARE(fixed.triplet_value, exact.triplet_value);
+        }
+    }
+
+    // With recomputations in the fixed plan: every column vector that meets
+    // the rows pages a schedule the replay accepts, keeping its computations.
+    void fixedPlanPagingIsValid()
+    {
+        const Graph g = trainingChain({3, 5, 2, 6, 4, 7, 1, 5}, true);
+        const int n = g.size();
+        BoolMatrix R(n);
+        for (int t = 0; t < n; ++t) R.set(t, t);
+        for (int t = 10; t < n; ++t)  // the backward pass recomputes the cheap forward values it reads
+            for (int v : {1, 3, 5, 7})
+                for (int w : g.successors(v))
+                    if (w == t) R.set(t, v);
+        const Schedule base = scheduleFromRecompute(g, R);
+        const std::int64_t peak = replaySchedule(g, base).peak_ram_bytes;
+        std::mt19937 random(11);
+        int checked = 0, paged = 0;
+        for (std::int64_t ram = peak / 2; ram <= peak; ++ram) {
+            const Problem p = test::problemOf(g, ram, 3.0, true, true);
+            const PagingPlan plan(p, base);
+            for (int draw = 0; draw < 3000; ++draw) {
+                std::vector<double> x(plan.columns());
+                for (double& v : x) v = random() % (2 + draw % 3) == 0;
+                if (!meetsEveryRow(plan, x)) continue;
+                const Schedule s = plan.decode(x.data());
+                QCOMPARE(s.R, base.R);
+                const ReplayReport r = replaySchedule(g, s, limitsOf(p));
+                QVERIFY2(r.valid, qPrintable(QStringLiteral("%1 B: %2").arg(ram).arg(
+                                      r.errors.empty() ? "" : r.errors.front().c_str())));
+                QVERIFY(r.total_energy_j <= plan.energyJ(x.data()) + 1e-9);  // a page-out with no page-in is not made
+                ++checked;
+                if (r.page_ins > 0) ++paged;
+            }
+        }
+        QVERIFY2(checked >= 100 && paged >= 50, qPrintable(QStringLiteral("%1 checked, %2 paged").arg(checked).arg(paged)));
     }
 
     void smallestBudgetIsExact_data()
