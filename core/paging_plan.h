@@ -26,6 +26,10 @@
 // instead of ~35,000. Otherwise it is a restriction (no recomputation chains
 // through held values, transient inputs over-counted): every plan is a valid
 // schedule, a good one at tight budgets, but its optimum is no bound.
+//
+// On a fixed compute plan (the second constructor) the anchors are the stages
+// where that plan reads a held value or starts holding it, need_t comes from
+// its replay, and spans are paged only.
 #include <cstdint>
 #include <vector>
 
@@ -59,7 +63,7 @@ public:
     std::vector<double> triplet_value;
 
     double objectiveScale() const { return scale_; }
-    double objectiveOffsetJ() const { return offset_j_; }  // the plain pass's compute energy
+    double objectiveOffsetJ() const { return offset_j_; }  // compute energy of the plain pass (or of `base`)
     double energyJ(const double* x) const;
     Schedule decode(const double* x) const;
 
