@@ -37,34 +37,17 @@ PagingPlan::PagingPlan(const Problem& problem) : p_(problem)
     free_source_.assign(n, 0);
     for (int i = 0; i + 1 < n; ++i) free_source_[i] = recomputableInTightForm(problem, i) && isFreeSource(g, i);
 
-    // The plain pass (cost-free inputs recomputed at each reader) and each
-    // stage's RAM in it, with everything kept.
+    // The plain pass, everything kept; a cost-free input is recomputed at each reader.
     base_ = Schedule(n);
     for (int t = 0; t < n; ++t) base_.R.set(t, t);
-    std::vector<double> need(n, 0);
-    for (int t = 0; t < n; ++t) need[t] = static_cast<double>(g.node(t).memory_bytes);
     for (int i = 0; i + 1 < n; ++i) {
         const auto& readers = g.successors(i);
         if (readers.empty()) continue;
-        const double m = static_cast<double>(g.node(i).memory_bytes);
-        if (free_source_[i]) {
-            for (int t : readers) {
-                need[t] += m;
-                base_.R.set(t, i);
-            }
-            continue;
-        }
-        for (int t = i + 1; t <= readers.back(); ++t) {
-            need[t] += m;
-            base_.S_RAM.set(t, i);
-        }
-        if (m <= 0) continue;
-        std::vector<int> anchors{i + 1};
         for (int t : readers)
-            if (t != anchors.back()) anchors.push_back(t);
-        for (std::size_t k = 0; k + 1 < anchors.size(); ++k)
-            if (anchors[k + 1] >= anchors[k] + 2) spans_.push_back({i, anchors[k] + 1, anchors[k + 1] - 1});
+            if (free_source_[i]) base_.R.set(t, i);
+        for (int t = i + 1; t <= readers.back() && !free_source_[i]; ++t) base_.S_RAM.set(t, i);
     }
+    const std::vector<double> need = spansAndNeed();
     // Where value u is away at stage t: the span of u that covers t, or -1.
     auto spanCovering = [&](int u, int t) {
         for (int k = 0; k < static_cast<int>(spans_.size()); ++k)
@@ -115,34 +98,45 @@ PagingPlan::PagingPlan(const Problem& problem, const Schedule& base) : p_(proble
 {
     const Graph& g = problem.graph;
     const int n = g.size();
-    const ReplayReport plain_ram = replaySchedule(g, base, ReplayLimits{-1, -1, false, true});
-    offset_j_ = plain_ram.compute_energy_j;
+    for (int t = 0; t < n; ++t)  // its compute energy: paging is all the plan adds
+        for (int i = 0; i <= t; ++i)
+            if (base.R(t, i)) offset_j_ += g.node(i).compute_energy_j;
     scale_ = offset_j_ > 0 ? 1e6 / offset_j_ : 1.0;
     free_source_.assign(n, 0);
+    const std::vector<double> need = spansAndNeed();
+    transient_.assign(spans_.size(), {});
+    addColumnsAndRows(need, std::vector<char>(spans_.size(), 0), std::vector<std::vector<int>>(spans_.size()));
+}
+
+std::vector<double> PagingPlan::spansAndNeed()
+{
+    const Graph& g = p_.graph;
+    const int n = g.size();
+    const ReplayReport kept = replaySchedule(g, base_, ReplayLimits{-1, -1, false, true});
     std::vector<double> need(n, 0);
-    for (int t = 0; t < n && plain_ram.valid; ++t)
-        for (std::int64_t bytes : plain_ram.ram_trace[t]) need[t] = std::max(need[t], static_cast<double>(bytes));
+    if (!kept.valid) return need;  // no spans: the plan decodes to base_, which the caller's replay rejects
+    for (int t = 0; t < n; ++t)
+        for (std::int64_t bytes : kept.ram_trace[t]) need[t] = std::max(need[t], static_cast<double>(bytes));
     // Each run of stages that holds a value: it must be there where a node
     // computed in that stage reads it, and at the run's first stage (to be
     // paged out); between two such anchors it may be on flash instead.
-    for (int i = 0; i + 1 < n && plain_ram.valid; ++i) {
+    for (int i = 0; i + 1 < n; ++i) {
         if (g.node(i).memory_bytes <= 0) continue;
         std::vector<int> anchors;
         for (int t = i + 1; t < n; ++t) {
-            if (!base.S_RAM(t, i)) continue;
-            bool read = !base.S_RAM(t - 1, i);  // the run starts here
-            for (int v : g.successors(i)) read = read || (v <= t && base.R(t, v));
+            if (!base_.S_RAM(t, i)) continue;
+            bool read = !base_.S_RAM(t - 1, i);  // the run starts here
+            for (int v : g.successors(i)) read = read || (v <= t && base_.R(t, v));
             if (read) anchors.push_back(t);
         }
         for (std::size_t k = 0; k + 1 < anchors.size(); ++k) {
             bool held_between = true;
-            for (int t = anchors[k]; t <= anchors[k + 1]; ++t) held_between = held_between && base.S_RAM(t, i);
+            for (int t = anchors[k]; t <= anchors[k + 1]; ++t) held_between = held_between && base_.S_RAM(t, i);
             if (held_between && anchors[k + 1] >= anchors[k] + 2)
                 spans_.push_back({i, anchors[k] + 1, anchors[k + 1] - 1});
         }
     }
-    transient_.assign(spans_.size(), {});
-    addColumnsAndRows(need, std::vector<char>(spans_.size(), 0), std::vector<std::vector<int>>(spans_.size()));
+    return need;
 }
 
 void PagingPlan::addColumnsAndRows(const std::vector<double>& need, const std::vector<char>& can_recompute,

@@ -76,6 +76,8 @@ private:
         int value, from, to;  // away from RAM at the starts of stages from..to; read at to+1
     };
     int addColumn(double energy_j);
+    // From base_: spans_, and each stage's RAM with everything kept (need_t).
+    std::vector<double> spansAndNeed();
     // Columns and rows from need_t (each stage's RAM with everything kept)
     // and spans_; per span whether and how it can be recomputed.
     void addColumnsAndRows(const std::vector<double>& need, const std::vector<char>& can_recompute,
