@@ -5,28 +5,18 @@
 #include <mutex>
 
 #include <CbcEventHandler.hpp>
-#include <CbcHeuristic.hpp>
-#include <CbcHeuristicDiveCoefficient.hpp>
-#include <CbcHeuristicFPump.hpp>
-#include <CbcHeuristicLocal.hpp>
-#include <CbcHeuristicRINS.hpp>
 #include <CbcModel.hpp>
 #include <ClpEventHandler.hpp>
-#include <CglClique.hpp>
-#include <CglFlowCover.hpp>
-#include <CglGomory.hpp>
-#include <CglKnapsackCover.hpp>
-#include <CglMixedIntegerRounding2.hpp>
-#include <CglProbing.hpp>
-#include <CoinPackedMatrix.hpp>
 #include <OsiClpSolverInterface.hpp>
 
+#include "cbc_setup.h"
 #include "formulation.h"
 #include "heuristic_schedule.h"
 #include "paging_plan.h"
 #include "problem_loader.h"
 #include "relaxation_rounding.h"
 #include "schedule_improvement.h"
+#include "stage_bound.h"
 
 namespace poet {
 
@@ -58,6 +48,9 @@ public:
         const IncumbentCallback* callback = nullptr;
         Clock::time_point start;
         double time_limit_s = INFINITY;
+        // A bound proven elsewhere (stage_bound.h): an incumbent within
+        // `relative_gap` of it ends the search.
+        double known_bound_j = 0, relative_gap = 0;
         std::atomic<bool> lp_stopped{false};  // an LP solve was cut short
         std::mutex mutex;
         double best_j = INFINITY;
@@ -80,7 +73,10 @@ public:
         }
         if ((which == solution || which == heuristicSolution) && model_ && model_->bestSolution())
             report(model_->bestSolution());
-        return noAction;
+        std::lock_guard lock(shared_->mutex);
+        const bool within_gap = std::isfinite(shared_->best_j) && shared_->known_bound_j > 0 &&
+                                relativeGap(shared_->best_j, shared_->known_bound_j) <= shared_->relative_gap;
+        return within_gap ? stop : noAction;
     }
 
 private:
@@ -128,81 +124,6 @@ private:
     IncumbentHandler::Shared* shared_;
 };
 
-void addCutsAndHeuristics(CbcModel& model)
-{
-    // A bare CbcModel has neither: these are the cbc binary's usual set.
-    CglProbing probing;
-    probing.setUsingObjective(1);
-    probing.setMaxPass(1);
-    probing.setMaxPassRoot(3);
-    probing.setMaxProbe(10);
-    probing.setMaxProbeRoot(50);
-    probing.setMaxLook(10);
-    probing.setMaxLookRoot(50);
-    probing.setRowCuts(3);
-    model.addCutGenerator(&probing, -1, "Probing");
-    CglGomory gomory;
-    gomory.setLimit(300);
-    model.addCutGenerator(&gomory, -98, "Gomory");
-    CglKnapsackCover knapsack;
-    model.addCutGenerator(&knapsack, -98, "KnapsackCover");
-    CglClique clique;
-    clique.setStarCliqueReport(false);
-    clique.setRowCliqueReport(false);
-    model.addCutGenerator(&clique, -98, "Clique");
-    CglMixedIntegerRounding2 mir;
-    model.addCutGenerator(&mir, -98, "MixedIntegerRounding2");
-    CglFlowCover flow;
-    model.addCutGenerator(&flow, -98, "FlowCover");
-
-    CbcRounding rounding(model);
-    model.addHeuristic(&rounding);
-    CbcHeuristicFPump pump(model);
-    pump.setMaximumPasses(20);
-    model.addHeuristic(&pump);
-    CbcHeuristicLocal local(model);
-    model.addHeuristic(&local);
-    CbcHeuristicRINS rins(model);
-    model.addHeuristic(&rins);
-    CbcHeuristicDiveCoefficient dive(model);
-    dive.setWhen(3);
-    model.addHeuristic(&dive);
-}
-
-// Limits, tolerances and threads; model units are `scale` per joule, and
-// the objective leaves out the constant `offset_j`.
-void configureCbc(CbcModel& model, const SolverOptions& options, double offset_j, double scale, double seconds_left)
-{
-    model.setLogLevel(options.log ? 1 : 0);
-    model.solver()->messageHandler()->setLogLevel(0);
-    model.setUseElapsedTime(true);  // CBC counts CPU seconds otherwise
-    model.setMaximumSeconds(std::max(0.01, seconds_left));
-    // CBC's own fraction gap would be relative to the extra energy only. Our
-    // gap is relative to the whole energy, which is at least offset_j (every
-    // node runs once): an absolute gap of relative_gap · offset_j guarantees it.
-    model.setAllowableFractionGap(0);
-    model.setAllowableGap(options.relative_gap * offset_j * scale);
-    model.setDblParam(CbcModel::CbcCutoffIncrement, 1e-6);
-    if (options.threads > 1 && CbcModel::haveMultiThreadSupport()) model.setNumberThreads(options.threads);
-    addCutsAndHeuristics(model);
-}
-
-// Loads a MILP in triplet form (formulation.h, paging_plan.h) into Clp,
-// with its integer columns marked.
-template <class Milp>
-void loadMilp(OsiClpSolverInterface& lp, const Milp& milp, const double* col_lower, const double* col_upper,
-              const std::vector<char>& is_integer)
-{
-    CoinPackedMatrix matrix(false, milp.triplet_row.data(), milp.triplet_col.data(), milp.triplet_value.data(),
-                            static_cast<CoinBigIndex>(milp.triplet_value.size()));
-    matrix.setDimensions(milp.rows(), milp.columns());
-    lp.loadProblem(matrix, col_lower, col_upper, milp.objective.data(), milp.row_lower.data(),
-                   milp.row_upper.data());
-    for (int c = 0; c < milp.columns(); ++c)
-        if (is_integer[c]) lp.setInteger(c);
-    lp.messageHandler()->setLogLevel(0);
-}
-
 // What the incumbent handler needs to know of a solve of `milp`.
 template <class Milp>
 void describeSolve(IncumbentHandler::Shared& shared, const Milp& milp, const Problem& problem,
@@ -216,6 +137,7 @@ void describeSolve(IncumbentHandler::Shared& shared, const Milp& milp, const Pro
     shared.callback = &onIncumbent;
     shared.start = start;
     shared.time_limit_s = options.time_limit_s;
+    shared.relative_gap = options.relative_gap;
 }
 
 // The covering MILP of paging_plan.h, solved by CBC: its best schedule (if
@@ -264,9 +186,9 @@ PlanOutcome solvePagingPlan(const PagingPlan& plan, const Problem& problem, cons
 // Why nothing fits, and the smallest RAM budget that would: a lower bound
 // (one node with all its inputs) and, where the paging heuristic finds one,
 // a budget that certainly works.
-std::string infeasibilityMessage(const Problem& problem)
+std::string infeasibilityMessage(const Problem& problem, const std::string& why = {})
 {
-    std::string msg = "no schedule fits these budgets";
+    std::string msg = "no schedule fits these budgets" + why;
     const auto lower = minimumFeasibleBudgetLowerBound(problem.graph);
     if (problem.ram_budget_bytes < lower)
         return msg + ": the RAM budget is below " + std::to_string(lower) +
@@ -347,17 +269,41 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
     if (warm) announceWarm();
     // Every node runs at least once and paging costs >= 0, so one plain pass's
     // compute energy bounds every schedule: a warm start within the gap of it
-    // needs no LP (resnet50 at 60% and 1.5x: 0.05% over it at once).
+    // needs no LP (resnet50 at 60% and 1.5x: 0.05% over it at once). The
+    // stage-peak bound below may raise it.
     const double trivial_bound_j = f.objectiveOffsetJ();
-    auto withinGapOfPlainPass = [&] { return relativeGap(warm_energy_j, trivial_bound_j) <= options.relative_gap; };
-    auto finishWithPlainPassBound = [&] {
-        result.message = warm_energy_j <= trivial_bound_j * (1 + 1e-12)
-                             ? "the plain-pass energy bound is met"
-                             : "the plain-pass energy bound proves it within the gap";
-        return finishWith(SolveStatus::Optimal, &*warm, SolutionSource::Heuristic, trivial_bound_j);
+    double known_bound_j = trivial_bound_j;
+    std::string known_bound_name = "the plain-pass energy bound";
+    auto withinGapOfKnownBound = [&] {
+        return warm && relativeGap(warm_energy_j, known_bound_j) <= options.relative_gap;
     };
-    if (warm && withinGapOfPlainPass()) return finishWithPlainPassBound();
+    auto finishWithKnownBound = [&] {
+        result.message = known_bound_name + (warm_energy_j <= known_bound_j * (1 + 1e-12)
+                                                 ? " is met"
+                                                 : " proves it within the gap");
+        return finishWith(SolveStatus::Optimal, &*warm, SolutionSource::Heuristic, known_bound_j);
+    };
+    if (withinGapOfKnownBound()) return finishWithKnownBound();
     const bool plan_is_exact = options.variant == FormulationVariant::Tight && PagingPlan::applies(problem);
+    if (options.variant == FormulationVariant::Tight && !plan_is_exact) {
+        // Small exact MILPs, one per stage: often within the gap of the quick
+        // schedule at once where the LP relaxation is far below it (tight
+        // budgets with recomputation). A tenth of the time at most.
+        const StageBound stage = stagePeakBound(problem, 0.1 * options.time_limit_s, cancel);
+        if (stage.infeasible) {
+            const Node& node = problem.graph.node(stage.stage);
+            result.message = infeasibilityMessage(
+                problem, ": while " + node.name + " (stage " + std::to_string(stage.stage) +
+                             ") runs with its inputs, the values read later do not fit and cannot all be " +
+                             (problem.options.paging ? "paged out or " : "") + "recomputed within the runtime budget");
+            return finishWith(SolveStatus::Infeasible, nullptr, SolutionSource::None, 0);
+        }
+        if (stage.bound_j > known_bound_j) {
+            known_bound_j = stage.bound_j;
+            known_bound_name = "the stage-peak bound (at " + problem.graph.node(stage.stage).name + ")";
+        }
+        if (withinGapOfKnownBound()) return finishWithKnownBound();
+    }
     if (options.use_heuristics && !plan_is_exact) {
         // Where nodes can be recomputed the paging plan is a restriction (each
         // value kept, paged or recomputed from held inputs across each idle
@@ -380,7 +326,7 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
         if (warm_energy_j < before_j) announceWarm();
     }
 
-    if (warm && withinGapOfPlainPass()) return finishWithPlainPassBound();
+    if (withinGapOfKnownBound()) return finishWithKnownBound();
 
     // Nothing to recompute: paging_plan.h's covering MILP has the same
     // optimum, with ~100 columns where this formulation has ~35,000.
@@ -431,7 +377,6 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
     // The LP relaxation first: its rounding is a second fast schedule, and its
     // value a bound that may already prove the best schedule within the gap
     // (CBC's root cuts and heuristics take much longer on large graphs).
-    double lp_bound_j = trivial_bound_j;
     if (warm) {
         // Primal simplex from the warm schedule (a values pass: pivots from a
         // feasible point, not from a slack basis). Measured against Clp's
@@ -446,7 +391,11 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
     }
     if (lp.isProvenOptimal() && !shared.lp_stopped) {
         result.lp_bound_time_s = secondsSince(start);
-        lp_bound_j = std::max(trivial_bound_j, lp.getObjValue() / f.objectiveScale() + f.objectiveOffsetJ());
+        const double lp_j = lp.getObjValue() / f.objectiveScale() + f.objectiveOffsetJ();
+        if (lp_j > known_bound_j) {
+            known_bound_j = lp_j;
+            known_bound_name = "the LP relaxation's bound";
+        }
         const double before_j = warm_energy_j;
         if (options.use_heuristics) {
             // Each rounding also gets its least paging (paging_plan.h) where
@@ -465,16 +414,13 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
             consider(roundRelaxation(problem, f, lp.getColSolution(), fit));
         }
         if (warm_energy_j < before_j) announceWarm();
-        if (warm && relativeGap(warm_energy_j, lp_bound_j) <= options.relative_gap) {
-            result.message = "the LP relaxation's bound proves it within the gap";
-            return finishWith(SolveStatus::Optimal, &*warm, SolutionSource::Heuristic, lp_bound_j);
-        }
+        if (withinGapOfKnownBound()) return finishWithKnownBound();
     }
     // Out of time (or cancelled) already: CBC would only misread the cut-short LP.
     if (shared.lp_stopped || secondsSince(start) > options.time_limit_s || (cancel && cancel->load())) {
-        if (warm) return finishWith(SolveStatus::Feasible, &*warm, SolutionSource::Heuristic, lp_bound_j);
+        if (warm) return finishWith(SolveStatus::Feasible, &*warm, SolutionSource::Heuristic, known_bound_j);
         return finishWith(cancel && cancel->load() ? SolveStatus::Cancelled : SolveStatus::NoSolution, nullptr,
-                          SolutionSource::None, lp_bound_j);
+                          SolutionSource::None, known_bound_j);
     }
 
     CbcModel model(lp);
@@ -487,6 +433,7 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
         shared.best_j = f.energyJ(x.data());
         shared.first_solution_s = result.first_solution_time_s;
     }
+    shared.known_bound_j = known_bound_j;
     IncumbentHandler handler(&shared);
     model.passInEventHandler(&handler);
 
@@ -495,19 +442,20 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
     const bool cancelled = shared.cancelled || (cancel && cancel->load());
     if (result.first_solution_time_s < 0) result.first_solution_time_s = shared.first_solution_s;
     // A root LP cut short leaves CBC without a bound (it then reports its
-    // incumbent as one); only our own LP's bound (or the plain pass's) is proven then.
+    // incumbent as one); only the bounds proven before CBC hold then.
     const bool root_solved = !(shared.lp_stopped && model.getNodeCount() == 0);
     const double cbc_bound_j = model.getBestPossibleObjValue() / f.objectiveScale() + f.objectiveOffsetJ();
-    const double bound_j = root_solved ? std::max(lp_bound_j, cbc_bound_j) : lp_bound_j;
+    const double bound_j = root_solved ? std::max(known_bound_j, cbc_bound_j) : known_bound_j;
     const double* best = model.bestSolution();
     std::optional<Schedule> found;
     if (best) found = f.decode(best);
 
     if (found) {
-        // A gap stop also says "proven optimal": judge by the gap itself.
+        // CBC's gap stop says "proven optimal" and a stop at the known bound
+        // does not: judge by the gap itself (every bound here is proven).
         const double energy = f.energyJ(best);
         const double gap = relativeGap(energy, std::min(bound_j, energy));
-        const bool proven = model.isProvenOptimal() && gap <= options.relative_gap + 1e-12;
+        const bool proven = gap <= options.relative_gap + 1e-12;
         finishWith(proven ? SolveStatus::Optimal : SolveStatus::Feasible, &*found,
                    proven ? SolutionSource::Proven
                           : (warm && *found == *warm ? SolutionSource::Heuristic : SolutionSource::Incumbent),

@@ -1,5 +1,9 @@
 #pragma once
-// Hand-built graphs whose optima are worked out by hand in the comments.
+// Hand-built graphs for the core tests; where an optimum is worked out by
+// hand, the comment says so.
+#include <string>
+#include <vector>
+
 #include "graph.h"
 #include "problem.h"
 
@@ -28,6 +32,65 @@ inline Graph longSkipGraph(double pageout_j, double pagein_j)
         nodes[i].pagein_energy_j = pagein_j;
     }
     return Graph(nodes, {{0, 1}, {1, 2}, {2, 3}, {0, 3}});
+}
+
+// A -> X -> Y -> Z -> W, and W also reads X: longSkipGraph with X computed
+// from A. Sizes A, W = 1 B, X = 3 B, Y, Z = 4 B; each node costs 1 J and 1 s.
+// Worked out by hand: at 8 B, Y and Z fill RAM while Z runs, so neither X
+// nor A can be there. Without paging X is recomputed for W, from A, which
+// is recomputed too (Z + A + X = 8 B): 7 J, which needs 2 s of spare time
+// (factor >= 1.4; at 1.2 nothing fits). With paging, X goes to flash and
+// back: 5 J + Φout + Φin.
+inline Graph recomputeChainGraph(double pageout_j, double pagein_j)
+{
+    std::vector<Node> nodes(5);
+    const char* names[] = {"A", "X", "Y", "Z", "W"};
+    const std::int64_t sizes[] = {1, 3, 4, 4, 1};
+    for (int i = 0; i < 5; ++i) {
+        nodes[i].name = names[i];
+        nodes[i].type = "test";
+        nodes[i].memory_bytes = sizes[i];
+        nodes[i].compute_energy_j = 1;
+        nodes[i].compute_time_s = 1;
+        nodes[i].pageout_energy_j = pageout_j;
+        nodes[i].pagein_energy_j = pagein_j;
+    }
+    return Graph(nodes, {{0, 1}, {1, 2}, {2, 3}, {3, 4}, {1, 4}});
+}
+
+// A training graph built as the reference builds one (formulation.md): a
+// forward chain with uneven sizes, a loss, and one gradient node per pair of
+// consecutive forward nodes that reads both and the gradient before it. Page
+// costs are a latency plus a per-byte part, so small values page dearer per
+// byte; node 0 is a cost-free input. With `cheap_odd`, odd forward nodes cost
+// less to compute than to page in (like batch norms and ReLUs).
+inline Graph trainingChain(const std::vector<std::int64_t>& sizes, bool cheap_odd = false)
+{
+    const int f = static_cast<int>(sizes.size());
+    std::vector<Node> nodes;
+    std::vector<std::pair<int, int>> edges;
+    auto add = [&](std::int64_t bytes, double energy) {
+        Node node;
+        node.name = "n" + std::to_string(nodes.size());
+        node.type = "test";
+        node.memory_bytes = bytes;
+        node.compute_energy_j = energy;
+        node.compute_time_s = energy;
+        node.pageout_energy_j = 0.05 + 0.02 * bytes;
+        node.pagein_energy_j = 0.04 + 0.03 * bytes;
+        nodes.push_back(node);
+        return static_cast<int>(nodes.size()) - 1;
+    };
+    add(sizes[0], 0);
+    for (int i = 1; i < f; ++i) edges.emplace_back(add(sizes[i], cheap_odd && i % 2 ? 0.01 : 1.0 + 0.1 * i) - 1, i);
+    int grad = add(1, 0.1);  // the loss
+    edges.emplace_back(f - 1, grad);
+    for (int k = f - 2; k >= 0; --k) {
+        const int g = add(sizes[k + 1], 2.0);
+        for (int u : {k, k + 1, grad}) edges.emplace_back(u, g);
+        grad = g;
+    }
+    return Graph(nodes, edges);
 }
 
 inline Problem problemOf(Graph g, std::int64_t ram, double runtime_factor, bool paging, bool remat)

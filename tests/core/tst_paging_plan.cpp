@@ -38,41 +38,6 @@ Problem bundled(const std::string& model, double fraction, double factor, bool p
     return p;
 }
 
-// A training graph built as the reference builds one (formulation.md): a
-// forward chain with uneven sizes, a loss, and one gradient node per pair of
-// consecutive forward nodes that reads both and the gradient before it. Page
-// costs are a latency plus a per-byte part, so small values page dearer per
-// byte; node 0 is a cost-free input. With `cheap_odd`, odd forward nodes cost
-// less to compute than to page in (like batch norms and ReLUs).
-Graph trainingChain(const std::vector<std::int64_t>& sizes, bool cheap_odd = false)
-{
-    const int f = static_cast<int>(sizes.size());
-    std::vector<Node> nodes;
-    std::vector<std::pair<int, int>> edges;
-    auto add = [&](std::int64_t bytes, double energy) {
-        Node node;
-        node.name = "n" + std::to_string(nodes.size());
-        node.type = "test";
-        node.memory_bytes = bytes;
-        node.compute_energy_j = energy;
-        node.compute_time_s = energy;
-        node.pageout_energy_j = 0.05 + 0.02 * bytes;
-        node.pagein_energy_j = 0.04 + 0.03 * bytes;
-        nodes.push_back(node);
-        return static_cast<int>(nodes.size()) - 1;
-    };
-    add(sizes[0], 0);
-    for (int i = 1; i < f; ++i) edges.emplace_back(add(sizes[i], cheap_odd && i % 2 ? 0.01 : 1.0 + 0.1 * i) - 1, i);
-    int grad = add(1, 0.1);  // the loss
-    edges.emplace_back(f - 1, grad);
-    for (int k = f - 2; k >= 0; --k) {
-        const int g = add(sizes[k + 1], 2.0);
-        for (int u : {k, k + 1, grad}) edges.emplace_back(u, g);
-        grad = g;
-    }
-    return Graph(nodes, edges);
-}
-
 bool meetsEveryRow(const PagingPlan& plan, const std::vector<double>& x)
 {
     std::vector<double> activity(plan.rows(), 0.0);
@@ -163,7 +128,7 @@ private slots:
     void sameOptimumOnEveryBudget()
     {
         QFETCH(bool, remat);
-        const Graph g = trainingChain({3, 5, 2, 6, 4, 7, 1});
+        const Graph g = test::trainingChain({3, 5, 2, 6, 4, 7, 1});
         const std::int64_t peak = plainPassPeakBytes(g);
         int optimal = 0, infeasible = 0, paged = 0;
         for (std::int64_t ram = 6; ram <= peak; ++ram) {
@@ -196,7 +161,7 @@ private slots:
     // than the plan's own energy (inputs already held are not recomputed).
     void everyPlanIsAValidSchedule()
     {
-        const Graph g = trainingChain({3, 5, 2, 6, 4, 7, 1, 5}, true);
+        const Graph g = test::trainingChain({3, 5, 2, 6, 4, 7, 1, 5}, true);
         const std::int64_t peak = plainPassPeakBytes(g);
         std::mt19937 random(7);
         int checked = 0, recomputing = 0;
@@ -226,7 +191,7 @@ private slots:
     // and rows, with each stage's RAM taken from the replay.
     void fixedPlainPassIsTheExactPlan()
     {
-        const Graph g = trainingChain({3, 5, 2, 6, 4, 7, 1, 5});
+        const Graph g = test::trainingChain({3, 5, 2, 6, 4, 7, 1, 5});
         for (std::int64_t ram : {12, 16, 20, 24}) {
             const Problem p = test::problemOf(g, ram, 1.5, true, false);
             const PagingPlan exact(p), fixed(p, plainSchedule(g));
@@ -244,7 +209,7 @@ private slots:
     // the rows pages a schedule the replay accepts, keeping its computations.
     void fixedPlanPagingIsValid()
     {
-        const Graph g = trainingChain({3, 5, 2, 6, 4, 7, 1, 5}, true);
+        const Graph g = test::trainingChain({3, 5, 2, 6, 4, 7, 1, 5}, true);
         const int n = g.size();
         BoolMatrix R(n);
         for (int t = 0; t < n; ++t) R.set(t, t);

@@ -1,0 +1,76 @@
+#include "cbc_setup.h"
+
+#include <CbcHeuristic.hpp>
+#include <CbcHeuristicDiveCoefficient.hpp>
+#include <CbcHeuristicFPump.hpp>
+#include <CbcHeuristicLocal.hpp>
+#include <CbcHeuristicRINS.hpp>
+#include <CglClique.hpp>
+#include <CglFlowCover.hpp>
+#include <CglGomory.hpp>
+#include <CglKnapsackCover.hpp>
+#include <CglMixedIntegerRounding2.hpp>
+#include <CglProbing.hpp>
+
+#include <algorithm>
+
+namespace poet {
+
+void addCutsAndHeuristics(CbcModel& model)
+{
+    // A bare CbcModel has neither: these are the cbc binary's usual set.
+    CglProbing probing;
+    probing.setUsingObjective(1);
+    probing.setMaxPass(1);
+    probing.setMaxPassRoot(3);
+    probing.setMaxProbe(10);
+    probing.setMaxProbeRoot(50);
+    probing.setMaxLook(10);
+    probing.setMaxLookRoot(50);
+    probing.setRowCuts(3);
+    model.addCutGenerator(&probing, -1, "Probing");
+    CglGomory gomory;
+    gomory.setLimit(300);
+    model.addCutGenerator(&gomory, -98, "Gomory");
+    CglKnapsackCover knapsack;
+    model.addCutGenerator(&knapsack, -98, "KnapsackCover");
+    CglClique clique;
+    clique.setStarCliqueReport(false);
+    clique.setRowCliqueReport(false);
+    model.addCutGenerator(&clique, -98, "Clique");
+    CglMixedIntegerRounding2 mir;
+    model.addCutGenerator(&mir, -98, "MixedIntegerRounding2");
+    CglFlowCover flow;
+    model.addCutGenerator(&flow, -98, "FlowCover");
+
+    CbcRounding rounding(model);
+    model.addHeuristic(&rounding);
+    CbcHeuristicFPump pump(model);
+    pump.setMaximumPasses(20);
+    model.addHeuristic(&pump);
+    CbcHeuristicLocal local(model);
+    model.addHeuristic(&local);
+    CbcHeuristicRINS rins(model);
+    model.addHeuristic(&rins);
+    CbcHeuristicDiveCoefficient dive(model);
+    dive.setWhen(3);
+    model.addHeuristic(&dive);
+}
+
+void configureCbc(CbcModel& model, const SolverOptions& options, double offset_j, double scale, double seconds_left)
+{
+    model.setLogLevel(options.log ? 1 : 0);
+    model.solver()->messageHandler()->setLogLevel(0);
+    model.setUseElapsedTime(true);  // CBC counts CPU seconds otherwise
+    model.setMaximumSeconds(std::max(0.01, seconds_left));
+    // CBC's own fraction gap would be relative to the extra energy only. Our
+    // gap is relative to the whole energy, which is at least offset_j (every
+    // node runs once): an absolute gap of relative_gap · offset_j guarantees it.
+    model.setAllowableFractionGap(0);
+    model.setAllowableGap(options.relative_gap * offset_j * scale);
+    model.setDblParam(CbcModel::CbcCutoffIncrement, 1e-6);
+    if (options.threads > 1 && CbcModel::haveMultiThreadSupport()) model.setNumberThreads(options.threads);
+    addCutsAndHeuristics(model);
+}
+
+}  // namespace poet

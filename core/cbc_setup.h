@@ -1,0 +1,37 @@
+#pragma once
+// Loading a MILP in triplet form into Clp and setting CBC up the same way for
+// every MILP the solver runs (formulation.h, paging_plan.h, stage_bound.h).
+#include <vector>
+
+#include <CbcModel.hpp>
+#include <CoinPackedMatrix.hpp>
+#include <OsiClpSolverInterface.hpp>
+
+#include "solver.h"
+
+namespace poet {
+
+// The cbc binary's usual cuts and heuristics: a bare CbcModel has none.
+void addCutsAndHeuristics(CbcModel& model);
+
+// Limits, tolerances and threads; model units are `scale` per joule, and
+// the objective leaves out the constant `offset_j`.
+void configureCbc(CbcModel& model, const SolverOptions& options, double offset_j, double scale, double seconds_left);
+
+// Loads a MILP in triplet form (columns(), rows(), triplet_*, objective,
+// row bounds) into Clp, with its integer columns marked.
+template <class Milp>
+void loadMilp(OsiClpSolverInterface& lp, const Milp& milp, const double* col_lower, const double* col_upper,
+              const std::vector<char>& is_integer)
+{
+    CoinPackedMatrix matrix(false, milp.triplet_row.data(), milp.triplet_col.data(), milp.triplet_value.data(),
+                            static_cast<CoinBigIndex>(milp.triplet_value.size()));
+    matrix.setDimensions(milp.rows(), milp.columns());
+    lp.loadProblem(matrix, col_lower, col_upper, milp.objective.data(), milp.row_lower.data(),
+                   milp.row_upper.data());
+    for (int c = 0; c < milp.columns(); ++c)
+        if (is_integer[c]) lp.setInteger(c);
+    lp.messageHandler()->setLogLevel(0);
+}
+
+}  // namespace poet

@@ -1,0 +1,229 @@
+#include "stage_bound.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <memory>
+#include <vector>
+
+#include <CbcEventHandler.hpp>
+
+#include "cbc_setup.h"
+#include "formulation.h"
+
+namespace poet {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+constexpr double kInf = std::numeric_limits<double>::max();
+
+// The MILP of stage_bound.h for one stage, in triplet form (cbc_setup.h).
+class StagePeakMilp {
+public:
+    StagePeakMilp(const Problem& problem, int t, double scale)
+    {
+        const Graph& g = problem.graph;
+        std::vector<char> input(t, 0);
+        double fixed = static_cast<double>(g.node(t).memory_bytes);
+        for (int u : g.predecessors(t)) {
+            input[u] = 1;
+            fixed += static_cast<double>(g.node(u).memory_bytes);
+        }
+        const double budget = static_cast<double>(problem.ram_budget_bytes);
+        impossible_ = fixed > budget;
+
+        // A value matters if it is read after t, or is an input of a value
+        // that matters and may be recomputed; the rest can go for free.
+        std::vector<char> read_later(t, 0), matters(t, 0), recomputable(t, 0);
+        double plain = fixed;
+        for (int i = t - 1; i >= 0; --i) {
+            if (input[i]) continue;
+            recomputable[i] = recomputableInTightForm(problem, i);
+            for (int j : g.successors(i)) {
+                if (j > t) read_later[i] = 1;
+                else if (j < t && !input[j] && recomputable[j] && matters[j]) matters[i] = 1;
+            }
+            if (read_later[i]) {
+                matters[i] = 1;
+                plain += static_cast<double>(g.node(i).memory_bytes);
+            }
+        }
+        over_budget_ = plain > budget;
+        if (impossible_ || !over_budget_) return;
+
+        const bool paging = problem.options.paging;
+        std::vector<int> here(t, -1), paged(t, -1), recomputed(t, -1);
+        for (int i = 0; i < t; ++i) {
+            if (!matters[i]) continue;
+            const Node& node = g.node(i);
+            here[i] = addColumn(0);
+            if (paging) paged[i] = addColumn(scale * (node.pageout_energy_j + node.pagein_energy_j));
+            if (recomputable[i]) recomputed[i] = addColumn(scale * node.compute_energy_j);
+        }
+        auto term = [&](int row, int col, double a) {
+            if (col < 0) return;
+            triplet_row.push_back(row);
+            triplet_col.push_back(col);
+            triplet_value.push_back(a);
+        };
+        const int memory = addRow(-kInf, budget - fixed);
+        const double spare = (problem.runtime_budget_factor - 1.0) * g.totalComputeTime();
+        const int time = addRow(-kInf, std::max(spare, 0.0));
+        for (int i = 0; i < t; ++i) {
+            if (!matters[i]) continue;
+            term(memory, here[i], static_cast<double>(g.node(i).memory_bytes));
+            term(time, recomputed[i], g.node(i).compute_time_s);
+            if (read_later[i]) {  // here, or back later
+                const int back = addRow(1, kInf);
+                term(back, here[i], 1);
+                term(back, paged[i], 1);
+                term(back, recomputed[i], 1);
+            }
+            if (recomputed[i] < 0) continue;
+            for (int u : g.predecessors(i)) {  // recomputing i needs u here or back
+                if (input[u]) continue;
+                const int needs = addRow(0, kInf);
+                term(needs, here[u], 1);
+                term(needs, paged[u], 1);
+                term(needs, recomputed[u], 1);
+                term(needs, recomputed[i], -1);
+            }
+        }
+    }
+
+    // Node t and its inputs alone exceed the budget.
+    bool impossible() const { return impossible_; }
+    // The plain pass exceeds the budget at this stage: it needs relief.
+    bool overBudget() const { return over_budget_; }
+
+    int columns() const { return static_cast<int>(objective.size()); }
+    int rows() const { return static_cast<int>(row_lower.size()); }
+    std::vector<double> objective, row_lower, row_upper;
+    std::vector<int> triplet_row, triplet_col;
+    std::vector<double> triplet_value;
+
+private:
+    int addColumn(double cost)
+    {
+        objective.push_back(cost);
+        return columns() - 1;
+    }
+    int addRow(double lo, double up)
+    {
+        row_lower.push_back(lo);
+        row_upper.push_back(up);
+        return rows() - 1;
+    }
+
+    bool impossible_ = false, over_budget_ = false;
+};
+
+// Stops a stage's search on the deadline or cancel, and once it finds a
+// solution no dearer than the best stage so far: that stage cannot raise
+// the bound any more.
+class StageStop : public CbcEventHandler {
+public:
+    StageStop(double dominated_at, Clock::time_point deadline, const std::atomic<bool>* cancel)
+        : dominated_at_(dominated_at), deadline_(deadline), cancel_(cancel)
+    {
+    }
+    CbcEventHandler* clone() const override { return new StageStop(*this); }
+    CbcAction event(CbcEvent which) override
+    {
+        if (Clock::now() > deadline_ || (cancel_ && cancel_->load())) return stop;
+        if ((which == solution || which == heuristicSolution) && model_ &&
+            model_->getObjValue() <= dominated_at_) {
+            dominated = true;
+            return stop;
+        }
+        return noAction;
+    }
+    bool dominated = false;
+
+private:
+    double dominated_at_;
+    Clock::time_point deadline_;
+    const std::atomic<bool>* cancel_;
+};
+
+}  // namespace
+
+StageBound stagePeakBound(const Problem& problem, double seconds, const std::atomic<bool>* cancel)
+{
+    const auto start = Clock::now();
+    const auto deadline =
+        start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(std::max(0.0, seconds)));
+    const Graph& g = problem.graph;
+    const double offset_j = g.totalComputeEnergy();
+    // Model units as in formulation.h: one plain pass is ~1e6.
+    const double scale = offset_j > 0 ? 1e6 / offset_j : 1.0;
+    StageBound out;
+    out.bound_j = offset_j;
+
+    // Each stage's LP first: an infeasible one ends it, and the largest go
+    // first so that the rest are dismissed quickly.
+    std::vector<std::unique_ptr<StagePeakMilp>> milps(g.size());
+    std::vector<std::pair<double, int>> order;  // (LP bound, stage)
+    for (int t = 0; t < g.size(); ++t) {
+        auto milp = std::make_unique<StagePeakMilp>(problem, t, scale);
+        if (milp->impossible()) {
+            out.infeasible = true;
+            out.stage = t;
+            return out;
+        }
+        if (!milp->overBudget()) continue;
+        OsiClpSolverInterface lp;
+        const std::vector<double> lower(milp->columns(), 0.0), upper(milp->columns(), 1.0);
+        loadMilp(lp, *milp, lower.data(), upper.data(), std::vector<char>(milp->columns(), 1));
+        lp.initialSolve();
+        if (lp.isProvenPrimalInfeasible()) {
+            out.infeasible = true;
+            out.stage = t;
+            return out;
+        }
+        order.emplace_back(lp.isProvenOptimal() ? lp.getObjValue() : 0.0, t);
+        milps[t] = std::move(milp);
+    }
+    std::sort(order.begin(), order.end(), std::greater<>());
+
+    SolverOptions exact;
+    exact.relative_gap = 1e-9;
+    double best = 0;  // model units
+    out.complete = true;
+    for (const auto& [lp_bound, t] : order) {
+        if (Clock::now() > deadline || (cancel && cancel->load())) {
+            out.complete = false;
+            break;
+        }
+        const StagePeakMilp& milp = *milps[t];
+        OsiClpSolverInterface lp;
+        const std::vector<double> lower(milp.columns(), 0.0), upper(milp.columns(), 1.0);
+        loadMilp(lp, milp, lower.data(), upper.data(), std::vector<char>(milp.columns(), 1));
+        CbcModel model(lp);
+        configureCbc(model, exact, offset_j, scale, std::chrono::duration<double>(deadline - Clock::now()).count());
+        StageStop stop(best, deadline, cancel);
+        model.passInEventHandler(&stop);
+        model.branchAndBound();
+        if (model.isProvenInfeasible()) {
+            out.infeasible = true;
+            out.stage = t;
+            return out;
+        }
+        // Solved: its optimum (less CBC's tolerance); cut short: what CBC
+        // proved, and at least the LP bound.
+        const double value = model.isProvenOptimal() ? model.getObjValue() - model.getAllowableGap()
+                                                     : std::max(lp_bound, model.getBestPossibleObjValue());
+        const bool dominated = static_cast<const StageStop*>(model.getEventHandler())->dominated;
+        if (!model.isProvenOptimal() && !dominated) out.complete = false;
+        if (value > best) {
+            best = value;
+            out.stage = t;
+        }
+    }
+    out.bound_j = offset_j + best / scale;
+    return out;
+}
+
+}  // namespace poet
