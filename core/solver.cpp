@@ -289,7 +289,8 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
         // Small exact MILPs, one per stage: often within the gap of the quick
         // schedule at once where the LP relaxation is far below it (tight
         // budgets with recomputation). A tenth of the time at most.
-        const StageBound stage = stagePeakBound(problem, 0.1 * options.time_limit_s, cancel);
+        const double enough_j = warm ? warm_energy_j * (1 - options.relative_gap) : INFINITY;
+        const StageBound stage = stagePeakBound(problem, 0.1 * options.time_limit_s, cancel, enough_j);
         if (stage.infeasible) {
             const Node& node = problem.graph.node(stage.stage);
             result.message = infeasibilityMessage(

@@ -150,7 +150,7 @@ private:
 
 }  // namespace
 
-StageBound stagePeakBound(const Problem& problem, double seconds, const std::atomic<bool>* cancel)
+StageBound stagePeakBound(const Problem& problem, double seconds, const std::atomic<bool>* cancel, double enough_j)
 {
     const auto start = Clock::now();
     const auto deadline =
@@ -192,8 +192,15 @@ StageBound stagePeakBound(const Problem& problem, double seconds, const std::ato
     exact.relative_gap = 1e-9;
     double best = 0;  // model units
     out.complete = true;
+    // One hard stage (a knapsack with many equal sizes) must not take all
+    // the time: the next ones may bound as well.
+    const auto per_stage = std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds / 4));
     for (const auto& [lp_bound, t] : order) {
         if (Clock::now() > deadline || (cancel && cancel->load())) {
+            out.complete = false;
+            break;
+        }
+        if (offset_j + best / scale >= enough_j) {
             out.complete = false;
             break;
         }
@@ -202,8 +209,10 @@ StageBound stagePeakBound(const Problem& problem, double seconds, const std::ato
         const std::vector<double> lower(milp.columns(), 0.0), upper(milp.columns(), 1.0);
         loadMilp(lp, milp, lower.data(), upper.data(), std::vector<char>(milp.columns(), 1));
         CbcModel model(lp);
-        configureCbc(model, exact, offset_j, scale, std::chrono::duration<double>(deadline - Clock::now()).count());
-        StageStop stop(best, deadline, cancel);
+        const auto stage_deadline = std::min(deadline, Clock::now() + per_stage);
+        configureCbc(model, exact, offset_j, scale,
+                     std::chrono::duration<double>(stage_deadline - Clock::now()).count());
+        StageStop stop(best, stage_deadline, cancel);
         model.passInEventHandler(&stop);
         model.branchAndBound();
         if (model.isProvenInfeasible()) {

@@ -28,6 +28,7 @@
 // 1.5x it raises the bound from 0.548355 J (LP) to 0.553091 J, 0.02% under
 // the best schedule.
 #include <atomic>
+#include <cmath>
 
 #include "problem.h"
 
@@ -41,7 +42,11 @@ struct StageBound {
 };
 
 // Solves the stages over the budget, those with the largest LP bound first,
-// for at most `seconds` in total (a stage cut short counts with CBC's bound).
-StageBound stagePeakBound(const Problem& problem, double seconds, const std::atomic<bool>* cancel = nullptr);
+// for at most `seconds` in total and a quarter of that per stage (a stage
+// cut short counts with CBC's bound). Stops once the bound reaches
+// `enough_j` (a schedule's energy within the gap asked for: nothing more is
+// needed).
+StageBound stagePeakBound(const Problem& problem, double seconds, const std::atomic<bool>* cancel = nullptr,
+                          double enough_j = INFINITY);
 
 }  // namespace poet
