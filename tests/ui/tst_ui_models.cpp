@@ -25,6 +25,7 @@ private slots:
     void cellModelPassesTester();
     void summaryModelPassesTester();
     void summaryFiguresComeFromReplay();
+    void summaryNamesTheLowerBound();
     void teachingStepsAndCaptions();
     void statusWords();
     void units();
@@ -117,6 +118,25 @@ void TestUiModels::summaryModelPassesTester() {
     QCOMPARE(model.index(model.rowOf("status"), SummaryModel::Value).data().toString(), QStringLiteral("infeasible"));
     model.clear();
     QCOMPARE(model.rowCount(), 0);
+}
+
+// The bound behind the gap, and what proved it (the solver's message), for
+// a reader who wants to quote it.
+void TestUiModels::summaryNamesTheLowerBound() {
+    SummaryModel model;
+    const Problem p = uitest::tinyProblem();
+    SolveResult r = uitest::tinyResult(p, SolveStatus::Optimal);
+    const ReplayReport plain = replaySchedule(p.graph, plainSchedule(p.graph));
+    r.best_bound_j = 0;
+    model.setResult(p, r, plain);
+    QCOMPARE(model.rowOf("best_bound_j"), -1);  // nothing proven: no row
+    r.best_bound_j = 3.25;
+    r.message = "the stage-peak bound (at W) proves it within the gap";
+    model.setResult(p, r, plain);
+    const int row = model.rowOf("best_bound_j");
+    QVERIFY(row >= 0);
+    QCOMPARE(model.index(row, SummaryModel::Value).data(SummaryModel::RawValueRole).toDouble(), 3.25);
+    QVERIFY(model.index(row, SummaryModel::Value).data(Qt::ToolTipRole).toString().contains("stage-peak bound (at W)"));
 }
 
 void TestUiModels::summaryFiguresComeFromReplay() {
