@@ -10,21 +10,12 @@
 #include "problem_loader.h"
 #include "replay.h"
 #include "solver.h"
+#include "exact_solve.h"
 #include "tiny_graphs.h"
 
 using namespace poet;
 
 namespace {
-
-SolveResult solveWith(const Problem& p, FormulationVariant v)
-{
-    SolverOptions o;
-    o.time_limit_s = 60;
-    o.relative_gap = 1e-9;
-    o.variant = v;
-    o.use_heuristics = v == FormulationVariant::Tight;
-    return solve(p, o);
-}
 
 Problem bundled(const std::string& model, double fraction, double factor, bool paging, bool remat)
 {
@@ -105,8 +96,8 @@ private slots:
         QFETCH(bool, remat);
         const Problem p = bundled(model.toStdString(), fraction, factor, paging, remat);
         QVERIFY(PagingPlan::applies(p));
-        const SolveResult plan = solveWith(p, FormulationVariant::Tight);
-        const SolveResult ref = solveWith(p, FormulationVariant::Reference);
+        const SolveResult plan = test::solveExactly(p, FormulationVariant::Tight);
+        const SolveResult ref = test::solveExactly(p, FormulationVariant::Reference);
         QCOMPARE(toString(plan.status), toString(ref.status));
         if (plan.status == SolveStatus::Infeasible) return;
         QCOMPARE(toString(plan.status), "optimal");
@@ -134,8 +125,8 @@ private slots:
         for (std::int64_t ram = 6; ram <= peak; ++ram) {
             const Problem p = test::problemOf(g, ram, remat ? 1.0 : 1.5, true, remat);
             QVERIFY(PagingPlan::applies(p));
-            const SolveResult plan = solveWith(p, FormulationVariant::Tight);
-            const SolveResult ref = solveWith(p, FormulationVariant::Reference);
+            const SolveResult plan = test::solveExactly(p, FormulationVariant::Tight);
+            const SolveResult ref = test::solveExactly(p, FormulationVariant::Reference);
             QVERIFY2(plan.status == ref.status,
                      qPrintable(QStringLiteral("%1 B: %2 vs %3").arg(ram).arg(toString(plan.status), toString(ref.status))));
             if (plan.status == SolveStatus::Infeasible) {
@@ -258,12 +249,12 @@ private slots:
         const std::int64_t smallest = PagingPlan(p).smallestFeasibleBudget();
         QVERIFY(smallest < plainPassPeakBytes(p.graph));
         p.ram_budget_bytes = smallest;
-        const SolveResult at = solveWith(p, FormulationVariant::Reference);
+        const SolveResult at = test::solveExactly(p, FormulationVariant::Reference);
         QCOMPARE(toString(at.status), "optimal");
         QVERIFY(at.replay.peak_ram_bytes <= smallest);
         p.ram_budget_bytes = smallest - 1;
-        QCOMPARE(toString(solveWith(p, FormulationVariant::Reference).status), "infeasible");
-        const SolveResult below = solveWith(p, FormulationVariant::Tight);
+        QCOMPARE(toString(test::solveExactly(p, FormulationVariant::Reference).status), "infeasible");
+        const SolveResult below = test::solveExactly(p, FormulationVariant::Tight);
         QCOMPARE(toString(below.status), "infeasible");
         QVERIFY2(below.message.find(std::to_string(smallest) + " B") != std::string::npos, below.message.c_str());
     }

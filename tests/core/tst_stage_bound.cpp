@@ -7,23 +7,10 @@
 #include "problem_loader.h"
 #include "solver.h"
 #include "stage_bound.h"
+#include "exact_solve.h"
 #include "tiny_graphs.h"
 
 using namespace poet;
-
-namespace {
-
-SolveResult solveReference(const Problem& p)
-{
-    SolverOptions o;
-    o.time_limit_s = 60;
-    o.relative_gap = 1e-9;
-    o.variant = FormulationVariant::Reference;
-    o.use_heuristics = false;
-    return solve(p, o);
-}
-
-}  // namespace
 
 class TestStageBound : public QObject {
     Q_OBJECT
@@ -71,7 +58,7 @@ private slots:
         const StageBound b = stagePeakBound(p, 10);
         QCOMPARE(b.infeasible, bound < 0);
         QCOMPARE(b.stage, stage);
-        const SolveResult ref = solveReference(p);
+        const SolveResult ref = test::solveExactly(p, FormulationVariant::Reference);
         if (bound < 0) {
             QCOMPARE(toString(ref.status), "infeasible");
             return;
@@ -105,7 +92,7 @@ private slots:
                 for (std::int64_t ram = 6; ram <= peak; ram += paging ? 1 : 2) {
                     const Problem p = test::problemOf(g, ram, factor, paging, true);
                     const StageBound b = stagePeakBound(p, 10);
-                    const SolveResult ref = solveReference(p);
+                    const SolveResult ref = test::solveExactly(p, FormulationVariant::Reference);
                     const QString where = QStringLiteral("%1 B, %2x, paging %3").arg(ram).arg(factor).arg(paging);
                     if (b.infeasible) {
                         QVERIFY2(ref.status == SolveStatus::Infeasible, qPrintable(where));
