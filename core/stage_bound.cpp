@@ -75,8 +75,11 @@ public:
             if (!matters[i]) continue;
             term(memory, here[i], static_cast<double>(g.node(i).memory_bytes));
             term(time, recomputed[i], g.node(i).compute_time_s);
-            if (read_later[i]) {  // here, or back later
-                const int back = addRow(1, kInf);
+            // Here, or back later, and (at no loss: being here serves every
+            // need) not both: for a value read later exactly one holds. The
+            // LP is tighter, and CBC closes the stage sooner.
+            {
+                const int back = addRow(read_later[i] ? 1 : -kInf, 1);
                 term(back, here[i], 1);
                 term(back, paged[i], 1);
                 term(back, recomputed[i], 1);
