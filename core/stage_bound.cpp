@@ -78,12 +78,10 @@ public:
             // Here, or back later, and (at no loss: being here serves every
             // need) not both: for a value read later exactly one holds. The
             // LP is tighter, and CBC closes the stage sooner.
-            {
-                const int back = addRow(read_later[i] ? 1 : -kInf, 1);
-                term(back, here[i], 1);
-                term(back, paged[i], 1);
-                term(back, recomputed[i], 1);
-            }
+            const int back = addRow(read_later[i] ? 1 : -kInf, 1);
+            term(back, here[i], 1);
+            term(back, paged[i], 1);
+            term(back, recomputed[i], 1);
             if (recomputed[i] < 0) continue;
             for (int u : g.predecessors(i)) {  // recomputing i needs u here or back
                 if (input[u]) continue;

@@ -10,7 +10,7 @@
 //
 //   min Σ (Φout_i + Φin_i) p_i + Σ Φc_i c_i
 //   Σ m_i h_i ≤ B − m_t − Σ_{inputs u of t} m_u
-//   h_i + p_i + c_i ≥ 1          for each i < t read after t
+//   h_i + p_i + c_i = 1          for each i < t read after t (≤ 1 for the rest)
 //   c_j ≤ h_u + p_u + c_u        for each input u of j (not an input of t)
 //   Σ τ_i c_i ≤ spare runtime;   h, p, c binary
 //
