@@ -52,6 +52,7 @@ public:
         // `relative_gap` of it ends the search.
         double known_bound_j = 0, relative_gap = 0;
         std::atomic<bool> lp_stopped{false};  // an LP solve was cut short
+        bool stopped_at_known_bound = false;
         std::mutex mutex;
         double best_j = INFINITY;
         double first_solution_s = -1;
@@ -76,7 +77,9 @@ public:
         std::lock_guard lock(shared_->mutex);
         const bool within_gap = std::isfinite(shared_->best_j) && shared_->known_bound_j > 0 &&
                                 relativeGap(shared_->best_j, shared_->known_bound_j) <= shared_->relative_gap;
-        return within_gap ? stop : noAction;
+        if (!within_gap) return noAction;
+        shared_->stopped_at_known_bound = true;
+        return stop;
     }
 
 private:
@@ -443,10 +446,12 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
     const bool cancelled = shared.cancelled || (cancel && cancel->load());
     if (result.first_solution_time_s < 0) result.first_solution_time_s = shared.first_solution_s;
     // A root LP cut short leaves CBC without a bound (it then reports its
-    // incumbent as one); only the bounds proven before CBC hold then.
-    const bool root_solved = !(shared.lp_stopped && model.getNodeCount() == 0);
+    // incumbent as one), and so may a stop at the known bound during the
+    // root's cuts: only the bounds proven before CBC hold then.
+    const bool cbc_bound_holds =
+        !(shared.lp_stopped && model.getNodeCount() == 0) && !shared.stopped_at_known_bound;
     const double cbc_bound_j = model.getBestPossibleObjValue() / f.objectiveScale() + f.objectiveOffsetJ();
-    const double bound_j = root_solved ? std::max(known_bound_j, cbc_bound_j) : known_bound_j;
+    const double bound_j = cbc_bound_holds ? std::max(known_bound_j, cbc_bound_j) : known_bound_j;
     const double* best = model.bestSolution();
     std::optional<Schedule> found;
     if (best) found = f.decode(best);
