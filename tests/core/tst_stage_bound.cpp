@@ -1,13 +1,13 @@
-// The stage-peak bound (stage_bound.h): worked out by hand on a tiny graph,
+// The stage-peak bound (stage_bound.h): worked out by hand on two tiny graphs,
 // never above formulation.md's optimum (the reference build, solved exactly)
 // on every budget of two small training graphs, and infeasible only where
 // the reference is.
 #include <QtTest>
 
+#include "exact_solve.h"
 #include "problem_loader.h"
 #include "solver.h"
 #include "stage_bound.h"
-#include "exact_solve.h"
 #include "tiny_graphs.h"
 
 using namespace poet;
@@ -150,8 +150,8 @@ private slots:
     }
 
     // Rematerialization without paging: a budget the stage bound rules out is
-    // reported as infeasible at once, with the stage named (formulation.md's
-    // build agrees, in the test above).
+    // reported as infeasible at once, with the stage named; formulation.md's
+    // build agrees.
     void infeasibleStageEndsTheSolve()
     {
         const Problem p = test::problemOf(test::trainingChain({3, 5, 2, 6, 4, 7, 1}), 23, 1.1, false, true);
@@ -161,6 +161,7 @@ private slots:
         QCOMPARE(toString(r.status), "infeasible");
         QVERIFY2(r.message.find("while n9 (stage 9) runs") != std::string::npos, r.message.c_str());
         QVERIFY(r.solve_time_s < 5);
+        QCOMPARE(toString(test::solveExactly(p, FormulationVariant::Reference).status), "infeasible");
     }
 };
 
