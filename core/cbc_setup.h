@@ -34,4 +34,12 @@ void loadMilp(OsiClpSolverInterface& lp, const Milp& milp, const double* col_low
     lp.messageHandler()->setLogLevel(0);
 }
 
+// The same for a MILP whose columns are all binary (paging_plan.h, stage_bound.h).
+template <class Milp>
+void loadBinaryMilp(OsiClpSolverInterface& lp, const Milp& milp)
+{
+    const std::vector<double> lower(milp.columns(), 0.0), upper(milp.columns(), 1.0);
+    loadMilp(lp, milp, lower.data(), upper.data(), std::vector<char>(milp.columns(), 1));
+}
+
 }  // namespace poet

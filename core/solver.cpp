@@ -157,8 +157,7 @@ PlanOutcome solvePagingPlan(const PagingPlan& plan, const Problem& problem, cons
                             const std::atomic<bool>* cancel, const IncumbentCallback& onIncumbent)
 {
     OsiClpSolverInterface lp;
-    const std::vector<double> lower(plan.columns(), 0.0), upper(plan.columns(), 1.0);
-    loadMilp(lp, plan, lower.data(), upper.data(), std::vector<char>(plan.columns(), 1));
+    loadBinaryMilp(lp, plan);
 
     IncumbentHandler::Shared shared;
     describeSolve(shared, plan, problem, options, start, cancel, onIncumbent);

@@ -164,28 +164,28 @@ StageBound stagePeakBound(const Problem& problem, double seconds, const std::ato
     out.bound_j = offset_j;
 
     // Each stage's LP first: an infeasible one ends it, and the largest go
-    // first so that the rest are dismissed quickly.
-    std::vector<std::unique_ptr<StagePeakMilp>> milps(g.size());
+    // first so that the rest are dismissed quickly. CBC later starts from
+    // the solved LP.
+    std::vector<std::unique_ptr<OsiClpSolverInterface>> lps(g.size());
     std::vector<std::pair<double, int>> order;  // (LP bound, stage)
     for (int t = 0; t < g.size(); ++t) {
-        auto milp = std::make_unique<StagePeakMilp>(problem, t, scale);
-        if (milp->impossible()) {
+        const StagePeakMilp milp(problem, t, scale);
+        if (milp.impossible()) {
             out.infeasible = true;
             out.stage = t;
             return out;
         }
-        if (!milp->overBudget()) continue;
-        OsiClpSolverInterface lp;
-        const std::vector<double> lower(milp->columns(), 0.0), upper(milp->columns(), 1.0);
-        loadMilp(lp, *milp, lower.data(), upper.data(), std::vector<char>(milp->columns(), 1));
-        lp.initialSolve();
-        if (lp.isProvenPrimalInfeasible()) {
+        if (!milp.overBudget()) continue;
+        auto lp = std::make_unique<OsiClpSolverInterface>();
+        loadBinaryMilp(*lp, milp);
+        lp->initialSolve();
+        if (lp->isProvenPrimalInfeasible()) {
             out.infeasible = true;
             out.stage = t;
             return out;
         }
-        order.emplace_back(lp.isProvenOptimal() ? lp.getObjValue() : 0.0, t);
-        milps[t] = std::move(milp);
+        order.emplace_back(lp->isProvenOptimal() ? lp->getObjValue() : 0.0, t);
+        lps[t] = std::move(lp);
     }
     std::sort(order.begin(), order.end(), std::greater<>());
 
@@ -205,11 +205,7 @@ StageBound stagePeakBound(const Problem& problem, double seconds, const std::ato
             out.complete = false;
             break;
         }
-        const StagePeakMilp& milp = *milps[t];
-        OsiClpSolverInterface lp;
-        const std::vector<double> lower(milp.columns(), 0.0), upper(milp.columns(), 1.0);
-        loadMilp(lp, milp, lower.data(), upper.data(), std::vector<char>(milp.columns(), 1));
-        CbcModel model(lp);
+        CbcModel model(*lps[t]);
         const auto stage_deadline = std::min(deadline, Clock::now() + per_stage);
         configureCbc(model, exact, offset_j, scale,
                      std::chrono::duration<double>(stage_deadline - Clock::now()).count());
