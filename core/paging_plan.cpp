@@ -17,6 +17,33 @@ bool isFreeSource(const Graph& g, int i)
     return g.predecessors(i).empty() && node.compute_energy_j == 0 && node.compute_time_s == 0;
 }
 
+// Moves each page-in to the stage before the value is next read, where
+// nothing reads it in the stage after (an early page-in whose input turned
+// out held, or that serves a later stage of its span): less RAM, the same
+// energy, and a page-in then serves a read in the next stage, as
+// formulation.h's Tight form requires of a warm start.
+void pageInWhereRead(const Graph& g, Schedule& s)
+{
+    const int n = g.size();
+    auto readAt = [&](int t, int i) {
+        const auto& readers = g.successors(i);
+        return std::any_of(readers.begin(), readers.end(), [&](int v) { return v <= t && s.R(t, v); });
+    };
+    for (int i = 0; i < n; ++i)
+        for (int t = 0; t + 1 < n; ++t) {
+            if (!s.M_in(t, i) || readAt(t + 1, i)) continue;
+            int read = t + 2;  // the next stage that reads it while it is held
+            while (read < n && s.S_RAM(read, i) && !readAt(read, i)) ++read;
+            if (read >= n || !s.S_RAM(read, i)) continue;  // never read again: left as it is
+            s.M_in.set(t, i, false);
+            s.M_in.set(read - 1, i);
+            for (int k = t + 1; k < read; ++k) {
+                s.S_RAM.set(k, i, false);
+                s.S_SD.set(k, i);
+            }
+        }
+}
+
 }  // namespace
 
 bool PagingPlan::applies(const Problem& problem)
@@ -88,8 +115,17 @@ PagingPlan::PagingPlan(const Problem& problem) : p_(problem)
         }
         std::sort(transient[k].begin(), transient[k].end());
         can_recompute[k] = ok;
+        // A blocker may instead be paged in early, for stage b, where its span has begun.
+        if (ok && problem.options.paging)
+            for (int c : blockers[k])
+                if (b > spans_[c].from) early_.push_back({c, b, -1});
     }
     transient_ = std::move(transient);
+    std::sort(early_.begin(), early_.end(),
+              [](const Early& a, const Early& b) { return std::pair(a.span, a.stage) < std::pair(b.span, b.stage); });
+    early_.erase(std::unique(early_.begin(), early_.end(),
+                             [](const Early& a, const Early& b) { return a.span == b.span && a.stage == b.stage; }),
+                 early_.end());
 
     addColumnsAndRows(need, can_recompute, blockers);
 }
@@ -166,6 +202,7 @@ void PagingPlan::addColumnsAndRows(const std::vector<double>& need, const std::v
             recompute_col_[k] = addColumn(energy);
         }
     }
+    for (Early& e : early_) e.col = addColumn(g.node(spans_[e.span].value).pagein_energy_j);
 
     const double budget = static_cast<double>(problem.ram_budget_bytes);
     double smallest = 0;
@@ -183,35 +220,71 @@ void PagingPlan::addColumnsAndRows(const std::vector<double>& need, const std::v
             triplet_value.push_back(v);
         }
     };
+    auto earlyOf = [&](int c) {  // span c's early columns, by stage
+        auto lo = std::lower_bound(early_.begin(), early_.end(), c, [](const Early& e, int v) { return e.span < v; });
+        auto hi = std::upper_bound(lo, early_.end(), c, [](int v, const Early& e) { return v < e.span; });
+        return std::pair(lo, hi);
+    };
     for (std::size_t k = 0; k < spans_.size(); ++k) {
         const int page = page_col_[k], recompute = recompute_col_[k];
+        const auto [early_lo, early_hi] = earlyOf(static_cast<int>(k));
         if (page >= 0) row(-kInf, 0, {{page, 1}, {out_col_[spans_[k].value], -1}});  // a page-in needs the page-out
-        if (page >= 0 && recompute >= 0) row(-kInf, 1, {{page, 1}, {recompute, 1}});  // one way across
-        for (int c : blockers[k])  // an input away at b cannot feed the recomputation
-            row(-kInf, 1, {{recompute, 1}, {page_col_[c], 1}, {recompute_col_[c], 1}});
+        std::vector<std::pair<int, double>> ways{{page, 1}, {recompute, 1}};  // one way across
+        for (auto e = early_lo; e != early_hi; ++e) {
+            row(-kInf, 0, {{e->col, 1}, {out_col_[spans_[k].value], -1}});
+            ways.emplace_back(e->col, 1);
+        }
+        if (std::count_if(ways.begin(), ways.end(), [](auto w) { return w.first >= 0; }) > 1) row(-kInf, 1, ways);
+        // An input away at b cannot feed the recomputation, unless paged in by then.
+        const int b = spans_[k].to + 1;
+        for (int c : blockers[k]) {
+            std::vector<std::pair<int, double>> terms{{recompute, 1}, {page_col_[c], 1}, {recompute_col_[c], 1}};
+            const auto [lo, hi] = earlyOf(c);
+            for (auto e = lo; e != hi; ++e)
+                if (e->stage > b) terms.emplace_back(e->col, 1);
+            row(-kInf, 1, terms);
+        }
     }
-    // Per stage: what spans take off must cover the excess. Inputs recomputed
-    // along with a value in stage b are counted as if still held when node b
-    // runs (they are released before): an over-estimate that keeps the
-    // transient peak inside the budget too.
+    // Per stage: what spans take off must cover the excess. An input
+    // recomputed along with a value in stage b is released before node b
+    // runs, unless b+1 reads it (then a page-in for b+1 keeps the recomputed
+    // copy instead): the first row counts those as held through node b, and
+    // a second keeps the recomputations' own peak in the budget, what is held
+    // (need_t without node t's output) plus every transient at once (an
+    // over-estimate where their chains do not overlap).
     for (int t = 0; t < n; ++t) {
-        std::vector<std::pair<int, double>> terms;  // infeasible rows stay: CBC proves it
-        bool transient_here = false;
+        std::vector<std::pair<int, double>> covered;  // infeasible rows stay: CBC proves it
+        std::vector<std::pair<int, double>> transient, held_transient;
         for (std::size_t k = 0; k < spans_.size(); ++k) {
             const double m = static_cast<double>(g.node(spans_[k].value).memory_bytes);
             if (spans_[k].from <= t && t <= spans_[k].to) {
-                terms.emplace_back(page_col_[k], m);
-                terms.emplace_back(recompute_col_[k], m);
+                covered.emplace_back(page_col_[k], m);
+                covered.emplace_back(recompute_col_[k], m);
+                const auto [lo, hi] = earlyOf(static_cast<int>(k));
+                for (auto e = lo; e != hi; ++e)
+                    if (t < e->stage) covered.emplace_back(e->col, m);
             }
             if (spans_[k].to + 1 == t && recompute_col_[k] >= 0 && !transient_[k].empty()) {
-                double extra = 0;
-                for (int u : transient_[k]) extra += static_cast<double>(g.node(u).memory_bytes);
-                terms.emplace_back(recompute_col_[k], -extra);
-                transient_here = true;
+                double bytes = 0, kept = 0;
+                for (int u : transient_[k]) {
+                    const double m_u = static_cast<double>(g.node(u).memory_bytes);
+                    bytes += m_u;
+                    const auto& readers = g.successors(u);
+                    if (std::binary_search(readers.begin(), readers.end(), t + 1)) kept += m_u;
+                }
+                transient.emplace_back(recompute_col_[k], -bytes);
+                if (kept > 0) held_transient.emplace_back(recompute_col_[k], -kept);
             }
         }
         const double excess = need[t] - budget;
-        if (excess > 0 || transient_here) row(excess, kInf, terms);
+        if (excess > 0 || !held_transient.empty()) {
+            held_transient.insert(held_transient.end(), covered.begin(), covered.end());
+            row(excess, kInf, held_transient);
+        }
+        if (!transient.empty()) {
+            transient.insert(transient.end(), covered.begin(), covered.end());
+            row(excess - static_cast<double>(g.node(t).memory_bytes), kInf, transient);
+        }
     }
     if (problem.options.remat) {
         std::vector<std::pair<int, double>> terms;
@@ -264,6 +337,15 @@ Schedule PagingPlan::decode(const double* x) const
         out = out < 0 ? span.from - 1 : std::min(out, span.from - 1);
         last_in[span.value] = std::max(last_in[span.value], span.to);
     }
+    for (const Early& e : early_) {  // away until e.stage, then held to the span's end
+        if (!on(e.col)) continue;
+        const Span& span = spans_[e.span];
+        for (int t = span.from; t < e.stage; ++t) s.S_RAM.set(t, span.value, false);
+        s.M_in.set(e.stage - 1, span.value);
+        int& out = out_stage[span.value];
+        out = out < 0 ? span.from - 1 : std::min(out, span.from - 1);
+        last_in[span.value] = std::max(last_in[span.value], e.stage - 1);
+    }
     // Inputs recomputed along with a value, where they are not held anyway.
     for (auto [t, u] : recompute_transient)
         if (!s.S_RAM(t, u)) s.R.set(t, u);
@@ -272,6 +354,7 @@ Schedule PagingPlan::decode(const double* x) const
         s.M_out.set(out_stage[i], i);
         for (int t = out_stage[i] + 1; t <= last_in[i]; ++t) s.S_SD.set(t, i);
     }
+    pageInWhereRead(p_.graph, s);
     return s;
 }
 

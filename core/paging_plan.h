@@ -7,10 +7,17 @@
 //  - by paging: out at a (once per value: the flash copy stays valid), in at
 //    b-1; or
 //  - by recomputing it in stage b from inputs held there (inputs cheaper to
-//    compute than to page in are recomputed along with it).
+//    compute than to page in are recomputed along with it). An input u
+//    that is away at b may be paged in early for it: u's span is then paged
+//    in at b-1 instead of at its end, and u is held from b on (an "early"
+//    column e_cb of u's span c). This is how a schedule pages out a conv's
+//    output only and recomputes the cheap batchnorm and ReLU after it from
+//    the paged-in copy, in the backward stage that reads them.
 //
-//   min Σ Φout_i y_i + Σ Φin_i x_ig + Σ Φc(closure) r_ig
-//   x_ig ≤ y_i;  x_ig + r_ig ≤ 1;  per stage t: Σ_{spans covering t} m_i (x_ig + r_ig) ≥ need_t − B
+//   min Σ Φout_i y_i + Σ Φin_i (x_ig + Σ_b e_igb) + Σ Φc(closure) r_ig
+//   x_ig, e_igb ≤ y_i;  x_ig + r_ig + Σ_b e_igb ≤ 1;
+//   r_kb + x_c + r_c + Σ_{b' > b} e_cb' ≤ 1 for each input of k away at b (span c);
+//   per stage t: Σ_{spans covering t} m_i (x_ig + r_ig) + Σ_{b > t} m_i e_igb ≥ need_t − B
 //   Σ τ(closure) r_ig ≤ spare runtime
 //
 // where need_t is stage t's RAM with everything kept (node t's output plus
@@ -82,6 +89,9 @@ private:
     // and spans_; per span whether and how it can be recomputed.
     void addColumnsAndRows(const std::vector<double>& need, const std::vector<char>& can_recompute,
                            const std::vector<std::vector<int>>& blockers);
+    struct Early {
+        int span, stage, col;  // away at from..stage-1, in RAM from `stage` on
+    };
 
     const Problem& p_;
     double scale_ = 1, offset_j_ = 0;
@@ -90,6 +100,7 @@ private:
     std::vector<int> out_col_;                   // per value: its page-out, or -1
     std::vector<int> page_col_, recompute_col_;  // per span: its page-in / its recomputation, or -1
     std::vector<std::vector<int>> transient_;    // per span: inputs recomputed along with it
+    std::vector<Early> early_;                   // sorted by (span, stage)
     std::vector<char> free_source_;              // recomputed at each reader for free
     Schedule base_;                              // everything kept; decode() takes spans off it
 };
