@@ -89,6 +89,7 @@ PagingPlan::PagingPlan(const Problem& problem) : p_(problem)
     std::vector<std::vector<int>> blockers(spans_.size());
     std::vector<std::vector<int>> transient(spans_.size());  // recomputed along with i, ascending
     std::vector<char> can_recompute(spans_.size(), 0);
+    kept_.assign(spans_.size(), {});
     for (std::size_t k = 0; k < spans_.size(); ++k) {
         const int b = spans_[k].to + 1;
         if (!recomputableInTightForm(problem, spans_[k].value)) continue;
@@ -109,6 +110,7 @@ PagingPlan::PagingPlan(const Problem& problem) : p_(problem)
                 else if (recomputableInTightForm(problem, u) && g.node(u).compute_energy_j <= g.node(u).pagein_energy_j) {
                     transient[k].push_back(u);
                     todo.push_back(u);
+                    if (c >= 0 && spans_[c].to == b) kept_[k].push_back(c);
                 } else if (live) blockers[k].push_back(c);
                 else ok = false;
             }
@@ -121,10 +123,9 @@ PagingPlan::PagingPlan(const Problem& problem) : p_(problem)
                 if (b > spans_[c].from) early_.push_back({c, b, -1});
     }
     transient_ = std::move(transient);
-    std::sort(early_.begin(), early_.end(),
-              [](const Early& a, const Early& b) { return std::pair(a.span, a.stage) < std::pair(b.span, b.stage); });
-    early_.erase(std::unique(early_.begin(), early_.end(),
-                             [](const Early& a, const Early& b) { return a.span == b.span && a.stage == b.stage; }),
+    auto key = [](const Early& e) { return std::pair(e.span, e.stage); };
+    std::sort(early_.begin(), early_.end(), [&](const Early& a, const Early& b) { return key(a) < key(b); });
+    early_.erase(std::unique(early_.begin(), early_.end(), [&](const Early& a, const Early& b) { return key(a) == key(b); }),
                  early_.end());
 
     addColumnsAndRows(need, can_recompute, blockers);
@@ -141,6 +142,7 @@ PagingPlan::PagingPlan(const Problem& problem, const Schedule& base) : p_(proble
     free_source_.assign(n, 0);
     const std::vector<double> need = spansAndNeed();
     transient_.assign(spans_.size(), {});
+    kept_.assign(spans_.size(), {});
     addColumnsAndRows(need, std::vector<char>(spans_.size(), 0), std::vector<std::vector<int>>(spans_.size()));
 }
 
@@ -203,6 +205,11 @@ void PagingPlan::addColumnsAndRows(const std::vector<double>& need, const std::v
         }
     }
     for (Early& e : early_) e.col = addColumn(g.node(spans_[e.span].value).pagein_energy_j);
+    // Per recomputation, per transient of it paged in for the next stage: a
+    // flag, free, that is 1 where both are chosen (the copy is then kept).
+    std::vector<std::vector<int>> kept_col(spans_.size());
+    for (std::size_t k = 0; k < spans_.size(); ++k)
+        for (int c : kept_[k]) kept_col[k].push_back(recompute_col_[k] >= 0 && page_col_[c] >= 0 ? addColumn(0) : -1);
 
     const double budget = static_cast<double>(problem.ram_budget_bytes);
     double smallest = 0;
@@ -220,7 +227,7 @@ void PagingPlan::addColumnsAndRows(const std::vector<double>& need, const std::v
             triplet_value.push_back(v);
         }
     };
-    auto earlyOf = [&](int c) {  // span c's early columns, by stage
+    auto earlyOf = [&](int c) {  // span c's early page-ins, by stage
         auto lo = std::lower_bound(early_.begin(), early_.end(), c, [](const Early& e, int v) { return e.span < v; });
         auto hi = std::upper_bound(lo, early_.end(), c, [](int v, const Early& e) { return v < e.span; });
         return std::pair(lo, hi);
@@ -235,6 +242,8 @@ void PagingPlan::addColumnsAndRows(const std::vector<double>& need, const std::v
             ways.emplace_back(e->col, 1);
         }
         if (std::count_if(ways.begin(), ways.end(), [](auto w) { return w.first >= 0; }) > 1) row(-kInf, 1, ways);
+        for (std::size_t j = 0; j < kept_[k].size(); ++j)
+            if (kept_col[k][j] >= 0) row(-kInf, 1, {{recompute, 1}, {page_col_[kept_[k][j]], 1}, {kept_col[k][j], -1}});
         // An input away at b cannot feed the recomputation, unless paged in by then.
         const int b = spans_[k].to + 1;
         for (int c : blockers[k]) {
@@ -247,11 +256,11 @@ void PagingPlan::addColumnsAndRows(const std::vector<double>& need, const std::v
     }
     // Per stage: what spans take off must cover the excess. An input
     // recomputed along with a value in stage b is released before node b
-    // runs, unless b+1 reads it (then a page-in for b+1 keeps the recomputed
-    // copy instead): the first row counts those as held through node b, and
-    // a second keeps the recomputations' own peak in the budget, what is held
-    // (need_t without node t's output) plus every transient at once (an
-    // over-estimate where their chains do not overlap).
+    // runs, unless it is paged in for b+1 (the recomputed copy is then
+    // kept): the first row counts those (the kept flags) as held through
+    // node b, and a second keeps the recomputations' own peak in the
+    // budget, what is held (need_t without node t's output) plus every
+    // transient at once (an over-estimate where their chains do not overlap).
     for (int t = 0; t < n; ++t) {
         std::vector<std::pair<int, double>> covered;  // infeasible rows stay: CBC proves it
         std::vector<std::pair<int, double>> transient, held_transient;
@@ -265,15 +274,12 @@ void PagingPlan::addColumnsAndRows(const std::vector<double>& need, const std::v
                     if (t < e->stage) covered.emplace_back(e->col, m);
             }
             if (spans_[k].to + 1 == t && recompute_col_[k] >= 0 && !transient_[k].empty()) {
-                double bytes = 0, kept = 0;
-                for (int u : transient_[k]) {
-                    const double m_u = static_cast<double>(g.node(u).memory_bytes);
-                    bytes += m_u;
-                    const auto& readers = g.successors(u);
-                    if (std::binary_search(readers.begin(), readers.end(), t + 1)) kept += m_u;
-                }
+                double bytes = 0;
+                for (int u : transient_[k]) bytes += static_cast<double>(g.node(u).memory_bytes);
                 transient.emplace_back(recompute_col_[k], -bytes);
-                if (kept > 0) held_transient.emplace_back(recompute_col_[k], -kept);
+                for (std::size_t j = 0; j < kept_[k].size(); ++j)
+                    held_transient.emplace_back(kept_col[k][j],
+                                                -static_cast<double>(g.node(spans_[kept_[k][j]].value).memory_bytes));
             }
         }
         const double excess = need[t] - budget;

@@ -17,12 +17,18 @@
 //   min Σ Φout_i y_i + Σ Φin_i (x_ig + Σ_b e_igb) + Σ Φc(closure) r_ig
 //   x_ig, e_igb ≤ y_i;  x_ig + r_ig + Σ_b e_igb ≤ 1;
 //   r_kb + x_c + r_c + Σ_{b' > b} e_cb' ≤ 1 for each input of k away at b (span c);
-//   per stage t: Σ_{spans covering t} m_i (x_ig + r_ig) + Σ_{b > t} m_i e_igb ≥ need_t − B
+//   per stage t: cover_t − Σ m_u κ_ku ≥ need_t − B,
+//                cover_t − Σ_{k recomputed in t} m(transients of k) r_k ≥ need_t − m_t − B
+//     with cover_t = Σ_{spans covering t} m_i (x_ig + r_ig) + Σ_{b > t} m_i e_igb
+//   κ_ku ≥ r_k + x_c − 1 for each transient u of k whose span c is paged in for t+1
 //   Σ τ(closure) r_ig ≤ spare runtime
 //
 // where need_t is stage t's RAM with everything kept (node t's output plus
-// the values held at its start). A cost-free input is recomputed at each
-// reader instead of being held, so it counts only in the stages that read it.
+// the values held at its start). Transients are released before node t runs
+// (the second row bounds their own peak), except those paged in for t+1:
+// the recomputed copy is kept instead (κ, the first row). A cost-free input
+// is recomputed at each reader instead of being held, so it counts only in
+// the stages that read it.
 //
 // When nothing but cost-free inputs can be recomputed (a runtime factor of
 // 1.0 leaves no spare time for any node that takes time; or
@@ -31,7 +37,7 @@
 // page-out only costs energy, so some optimum of formulation.md's MILP has
 // this form (applies(), tst_paging_plan). Sizes: resnet18_cifar ~100 columns
 // instead of ~35,000. Otherwise it is a restriction (no recomputation chains
-// through held values, transient inputs over-counted): every plan is a valid
+// through held values, overlapping transients over-counted): every plan is a valid
 // schedule, a good one at tight budgets, but its optimum is no bound.
 //
 // On a fixed compute plan (the second constructor) the anchors are the stages
@@ -100,6 +106,7 @@ private:
     std::vector<int> out_col_;                   // per value: its page-out, or -1
     std::vector<int> page_col_, recompute_col_;  // per span: its page-in / its recomputation, or -1
     std::vector<std::vector<int>> transient_;    // per span: inputs recomputed along with it
+    std::vector<std::vector<int>> kept_;         // per span: the spans of those that end where it does
     std::vector<Early> early_;                   // sorted by (span, stage)
     std::vector<char> free_source_;              // recomputed at each reader for free
     Schedule base_;                              // everything kept; decode() takes spans off it

@@ -170,7 +170,7 @@ private slots:
             const PagingPlan plan(p);
             for (int draw = 0; draw < 3000; ++draw) {
                 std::vector<double> x(plan.columns());
-                for (double& v : x) v = random() % 3 == 0;  // sparse: most rows cap a sum at 1
+                for (double& v : x) v = random() % (3 + draw % 3) == 0;  // sparse: most rows cap a sum at 1
                 if (!meetsEveryRow(plan, x)) continue;
                 const Schedule s = plan.decode(x.data());
                 const ReplayReport r = replaySchedule(g, s, limitsOf(p));
