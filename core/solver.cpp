@@ -203,6 +203,20 @@ std::string infeasibilityMessage(const Problem& problem, const std::string& why 
     return msg + "; a larger runtime budget may help";
 }
 
+// Where the time ran out before any schedule: what is known. With paging
+// off, whether switching it on has a schedule at once (the quick paging
+// schedule): remat-only budgets this tight are often left open.
+std::string noScheduleMessage(const Problem& problem)
+{
+    std::string msg = "no schedule found within the time limit, and none proven impossible";
+    if (!problem.options.paging) {
+        Problem paged = problem;
+        paged.options.paging = true;
+        if (heuristicSchedule(paged)) return msg + "; with paging on, a schedule exists at these budgets";
+    }
+    return msg;
+}
+
 }  // namespace
 
 SolveResult solve(const Problem& problem, const SolverOptions& options, const IncumbentCallback& onIncumbent,
@@ -225,6 +239,7 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
         }
         result.best_bound_j = bound_j;
         result.gap = schedule ? relativeGap(result.objective_j, bound_j) : 0;
+        if (status == SolveStatus::NoSolution && result.message.empty()) result.message = noScheduleMessage(problem);
         result.solve_time_s = secondsSince(start);
         return result;
     };

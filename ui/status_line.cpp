@@ -77,12 +77,16 @@ StatusMessage statusForResult(const SolveResult& r, const StatusContext& ctx) {
         }
         break;
     }
-    case SolveStatus::NoSolution:
+    case SolveStatus::NoSolution: {
         m.tone = StatusTone::Bad;
-        m.text = QObject::tr("No schedule found within the time limit (%1 s). Raise the time limit or loosen the "
-                             "budgets.")
-                     .arg(ctx.time_limit_s, 0, 'g', 3);
+        // The solver's message may add a way out (paging on has a schedule).
+        const auto hint = r.message.find("; ");
+        const QString way = hint == std::string::npos ? QString() : q(r.message.substr(hint + 2)).toHtmlEscaped();
+        m.text = QObject::tr("No schedule found within the time limit (%1 s)").arg(ctx.time_limit_s, 0, 'g', 3) +
+                 (way.isEmpty() ? QString() : QStringLiteral("; ") + way) +
+                 QObject::tr(". Raise the time limit or loosen the budgets.");
         break;
+    }
     case SolveStatus::Cancelled:
         m.tone = StatusTone::Neutral;
         m.text = QObject::tr("Cancelled before a schedule was found.");

@@ -318,6 +318,24 @@ private slots:
         QVERIFY(tight.best_bound_j > p.graph.totalComputeEnergy() * (1 + 1e-6));
     }
 
+    // Remat-only at 12% of resnet18_cifar's peak is left open (no schedule in
+    // 30 s, none proven impossible): the message says so, and that switching
+    // paging on has a schedule there at once.
+    void noScheduleSaysWhatIsKnown()
+    {
+        Problem p = bundled("resnet18_cifar", "m4", 294451, 1.5);
+        p.options.paging = false;
+        SolverOptions o;
+        o.time_limit_s = 1;
+        const SolveResult r = solve(p, o);
+        QCOMPARE(toString(r.status), "no_solution");
+        QVERIFY2(r.message.find("none proven impossible; with paging on, a schedule exists") != std::string::npos,
+                 r.message.c_str());
+        p.options.paging = true;
+        const SolveResult paged = solve(p, o);
+        QVERIFY(paged.schedule.has_value());
+    }
+
     void cancelKeepsBestSchedule()
     {
         const Problem p = bundled("resnet18_cifar", "m4", 737719, 1.5);

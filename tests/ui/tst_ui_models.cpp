@@ -207,7 +207,11 @@ void TestUiModels::statusWords() {
     r.gap = 0;
     QVERIFY(statusForResult(r, ctx).text.contains("Proven optimal"));
     r.status = SolveStatus::NoSolution;
-    QVERIFY(statusForResult(r, ctx).text.contains("time limit (5 s)"));
+    r.message = "no schedule found within the time limit, and none proven impossible";
+    QVERIFY(statusForResult(r, ctx).text.contains("time limit (5 s). Raise"));
+    r.message += "; with paging on, a schedule exists at these budgets";
+    QVERIFY2(statusForResult(r, ctx).text.contains("time limit (5 s); with paging on, a schedule exists"),
+             qPrintable(statusForResult(r, ctx).text));
     QVERIFY(statusForSolving(1.25, std::nullopt).text.contains("Solving"));
 }
 
