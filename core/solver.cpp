@@ -9,6 +9,7 @@
 #include <ClpEventHandler.hpp>
 #include <OsiClpSolverInterface.hpp>
 
+#include "arrival_bound.h"
 #include "cbc_setup.h"
 #include "formulation.h"
 #include "heuristic_schedule.h"
@@ -303,6 +304,25 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
     if (withinGapOfKnownBound()) return finishWithKnownBound();
     const bool plan_is_exact = options.variant == FormulationVariant::Tight && PagingPlan::applies(problem);
     if (options.variant == FormulationVariant::Tight && !plan_is_exact) {
+        // What each stage needs that the one before did not hold, summed over
+        // the stages: strong where the stage-peak bound below is weak (the
+        // tightest budgets, where no extra value fits beside a backward
+        // node's operands). Milliseconds; a twentieth of the time at most.
+        const ArrivalBound arrival = arrivalBound(problem, 0.05 * options.time_limit_s, cancel);
+        if (arrival.infeasible) {
+            const Graph& g = problem.graph;
+            result.message = infeasibilityMessage(
+                problem, ": the inputs " + g.node(arrival.stage).name + " (stage " + std::to_string(arrival.stage) +
+                             ") needs do not fit beside " + g.node(arrival.stage - 1).name +
+                             " and cannot all be " + (problem.options.paging ? "paged in or " : "") +
+                             "recomputed in time");
+            return finishWith(SolveStatus::Infeasible, nullptr, SolutionSource::None, 0);
+        }
+        if (arrival.bound_j > known_bound_j) {
+            known_bound_j = arrival.bound_j;
+            known_bound_name = "the arrival bound (what each stage needs that the one before did not hold)";
+        }
+        if (withinGapOfKnownBound()) return finishWithKnownBound();
         // Small exact MILPs, one per stage: often within the gap of the quick
         // schedule at once where the LP relaxation is far below it (tight
         // budgets with recomputation). A tenth of the time at most.

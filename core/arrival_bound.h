@@ -1,0 +1,45 @@
+#pragma once
+// A lower bound on every schedule's energy from the values each stage needs
+// that the stage before did not hold: a sum over stages, where the
+// stage-peak bound (stage_bound.h) takes the largest single stage.
+//
+// Node b reads its inputs I_b. Those that node b-1 did not read or compute
+// (N_b, "new at b") must be in RAM when node b runs, so each one either
+//  - was held while node b-1 ran (its RAM counts there, alongside node
+//    b-1's inputs and output: h),
+//  - was paged in during stage b-1 (Φin, and a share λ_i of its page-out: p), or
+//  - is recomputed during stage b (Φc: c), which needs its inputs then:
+//    held through b-1 (h), paged in during b-1 (p), or recomputed in b (c).
+// While a value w is recomputed, w, its inputs and every input of node b
+// not itself recomputed in b are in RAM. So, per stage b:
+//
+//   A_b = min Σ (Φin_i + λ_i [i ∈ N_b]) p_i + Σ Φc_i c_i
+//   h_i + p_i + c_i = 1 for i ∈ N_b (≤ 1 for the rest);  c_w ≤ h_u + p_u + c_u
+//   Σ m_i h_i ≤ B − Σ_{I_{b-1} ∪ {b-1}} m
+//   Σ_{x ∈ I_b \ (in(w) ∪ {w})} m_x (1 − c_x) + Σ_{in(w) ∪ {w}} m ≤ B + M (1 − c_w)
+//   Σ τ c ≤ spare runtime
+//
+// The events A_b charges (page-ins during b-1, recomputations during b) are
+// distinct for distinct b, and λ_i = Φout_i / |{b : i ∈ N_b}| charges each
+// page-out at most once, so plain-pass energy + Σ_b A_b bounds every
+// schedule, and a stage with no solution proves that no schedule exists. It is strong where one extra value no longer fits beside a
+// backward node's operands (resnet18_cifar below ~13% of its peak: every
+// backward stage pays a page-in), and zero where it does.
+#include <atomic>
+#include <cmath>
+
+#include "problem.h"
+
+namespace poet {
+
+struct ArrivalBound {
+    double bound_j = 0;       // no schedule costs less
+    bool infeasible = false;  // stage `stage` has no way to get its inputs within the budgets
+    int stage = -1;
+    bool complete = false;    // every stage solved exactly (else a stage cut short counts with its LP bound)
+};
+
+// At most `seconds` in all; a stage cut short counts with what CBC proved.
+ArrivalBound arrivalBound(const Problem& problem, double seconds, const std::atomic<bool>* cancel = nullptr);
+
+}  // namespace poet
