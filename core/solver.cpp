@@ -456,7 +456,10 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
     }
     // Out of time (or cancelled) already: CBC would only misread the cut-short LP.
     if (shared.lp_stopped || secondsSince(start) > options.time_limit_s || (cancel && cancel->load())) {
-        if (warm) return finishWith(SolveStatus::Feasible, &*warm, SolutionSource::Heuristic, known_bound_j);
+        if (warm) {
+            result.message = known_bound_name + " gives the lower bound";
+            return finishWith(SolveStatus::Feasible, &*warm, SolutionSource::Heuristic, known_bound_j);
+        }
         return finishWith(cancel && cancel->load() ? SolveStatus::Cancelled : SolveStatus::NoSolution, nullptr,
                           SolutionSource::None, known_bound_j);
     }
@@ -496,6 +499,7 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
         const double energy = f.energyJ(best);
         const double gap = relativeGap(energy, std::min(bound_j, energy));
         const bool proven = gap <= options.relative_gap + 1e-12;
+        if (bound_j <= known_bound_j) result.message = known_bound_name + " gives the lower bound";
         finishWith(proven ? SolveStatus::Optimal : SolveStatus::Feasible, &*found,
                    proven ? SolutionSource::Proven
                           : (warm && *found == *warm ? SolutionSource::Heuristic : SolutionSource::Incumbent),
