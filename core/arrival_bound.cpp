@@ -19,7 +19,7 @@ using Clock = std::chrono::steady_clock;
 constexpr double kInf = std::numeric_limits<double>::max();
 
 // Stage b's MILP of arrival_bound.h, in triplet form (cbc_setup.h).
-class ArrivalMilp {
+class ArrivalMilp : public BinaryMilpBuilder {
 public:
     ArrivalMilp(const Problem& problem, int b, const std::vector<double>& pageout_share, double scale)
     {
@@ -72,12 +72,6 @@ public:
             order.push_back(i);
         }
 
-        auto term = [&](int row, int col, double a) {
-            if (col < 0) return;
-            triplet_row.push_back(row);
-            triplet_col.push_back(col);
-            triplet_value.push_back(a);
-        };
         const int memory = addRow(-kInf, room);  // held beside node b-1
         const double spare = (problem.runtime_budget_factor - 1.0) * g.totalComputeTime();
         const int time = addRow(-kInf, std::max(spare, 0.0));
@@ -124,25 +118,8 @@ public:
     }
 
     bool needed() const { return needed_; }
-    int columns() const { return static_cast<int>(objective.size()); }
-    int rows() const { return static_cast<int>(row_lower.size()); }
-    std::vector<double> objective, row_lower, row_upper;
-    std::vector<int> triplet_row, triplet_col;
-    std::vector<double> triplet_value;
 
 private:
-    int addColumn(double cost)
-    {
-        objective.push_back(cost);
-        return columns() - 1;
-    }
-    int addRow(double lo, double up)
-    {
-        row_lower.push_back(lo);
-        row_upper.push_back(up);
-        return rows() - 1;
-    }
-
     bool needed_ = false;
 };
 

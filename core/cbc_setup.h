@@ -34,12 +34,43 @@ void loadMilp(OsiClpSolverInterface& lp, const Milp& milp, const double* col_low
     lp.messageHandler()->setLogLevel(0);
 }
 
-// The same for a MILP whose columns are all binary (paging_plan.h, stage_bound.h).
+// The same for a MILP whose columns are all binary (paging_plan.h, stage_bound.h, arrival_bound.h).
 template <class Milp>
 void loadBinaryMilp(OsiClpSolverInterface& lp, const Milp& milp)
 {
     const std::vector<double> lower(milp.columns(), 0.0), upper(milp.columns(), 1.0);
     loadMilp(lp, milp, lower.data(), upper.data(), std::vector<char>(milp.columns(), 1));
 }
+
+// A MILP of binary columns built column by column and row by row, in the
+// triplet form loadBinaryMilp takes (stage_bound.h, arrival_bound.h).
+class BinaryMilpBuilder {
+public:
+    int columns() const { return static_cast<int>(objective.size()); }
+    int rows() const { return static_cast<int>(row_lower.size()); }
+    std::vector<double> objective, row_lower, row_upper;
+    std::vector<int> triplet_row, triplet_col;
+    std::vector<double> triplet_value;
+
+protected:
+    int addColumn(double cost)
+    {
+        objective.push_back(cost);
+        return columns() - 1;
+    }
+    int addRow(double lo, double up)
+    {
+        row_lower.push_back(lo);
+        row_upper.push_back(up);
+        return rows() - 1;
+    }
+    void term(int row, int col, double a)  // a column of -1 (absent) is skipped
+    {
+        if (col < 0) return;
+        triplet_row.push_back(row);
+        triplet_col.push_back(col);
+        triplet_value.push_back(a);
+    }
+};
 
 }  // namespace poet

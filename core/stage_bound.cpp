@@ -20,7 +20,7 @@ using Clock = std::chrono::steady_clock;
 constexpr double kInf = std::numeric_limits<double>::max();
 
 // The MILP of stage_bound.h for one stage, in triplet form (cbc_setup.h).
-class StagePeakMilp {
+class StagePeakMilp : public BinaryMilpBuilder {
 public:
     StagePeakMilp(const Problem& problem, int t, double scale)
     {
@@ -62,12 +62,6 @@ public:
             if (paging) paged[i] = addColumn(scale * (node.pageout_energy_j + node.pagein_energy_j));
             if (recomputable[i]) recomputed[i] = addColumn(scale * node.compute_energy_j);
         }
-        auto term = [&](int row, int col, double a) {
-            if (col < 0) return;
-            triplet_row.push_back(row);
-            triplet_col.push_back(col);
-            triplet_value.push_back(a);
-        };
         const int memory = addRow(-kInf, budget - fixed);
         const double spare = (problem.runtime_budget_factor - 1.0) * g.totalComputeTime();
         const int time = addRow(-kInf, std::max(spare, 0.0));
@@ -99,25 +93,7 @@ public:
     // The plain pass exceeds the budget at this stage: it needs relief.
     bool overBudget() const { return over_budget_; }
 
-    int columns() const { return static_cast<int>(objective.size()); }
-    int rows() const { return static_cast<int>(row_lower.size()); }
-    std::vector<double> objective, row_lower, row_upper;
-    std::vector<int> triplet_row, triplet_col;
-    std::vector<double> triplet_value;
-
 private:
-    int addColumn(double cost)
-    {
-        objective.push_back(cost);
-        return columns() - 1;
-    }
-    int addRow(double lo, double up)
-    {
-        row_lower.push_back(lo);
-        row_upper.push_back(up);
-        return rows() - 1;
-    }
-
     bool impossible_ = false, over_budget_ = false;
 };
 

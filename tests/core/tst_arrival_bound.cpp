@@ -7,7 +7,7 @@
 #include "problem_loader.h"
 #include "solver.h"
 #include "stage_bound.h"
-#include "exact_solve.h"
+#include "bound_checks.h"
 #include "tiny_graphs.h"
 
 using namespace poet;
@@ -30,32 +30,22 @@ private slots:
     {
         QFETCH(bool, cheap_odd);
         const Graph g = test::trainingChain({3, 5, 2, 6, 4, 7, 1}, cheap_odd);
-        const std::int64_t peak = plainPassPeakBytes(g);
         int compared = 0, raised = 0, above_stage = 0, infeasible = 0;
-        for (bool paging : {true, false})
-            for (double factor : {1.0, 1.3, 2.0})
-                for (std::int64_t ram = minimumFeasibleBudgetLowerBound(g); ram <= peak; ram += paging ? 1 : 2) {
-                    const Problem p = test::problemOf(g, ram, factor, paging, true);
-                    const ArrivalBound b = arrivalBound(p, 10);
-                    const SolveResult ref = test::solveExactly(p, FormulationVariant::Reference);
-                    const QString where = QStringLiteral("%1 B, %2x, paging %3").arg(ram).arg(factor).arg(paging);
-                    if (b.infeasible) {  // a proof: formulation.md finds no schedule either
-                        QVERIFY2(ref.status == SolveStatus::Infeasible, qPrintable(where));
-                        ++infeasible;
-                        continue;
-                    }
-                    QVERIFY(b.complete);
-                    if (ref.status == SolveStatus::Infeasible) continue;
-                    QVERIFY2(ref.status == SolveStatus::Optimal, qPrintable(where + ": " + toString(ref.status)));
-                    const double optimum = ref.replay.total_energy_j;
-                    QVERIFY2(b.bound_j <= optimum * (1 + 1e-9),
-                             qPrintable(where + QStringLiteral(": bound %1 > optimum %2")
-                                                    .arg(b.bound_j, 0, 'g', 12)
-                                                    .arg(optimum, 0, 'g', 12)));
-                    ++compared;
-                    if (b.bound_j > g.totalComputeEnergy() * (1 + 1e-9)) ++raised;
-                    if (b.bound_j > stagePeakBound(p, 10).bound_j * (1 + 1e-9)) ++above_stage;
-                }
+        test::forEachSmallProblem(g, minimumFeasibleBudgetLowerBound(g), [&](const Problem& p, const SolveResult& ref) {
+            const ArrivalBound b = arrivalBound(p, 10);
+            const QString where = test::describe(p);
+            if (b.infeasible) {  // a proof: formulation.md finds no schedule either
+                QVERIFY2(ref.status == SolveStatus::Infeasible, qPrintable(where));
+                ++infeasible;
+                return;
+            }
+            QVERIFY(b.complete);
+            if (ref.status == SolveStatus::Infeasible) return;
+            test::verifyBelowOptimum(b.bound_j, ref, where);
+            ++compared;
+            if (b.bound_j > g.totalComputeEnergy() * (1 + 1e-9)) ++raised;
+            if (b.bound_j > stagePeakBound(p, 10).bound_j * (1 + 1e-9)) ++above_stage;
+        });
         qInfo("%d compared, %d raised, %d above the stage-peak bound, %d infeasible", compared, raised, above_stage,
               infeasible);
         QVERIFY2(compared >= 40 && raised >= 10 && above_stage >= 3,

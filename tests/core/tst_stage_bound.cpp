@@ -4,6 +4,7 @@
 // the reference is.
 #include <QtTest>
 
+#include "bound_checks.h"
 #include "exact_solve.h"
 #include "problem_loader.h"
 #include "solver.h"
@@ -85,35 +86,26 @@ private slots:
     {
         QFETCH(bool, cheap_odd);
         const Graph g = test::trainingChain({3, 5, 2, 6, 4, 7, 1}, cheap_odd);
-        const std::int64_t peak = plainPassPeakBytes(g);
         int compared = 0, raised = 0, met = 0, infeasible = 0, missed = 0;
-        for (bool paging : {true, false})
-            for (double factor : {1.0, 1.3, 2.0})
-                for (std::int64_t ram = 6; ram <= peak; ram += paging ? 1 : 2) {
-                    const Problem p = test::problemOf(g, ram, factor, paging, true);
-                    const StageBound b = stagePeakBound(p, 10);
-                    const SolveResult ref = test::solveExactly(p, FormulationVariant::Reference);
-                    const QString where = QStringLiteral("%1 B, %2x, paging %3").arg(ram).arg(factor).arg(paging);
-                    if (b.infeasible) {
-                        QVERIFY2(ref.status == SolveStatus::Infeasible, qPrintable(where));
-                        ++infeasible;
-                        continue;
-                    }
-                    QVERIFY(b.complete);
-                    if (ref.status == SolveStatus::Infeasible) {
-                        ++missed;  // a relaxation need not see every infeasibility
-                        continue;
-                    }
-                    QVERIFY2(ref.status == SolveStatus::Optimal, qPrintable(where + ": " + toString(ref.status)));
-                    const double optimum = ref.replay.total_energy_j;
-                    QVERIFY2(b.bound_j <= optimum * (1 + 1e-9),
-                             qPrintable(where + QStringLiteral(": bound %1 > optimum %2")
-                                                    .arg(b.bound_j, 0, 'g', 12)
-                                                    .arg(optimum, 0, 'g', 12)));
-                    ++compared;
-                    if (b.bound_j > g.totalComputeEnergy() * (1 + 1e-9)) ++raised;
-                    if (b.bound_j >= optimum * (1 - 1e-9) && optimum > g.totalComputeEnergy() * (1 + 1e-9)) ++met;
-                }
+        test::forEachSmallProblem(g, 6, [&](const Problem& p, const SolveResult& ref) {
+            const StageBound b = stagePeakBound(p, 10);
+            const QString where = test::describe(p);
+            if (b.infeasible) {
+                QVERIFY2(ref.status == SolveStatus::Infeasible, qPrintable(where));
+                ++infeasible;
+                return;
+            }
+            QVERIFY(b.complete);
+            if (ref.status == SolveStatus::Infeasible) {
+                ++missed;  // a relaxation need not see every infeasibility
+                return;
+            }
+            test::verifyBelowOptimum(b.bound_j, ref, where);
+            const double optimum = ref.replay.total_energy_j;
+            ++compared;
+            if (b.bound_j > g.totalComputeEnergy() * (1 + 1e-9)) ++raised;
+            if (b.bound_j >= optimum * (1 - 1e-9) && optimum > g.totalComputeEnergy() * (1 + 1e-9)) ++met;
+        });
         qInfo("%d compared, %d raised, %d met, %d infeasible (%d more by formulation.md)", compared, raised, met,
               infeasible, missed);
         QVERIFY2(compared >= 40 && raised >= 20 && met >= 5 && infeasible >= 5,
