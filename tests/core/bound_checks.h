@@ -26,6 +26,15 @@ void forEachSmallProblem(const Graph& g, std::int64_t from, Check check)
             }
 }
 
+// resnet18_cifar on m4 at `ram` bytes and `factor`: the bounds' real cases.
+inline Problem resnet18Cifar(std::int64_t ram, double factor)
+{
+    Problem p = problemOf(loadTrainingGraph(ProfileCatalog::standard(), "resnet18_cifar", "m4"), ram, factor, true, true);
+    p.model = "resnet18_cifar";
+    p.platform = "m4";
+    return p;
+}
+
 inline QString describe(const Problem& p)
 {
     return QStringLiteral("%1 B, %2x, paging %3")

@@ -61,10 +61,7 @@ private slots:
     // stage-peak bound and stays below the best schedule the solver finds.
     void raisesTheTightestResNetBound()
     {
-        Problem p;
-        p.graph = loadTrainingGraph(ProfileCatalog::standard(), "resnet18_cifar", "m4");
-        p.ram_budget_bytes = 294451;
-        p.runtime_budget_factor = 1.5;
+        const Problem p = test::resnet18Cifar(294451, 1.5);
         const ArrivalBound arrival = arrivalBound(p, 30);
         QVERIFY(arrival.complete && !arrival.infeasible);
         const StageBound stage = stagePeakBound(p, 30);

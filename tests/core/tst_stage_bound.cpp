@@ -122,10 +122,7 @@ private slots:
     // the solver finds and within 0.5% of it, and the solve ends on it.
     void provesTheTightResNetCase()
     {
-        Problem p;
-        p.graph = loadTrainingGraph(ProfileCatalog::standard(), "resnet18_cifar", "m4");
-        p.ram_budget_bytes = 736128;
-        p.runtime_budget_factor = 1.5;
+        const Problem p = test::resnet18Cifar(736128, 1.5);
         const StageBound b = stagePeakBound(p, 30);
         QVERIFY(b.complete && !b.infeasible);
         SolverOptions o;
