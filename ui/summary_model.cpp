@@ -41,10 +41,13 @@ void SummaryModel::setResult(const Problem& problem, const SolveResult& result, 
     add("gap", tr("Gap"), has ? QStringLiteral("%1 %").arg(result.gap * 100, 0, 'f', 2) : QString(), QString(),
         QString(), tr("Relative distance between this schedule's energy and the best proven lower bound."),
         result.gap);
-    if (has && result.best_bound_j > 0)
+    // Also where no schedule was found in time: what any schedule would cost
+    // at least (remat-only at a tight budget, against paging on). The
+    // message names the bound only where there is a schedule.
+    if (result.best_bound_j > 0 && result.status != SolveStatus::Infeasible)
         add("best_bound_j", tr("Lower bound"), q(formatEnergy(result.best_bound_j)), QString(), QString(),
             tr("No schedule for these budgets uses less energy than this.") +
-                (result.message.empty() ? QString() : QStringLiteral(" ") + q(result.message) + QStringLiteral(".")),
+                (!has || result.message.empty() ? QString() : QStringLiteral(" ") + q(result.message) + QStringLiteral(".")),
             result.best_bound_j);
     if (has) {
         add("compute_energy_j", tr("Compute energy"), q(formatEnergy(r.compute_energy_j)),

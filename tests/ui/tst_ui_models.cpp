@@ -137,6 +137,17 @@ void TestUiModels::summaryNamesTheLowerBound() {
     QVERIFY(row >= 0);
     QCOMPARE(model.index(row, SummaryModel::Value).data(SummaryModel::RawValueRole).toDouble(), 3.25);
     QVERIFY(model.index(row, SummaryModel::Value).data(Qt::ToolTipRole).toString().contains("stage-peak bound (at W)"));
+    // No schedule in time, but a bound: the row stays, without the message (it is about the search).
+    r.status = SolveStatus::NoSolution;
+    r.schedule.reset();
+    r.message = "no schedule found within the time limit, and none proven impossible";
+    model.setResult(p, r, plain);
+    const int open_row = model.rowOf("best_bound_j");
+    QVERIFY(open_row >= 0);
+    QVERIFY(!model.index(open_row, SummaryModel::Value).data(Qt::ToolTipRole).toString().contains("no schedule found"));
+    r.status = SolveStatus::Infeasible;  // nothing to bound
+    model.setResult(p, r, plain);
+    QCOMPARE(model.rowOf("best_bound_j"), -1);
 }
 
 void TestUiModels::summaryFiguresComeFromReplay() {
