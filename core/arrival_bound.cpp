@@ -6,8 +6,6 @@
 #include <memory>
 #include <vector>
 
-#include <CbcEventHandler.hpp>
-
 #include "cbc_setup.h"
 #include "formulation.h"
 
@@ -33,10 +31,9 @@ public:
         double room = static_cast<double>(problem.ram_budget_bytes);
         for (int i = 0; i < n; ++i)
             if (was_here[i]) room -= bytes(i);
-        std::vector<char> input(n, 0), is_new(n, 0);
+        std::vector<char> is_new(n, 0);
         double new_bytes = 0;
         for (int u : g.predecessors(b)) {
-            input[u] = 1;
             is_new[u] = !was_here[u];
             if (is_new[u]) new_bytes += bytes(u);
         }
@@ -123,20 +120,6 @@ private:
     bool needed_ = false;
 };
 
-class Deadline : public CbcEventHandler {
-public:
-    Deadline(Clock::time_point at, const std::atomic<bool>* cancel) : at_(at), cancel_(cancel) {}
-    CbcEventHandler* clone() const override { return new Deadline(*this); }
-    CbcAction event(CbcEvent) override
-    {
-        return Clock::now() > at_ || (cancel_ && cancel_->load()) ? stop : noAction;
-    }
-
-private:
-    Clock::time_point at_;
-    const std::atomic<bool>* cancel_;
-};
-
 }  // namespace
 
 ArrivalBound arrivalBound(const Problem& problem, double seconds, const std::atomic<bool>* cancel)
@@ -196,7 +179,7 @@ ArrivalBound arrivalBound(const Problem& problem, double seconds, const std::ato
         }
         CbcModel model(*s.lp);
         configureCbc(model, exact, offset_j, scale, std::chrono::duration<double>(deadline - Clock::now()).count());
-        Deadline stop(deadline, cancel);
+        SearchStop stop(deadline, cancel);
         model.passInEventHandler(&stop);
         model.branchAndBound();
         if (model.isProvenInfeasible()) {

@@ -1,8 +1,12 @@
 #pragma once
 // Loading a MILP in triplet form into Clp and setting CBC up the same way for
 // every MILP the solver runs (formulation.h, paging_plan.h, stage_bound.h).
+#include <atomic>
+#include <chrono>
+#include <cmath>
 #include <vector>
 
+#include <CbcEventHandler.hpp>
 #include <CbcModel.hpp>
 #include <CoinPackedMatrix.hpp>
 #include <OsiClpSolverInterface.hpp>
@@ -41,6 +45,34 @@ void loadBinaryMilp(OsiClpSolverInterface& lp, const Milp& milp)
     const std::vector<double> lower(milp.columns(), 0.0), upper(milp.columns(), 1.0);
     loadMilp(lp, milp, lower.data(), upper.data(), std::vector<char>(milp.columns(), 1));
 }
+
+// Stops a small exact MILP's search (stage_bound.h, arrival_bound.h) at a
+// deadline or on cancel, and, where `enough_at` is given, once it finds a
+// solution no dearer than that (model units; `reached` then says so).
+class SearchStop : public CbcEventHandler {
+public:
+    SearchStop(std::chrono::steady_clock::time_point deadline, const std::atomic<bool>* cancel,
+               double enough_at = -INFINITY)
+        : deadline_(deadline), cancel_(cancel), enough_at_(enough_at)
+    {
+    }
+    CbcEventHandler* clone() const override { return new SearchStop(*this); }
+    CbcAction event(CbcEvent which) override
+    {
+        if (std::chrono::steady_clock::now() > deadline_ || (cancel_ && cancel_->load())) return stop;
+        if ((which == solution || which == heuristicSolution) && model_ && model_->getObjValue() <= enough_at_) {
+            reached = true;
+            return stop;
+        }
+        return noAction;
+    }
+    bool reached = false;
+
+private:
+    std::chrono::steady_clock::time_point deadline_;
+    const std::atomic<bool>* cancel_;
+    double enough_at_;
+};
 
 // A MILP of binary columns built column by column and row by row, in the
 // triplet form loadBinaryMilp takes (stage_bound.h, arrival_bound.h).

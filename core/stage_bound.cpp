@@ -7,8 +7,6 @@
 #include <memory>
 #include <vector>
 
-#include <CbcEventHandler.hpp>
-
 #include "cbc_setup.h"
 #include "formulation.h"
 
@@ -97,34 +95,6 @@ private:
     bool impossible_ = false, over_budget_ = false;
 };
 
-// Stops a stage's search on the deadline or cancel, and once it finds a
-// solution no dearer than the best stage so far: that stage cannot raise
-// the bound any more.
-class StageStop : public CbcEventHandler {
-public:
-    StageStop(double dominated_at, Clock::time_point deadline, const std::atomic<bool>* cancel)
-        : dominated_at_(dominated_at), deadline_(deadline), cancel_(cancel)
-    {
-    }
-    CbcEventHandler* clone() const override { return new StageStop(*this); }
-    CbcAction event(CbcEvent which) override
-    {
-        if (Clock::now() > deadline_ || (cancel_ && cancel_->load())) return stop;
-        if ((which == solution || which == heuristicSolution) && model_ &&
-            model_->getObjValue() <= dominated_at_) {
-            dominated = true;
-            return stop;
-        }
-        return noAction;
-    }
-    bool dominated = false;
-
-private:
-    double dominated_at_;
-    Clock::time_point deadline_;
-    const std::atomic<bool>* cancel_;
-};
-
 }  // namespace
 
 StageBound stagePeakBound(const Problem& problem, double seconds, const std::atomic<bool>* cancel, double enough_j)
@@ -185,7 +155,8 @@ StageBound stagePeakBound(const Problem& problem, double seconds, const std::ato
         const auto stage_deadline = std::min(deadline, Clock::now() + per_stage);
         configureCbc(model, exact, offset_j, scale,
                      std::chrono::duration<double>(stage_deadline - Clock::now()).count());
-        StageStop stop(best, stage_deadline, cancel);
+        // A solution no dearer than the best stage so far: this stage cannot raise the bound any more.
+        SearchStop stop(stage_deadline, cancel, best);
         model.passInEventHandler(&stop);
         model.branchAndBound();
         if (model.isProvenInfeasible()) {
@@ -197,7 +168,7 @@ StageBound stagePeakBound(const Problem& problem, double seconds, const std::ato
         // proved, and at least the LP bound.
         const double value = model.isProvenOptimal() ? model.getObjValue() - model.getAllowableGap()
                                                      : std::max(lp_bound, model.getBestPossibleObjValue());
-        const bool dominated = static_cast<const StageStop*>(model.getEventHandler())->dominated;
+        const bool dominated = static_cast<const SearchStop*>(model.getEventHandler())->reached;
         if (!model.isProvenOptimal() && !dominated) out.complete = false;
         if (value > best) {
             best = value;
