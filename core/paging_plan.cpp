@@ -117,10 +117,14 @@ PagingPlan::PagingPlan(const Problem& problem) : p_(problem)
         }
         std::sort(transient[k].begin(), transient[k].end());
         can_recompute[k] = ok;
-        // A blocker may instead be paged in early, for stage b, where its span has begun.
+        // A blocker may instead be paged in early, for stage b, where its
+        // span has begun; or visit stage b only, where it is read after b+1.
         if (ok && problem.options.paging)
             for (int c : blockers[k])
-                if (b > spans_[c].from) early_.push_back({c, b, -1});
+                if (b > spans_[c].from) {
+                    early_.push_back({c, b, -1});
+                    if (spans_[c].to > b) visits_.push_back({static_cast<int>(k), c, -1});
+                }
     }
     transient_ = std::move(transient);
     auto key = [](const Early& e) { return std::pair(e.span, e.stage); };
@@ -205,6 +209,11 @@ void PagingPlan::addColumnsAndRows(const std::vector<double>& need, const std::v
         }
     }
     for (Early& e : early_) e.col = addColumn(g.node(spans_[e.span].value).pagein_energy_j);
+    std::vector<std::vector<int>> visits_of(spans_.size());  // per recomputed span, indices into visits_
+    for (std::size_t v = 0; v < visits_.size(); ++v) {
+        visits_[v].col = addColumn(g.node(spans_[visits_[v].input].value).pagein_energy_j);
+        visits_of[visits_[v].recompute].push_back(static_cast<int>(v));
+    }
     // Per recomputation, per transient of it paged in for the next stage: a
     // flag, free, that is 1 where both are chosen (the copy is then kept).
     std::vector<std::vector<int>> kept_col(spans_.size());
@@ -251,21 +260,39 @@ void PagingPlan::addColumnsAndRows(const std::vector<double>& need, const std::v
             const auto [lo, hi] = earlyOf(c);
             for (auto e = lo; e != hi; ++e)
                 if (e->stage > b) terms.emplace_back(e->col, 1);
+            for (int v : visits_of[k])
+                if (visits_[v].input == c) terms.emplace_back(visits_[v].col, -1);
             row(-kInf, 1, terms);
         }
     }
-    // Per stage: what spans take off must cover the excess. An input
-    // recomputed along with a value in stage b is released before node b
-    // runs, unless it is paged in for b+1 (the recomputed copy is then
-    // kept): the first row counts those (the kept flags) as held through
-    // node b, and a second keeps the recomputations' own peak in the
-    // budget, what is held (need_t without node t's output) plus every
-    // transient at once (an over-estimate where their chains do not overlap).
+    for (const Visit& v : visits_) {  // only for a recomputation, from the flash copy
+        row(-kInf, 0, {{v.col, 1}, {recompute_col_[v.recompute], -1}});
+        row(-kInf, 0, {{v.col, 1}, {out_col_[spans_[v.input].value], -1}});
+        // Paged in again during the stage it visits, the input would stay in
+        // RAM through that stage instead of leaving after the recomputation.
+        const int b = spans_[v.recompute].to + 1;
+        const auto [lo, hi] = earlyOf(v.input);
+        for (auto e = lo; e != hi; ++e)
+            if (e->stage == b + 1) row(-kInf, 1, {{v.col, 1}, {e->col, 1}});
+        for (const Visit& next : visits_)
+            if (next.input == v.input && spans_[next.recompute].to == b) row(-kInf, 1, {{v.col, 1}, {next.col, 1}});
+    }
+    // Per stage: what spans take off must cover the excess, while node t
+    // runs and at each step of the recomputations before it. An input
+    // recomputed along with a value is released before node t runs, unless
+    // it is paged in for t+1 (the recomputed copy is then kept): the first
+    // row counts those (the kept flags) as held through node t. The step
+    // rows count what is held at the stage's start, less the value being
+    // recomputed (not there yet), plus what its chain has live at that step
+    // (visiting inputs included) and every other chain's transients and
+    // visits (an over-estimate where chains do not overlap).
+    auto bytesOf = [&](int value) { return static_cast<double>(g.node(value).memory_bytes); };
     for (int t = 0; t < n; ++t) {
         std::vector<std::pair<int, double>> covered;  // infeasible rows stay: CBC proves it
-        std::vector<std::pair<int, double>> transient, held_transient;
+        std::vector<std::pair<int, double>> held_transient;
+        std::vector<int> recomputed;  // spans recomputed in stage t
         for (std::size_t k = 0; k < spans_.size(); ++k) {
-            const double m = static_cast<double>(g.node(spans_[k].value).memory_bytes);
+            const double m = bytesOf(spans_[k].value);
             if (spans_[k].from <= t && t <= spans_[k].to) {
                 covered.emplace_back(page_col_[k], m);
                 covered.emplace_back(recompute_col_[k], m);
@@ -273,13 +300,10 @@ void PagingPlan::addColumnsAndRows(const std::vector<double>& need, const std::v
                 for (auto e = lo; e != hi; ++e)
                     if (t < e->stage) covered.emplace_back(e->col, m);
             }
-            if (spans_[k].to + 1 == t && recompute_col_[k] >= 0 && !transient_[k].empty()) {
-                double bytes = 0;
-                for (int u : transient_[k]) bytes += static_cast<double>(g.node(u).memory_bytes);
-                transient.emplace_back(recompute_col_[k], -bytes);
+            if (spans_[k].to + 1 == t && recompute_col_[k] >= 0) {
+                recomputed.push_back(static_cast<int>(k));
                 for (std::size_t j = 0; j < kept_[k].size(); ++j)
-                    held_transient.emplace_back(kept_col[k][j],
-                                                -static_cast<double>(g.node(spans_[kept_[k][j]].value).memory_bytes));
+                    held_transient.emplace_back(kept_col[k][j], -bytesOf(spans_[kept_[k][j]].value));
             }
         }
         const double excess = need[t] - budget;
@@ -287,10 +311,21 @@ void PagingPlan::addColumnsAndRows(const std::vector<double>& need, const std::v
             held_transient.insert(held_transient.end(), covered.begin(), covered.end());
             row(excess, kInf, held_transient);
         }
-        if (!transient.empty()) {
-            transient.insert(transient.end(), covered.begin(), covered.end());
-            row(excess - static_cast<double>(g.node(t).memory_bytes), kInf, transient);
-        }
+        for (int k : recomputed)
+            for (const ChainStep& step : chainSteps(k, visits_of[k])) {
+                std::vector<std::pair<int, double>> terms = covered;
+                terms.emplace_back(recompute_col_[k], bytesOf(spans_[k].value) - step.bytes);
+                for (int v : step.visits) terms.emplace_back(visits_[v].col, -bytesOf(spans_[visits_[v].input].value));
+                for (int other : recomputed) {
+                    if (other == k) continue;
+                    double bytes = 0;
+                    for (int u : transient_[other]) bytes += bytesOf(u);
+                    terms.emplace_back(recompute_col_[other], -bytes);
+                    for (int v : visits_of[other])
+                        terms.emplace_back(visits_[v].col, -bytesOf(spans_[visits_[v].input].value));
+                }
+                row(excess - bytesOf(t), kInf, terms);
+            }
     }
     if (problem.options.remat) {
         std::vector<std::pair<int, double>> terms;
@@ -302,6 +337,32 @@ void PagingPlan::addColumnsAndRows(const std::vector<double>& need, const std::v
         const double spare = (problem.runtime_budget_factor - 1.0) * g.totalComputeTime();
         row(-kInf, std::max(spare, 0.0), terms);
     }
+}
+
+std::vector<PagingPlan::ChainStep> PagingPlan::chainSteps(int k, const std::vector<int>& visits) const
+{
+    const Graph& g = p_.graph;
+    std::vector<int> chain = transient_[k];  // ascending: the order the replay computes them in
+    chain.push_back(spans_[k].value);
+    std::vector<int> kept_values;
+    for (int c : kept_[k]) kept_values.push_back(spans_[c].value);
+    auto readFrom = [&](int value, std::size_t step) {  // by the chain at this step or later
+        for (std::size_t s = step; s < chain.size(); ++s)
+            if (std::ranges::find(g.predecessors(chain[s]), value) != g.predecessors(chain[s]).end()) return true;
+        return false;
+    };
+    std::vector<ChainStep> steps;
+    for (std::size_t s = 0; s < chain.size(); ++s) {
+        ChainStep step;
+        step.bytes = static_cast<double>(g.node(chain[s]).memory_bytes);
+        for (std::size_t i = 0; i < s; ++i)
+            if (readFrom(chain[i], s) || std::ranges::find(kept_values, chain[i]) != kept_values.end())
+                step.bytes += static_cast<double>(g.node(chain[i]).memory_bytes);
+        for (int v : visits)
+            if (readFrom(spans_[visits_[v].input].value, s)) step.visits.push_back(v);
+        steps.push_back(std::move(step));
+    }
+    return steps;
 }
 
 int PagingPlan::addColumn(double energy_j)
@@ -326,6 +387,12 @@ Schedule PagingPlan::decode(const double* x) const
     // Spans are in stage order per value: page out before the first paged
     // span, in at the end of each; or recompute in the reader's stage.
     std::vector<int> out_stage(n, -1), last_in(n, -1);
+    auto pagedIn = [&](const Span& span, int stage) {  // out before the span, in during `stage`
+        s.M_in.set(stage, span.value);
+        int& out = out_stage[span.value];
+        out = out < 0 ? span.from - 1 : std::min(out, span.from - 1);
+        last_in[span.value] = std::max(last_in[span.value], stage);
+    };
     std::vector<std::pair<int, int>> recompute_transient;  // (stage, value)
     for (std::size_t k = 0; k < spans_.size(); ++k) {
         const Span& span = spans_[k];
@@ -338,23 +405,34 @@ Schedule PagingPlan::decode(const double* x) const
             for (int u : transient_[k]) recompute_transient.emplace_back(span.to + 1, u);
             continue;
         }
-        s.M_in.set(span.to, span.value);
-        int& out = out_stage[span.value];
-        out = out < 0 ? span.from - 1 : std::min(out, span.from - 1);
-        last_in[span.value] = std::max(last_in[span.value], span.to);
+        pagedIn(span, span.to);
     }
     for (const Early& e : early_) {  // away until e.stage, then held to the span's end
         if (!on(e.col)) continue;
         const Span& span = spans_[e.span];
         for (int t = span.from; t < e.stage; ++t) s.S_RAM.set(t, span.value, false);
-        s.M_in.set(e.stage - 1, span.value);
-        int& out = out_stage[span.value];
-        out = out < 0 ? span.from - 1 : std::min(out, span.from - 1);
-        last_in[span.value] = std::max(last_in[span.value], e.stage - 1);
+        pagedIn(span, e.stage - 1);
     }
-    // Inputs recomputed along with a value, where they are not held anyway.
-    for (auto [t, u] : recompute_transient)
-        if (!s.S_RAM(t, u)) s.R.set(t, u);
+    // Inputs recomputed along with a value, where they are not held anyway
+    // and something recomputed in that stage reads them: latest first, so a
+    // chain stops at a held value (a value computed but never read would
+    // stay in RAM through the stage's node).
+    std::sort(recompute_transient.begin(), recompute_transient.end(), std::greater<>());
+    for (auto [t, u] : recompute_transient) {
+        const auto& readers = p_.graph.successors(u);
+        if (!s.S_RAM(t, u) && std::any_of(readers.begin(), readers.end(), [&](int v) { return v < t && s.R(t, v); }))
+            s.R.set(t, u);
+    }
+    // Inputs paged in for a recomputation only, where it reads them (its
+    // transients may be held anyway) and they are not held anyway.
+    for (const Visit& v : visits_) {
+        const int b = spans_[v.recompute].to + 1, u = spans_[v.input].value;
+        const auto& readers = p_.graph.successors(u);
+        const bool read = std::any_of(readers.begin(), readers.end(), [&](int r) { return r < b && s.R(b, r); });
+        if (!on(v.col) || !read || s.S_RAM(b, u)) continue;
+        s.S_RAM.set(b, u);
+        pagedIn(spans_[v.input], b - 1);
+    }
     for (int i = 0; i < n; ++i) {
         if (out_stage[i] < 0) continue;
         s.M_out.set(out_stage[i], i);

@@ -12,23 +12,31 @@
 //    in at b-1 instead of at its end, and u is held from b on (an "early"
 //    column e_cb of u's span c). This is how a schedule pages out a conv's
 //    output only and recomputes the cheap batchnorm and ReLU after it from
-//    the paged-in copy, in the backward stage that reads them.
+//    the paged-in copy, in the backward stage that reads them. Where u
+//    cannot stay in RAM until it is read (the tightest budgets), it may
+//    instead visit: paged in at b-1 for the recomputation only, released
+//    after it, and paged in again for its own read (a column v_ku).
 //
 //   min Σ Φout_i y_i + Σ Φin_i (x_ig + Σ_b e_igb) + Σ Φc(closure) r_ig
 //   x_ig, e_igb ≤ y_i;  x_ig + r_ig + Σ_b e_igb ≤ 1;
-//   r_kb + x_c + r_c + Σ_{b' > b} e_cb' ≤ 1 for each input of k away at b (span c);
+//   r_kb + x_c + r_c + Σ_{b' > b} e_cb' − v_kc ≤ 1 for each input of k away at b (span c);
+//   v_kc ≤ r_kb, v_kc ≤ y_u; v_kc + e_c,b+1 ≤ 1 and v_kc + v_k'c ≤ 1 (k' recomputed at b+1);
 //   per stage t: cover_t − Σ m_u κ_ku ≥ need_t − B,
-//                cover_t − Σ_{k recomputed in t} m(transients of k) r_k ≥ need_t − m_t − B
+//     per k recomputed in t, per step j of its chain (its transients, then k, in index order):
+//                cover_t − (L_kj − m_k) r_k − Σ_{c read at j or later} m_c v_kc
+//                        − Σ_{k' ≠ k recomputed in t} (m(transients of k') r_k' + Σ_c m_c v_k'c) ≥ need_t − m_t − B
 //     with cover_t = Σ_{spans covering t} m_i (x_ig + r_ig) + Σ_{b > t} m_i e_igb
 //   κ_ku ≥ r_k + x_c − 1 for each transient u of k whose span c is paged in for t+1
 //   Σ τ(closure) r_ig ≤ spare runtime
 //
 // where need_t is stage t's RAM with everything kept (node t's output plus
-// the values held at its start). Transients are released before node t runs
-// (the second row bounds their own peak), except those paged in for t+1:
-// the recomputed copy is kept instead (κ, the first row). A cost-free input
-// is recomputed at each reader instead of being held, so it counts only in
-// the stages that read it.
+// the values held at its start), and L_kj the bytes of k's chain in RAM as
+// node j is computed (j, and the chain's values computed before it that a
+// later step reads or that may be kept). Transients are released before
+// node t runs (the step rows bound their own peak, where k itself is not
+// there yet), except those paged in for t+1: the recomputed copy is kept
+// instead (κ, the first row). A cost-free input is recomputed at each
+// reader instead of being held, so it counts only in the stages that read it.
 //
 // When nothing but cost-free inputs can be recomputed (a runtime factor of
 // 1.0 leaves no spare time for any node that takes time; or
@@ -98,6 +106,17 @@ private:
     struct Early {
         int span, stage, col;  // away at from..stage-1, in RAM from `stage` on
     };
+    struct Visit {
+        int recompute, input, col;  // span `input` paged in for span `recompute`'s recomputation only
+    };
+    // Span k's recomputation, one node at a time: the bytes its chain has
+    // in RAM as each node is computed, and which of its visits (indices
+    // into visits_) are still to be read then.
+    struct ChainStep {
+        double bytes = 0;
+        std::vector<int> visits;
+    };
+    std::vector<ChainStep> chainSteps(int k, const std::vector<int>& visits) const;
 
     const Problem& p_;
     double scale_ = 1, offset_j_ = 0;
@@ -108,6 +127,7 @@ private:
     std::vector<std::vector<int>> transient_;    // per span: inputs recomputed along with it
     std::vector<std::vector<int>> kept_;         // per span: the spans of those that end where it does
     std::vector<Early> early_;                   // sorted by (span, stage)
+    std::vector<Visit> visits_;
     std::vector<char> free_source_;              // recomputed at each reader for free
     Schedule base_;                              // everything kept; decode() takes spans off it
 };

@@ -63,8 +63,10 @@ inline Graph recomputeChainGraph(double pageout_j, double pagein_j)
 // consecutive forward nodes that reads both and the gradient before it. Page
 // costs are a latency plus a per-byte part, so small values page dearer per
 // byte; node 0 is a cost-free input. With `cheap_odd`, odd forward nodes cost
-// less to compute than to page in (like batch norms and ReLUs).
-inline Graph trainingChain(const std::vector<std::int64_t>& sizes, bool cheap_odd = false)
+// less to compute than to page in (like batch norms and ReLUs); with a
+// `cheap_run` of 2, two of every three do (a batch norm and a ReLU after
+// each conv).
+inline Graph trainingChain(const std::vector<std::int64_t>& sizes, bool cheap_odd = false, int cheap_run = 1)
 {
     const int f = static_cast<int>(sizes.size());
     std::vector<Node> nodes;
@@ -82,7 +84,7 @@ inline Graph trainingChain(const std::vector<std::int64_t>& sizes, bool cheap_od
         return static_cast<int>(nodes.size()) - 1;
     };
     add(sizes[0], 0);
-    for (int i = 1; i < f; ++i) edges.emplace_back(add(sizes[i], cheap_odd && i % 2 ? 0.01 : 1.0 + 0.1 * i) - 1, i);
+    for (int i = 1; i < f; ++i) edges.emplace_back(add(sizes[i], cheap_odd && i % (cheap_run + 1) ? 0.01 : 1.0 + 0.1 * i) - 1, i);
     int grad = add(1, 0.1);  // the loss
     edges.emplace_back(f - 1, grad);
     for (int k = f - 2; k >= 0; --k) {
