@@ -120,20 +120,136 @@ private:
     bool needed_ = false;
 };
 
-}  // namespace
+// Stages a..e of the carried bound (arrival_bound.h), in triplet form:
+// per value x and stage s, h = in RAM while node s runs, p = paged in during
+// s (there for s+1), c = recomputed during s. The window may start in any
+// state: what is held while node a-1 runs is free.
+class CarriedMilp : public BinaryMilpBuilder {
+public:
+    CarriedMilp(const Problem& problem, int a, int e, const std::vector<double>& pageout_share, double scale)
+    {
+        const Graph& g = problem.graph;
+        const int n = g.size();
+        auto bytes = [&](int i) { return static_cast<double>(g.node(i).memory_bytes); };
+        auto operand = [&](int s, int x) {  // in RAM while node s runs anyway
+            const auto& in = g.predecessors(s);
+            return x == s || std::binary_search(in.begin(), in.end(), x);
+        };
+        // The window's inputs, and the inputs of each that may be recomputed.
+        std::vector<char> used(n, 0), recomputable(n, 0);
+        std::vector<int> todo;
+        for (int b = a; b <= e; ++b)
+            for (int u : g.predecessors(b))
+                if (!used[u]) used[u] = 1, todo.push_back(u);
+        while (!todo.empty()) {
+            const int x = todo.back();
+            todo.pop_back();
+            recomputable[x] = recomputableInTightForm(problem, x);
+            if (!recomputable[x]) continue;
+            for (int u : g.predecessors(x))
+                if (!used[u]) used[u] = 1, todo.push_back(u);
+        }
+        const bool paging = problem.options.paging;
+        const int stages = e - a + 2;  // a-1..e
+        auto at = [&](int s) { return s - (a - 1); };
+        std::vector<std::vector<int>> held(n, std::vector<int>(stages, -1)), paged = held, recomputed = held;
+        for (int x = 0; x < n; ++x) {
+            if (!used[x]) continue;
+            double share = 0;  // of its page-out, for the stages here where it is new
+            for (int b = a; b <= e; ++b)
+                if (operand(b, x) && x != b && !operand(b - 1, x)) share += pageout_share[x];
+            const int out = paging ? addColumn(scale * share) : -1;
+            for (int s = std::max(a - 1, x + 1); s <= e; ++s) {
+                if (s < e && !operand(s, x)) held[x][at(s)] = addColumn(0);
+                if (paging && s < e) {
+                    paged[x][at(s)] = addColumn(scale * g.node(x).pagein_energy_j);
+                    const int needs_out = addRow(-kInf, 0);
+                    term(needs_out, paged[x][at(s)], 1);
+                    term(needs_out, out, -1);
+                }
+                if (s >= a && recomputable[x]) recomputed[x][at(s)] = addColumn(scale * g.node(x).compute_energy_j);
+            }
+        }
+        // x is in RAM for stage s: held through node s-1, paged in during s-1, or recomputed in s.
+        auto there = [&](int row, int x, int s) {
+            term(row, held[x][at(s - 1)], 1);
+            term(row, paged[x][at(s - 1)], 1);
+            term(row, recomputed[x][at(s)], 1);
+        };
+        for (int b = a; b <= e; ++b)  // node b's inputs
+            for (int x : g.predecessors(b))
+                if (!operand(b - 1, x)) there(addRow(1, kInf), x, b);
+        for (int x = 0; x < n; ++x) {
+            if (!used[x]) continue;
+            for (int s = std::max(a, x + 1); s <= e; ++s) {
+                const int h = s < e ? held[x][at(s)] : -1;
+                if (h >= 0 && !operand(s - 1, x)) {  // held through node s: it was there for s
+                    const int row = addRow(0, kInf);
+                    there(row, x, s);
+                    term(row, h, -1);
+                }
+                // There at the start of s (paged in during s-1, or recomputed
+                // in s) and paged in again during s: it stays through node s.
+                const int again = s < e ? paged[x][at(s)] : -1;
+                if (again >= 0 && !operand(s, x))
+                    for (int before : {paged[x][at(s - 1)], recomputed[x][at(s)]}) {
+                        if (before < 0) continue;
+                        const int row = addRow(-kInf, 1);
+                        term(row, before, 1);
+                        term(row, again, 1);
+                        term(row, h, -1);
+                    }
+                const int c = recomputed[x][at(s)];
+                if (c < 0) continue;
+                for (int u : g.predecessors(x))  // recomputing x needs its inputs then
+                    if (!operand(s - 1, u)) {
+                        const int row = addRow(0, kInf);
+                        there(row, u, s);
+                        term(row, c, -1);
+                    }
+                // While x is recomputed: x, its inputs, and node s's inputs
+                // not recomputed in s themselves (as in the per-stage bound).
+                std::vector<char> with_x(n, 0);
+                with_x[x] = 1;
+                double at_once = bytes(x);
+                for (int u : g.predecessors(x)) with_x[u] = 1, at_once += bytes(u);
+                std::vector<std::pair<int, double>> others;
+                for (int y : g.predecessors(s))
+                    if (!with_x[y]) at_once += bytes(y), others.emplace_back(recomputed[y][at(s)], bytes(y));
+                const double budget = static_cast<double>(problem.ram_budget_bytes);
+                if (at_once <= budget) continue;
+                const int peak = addRow(0, kInf);
+                for (auto [col, m] : others) term(peak, col, m);
+                term(peak, c, -(at_once - budget));
+            }
+        }
+        for (int s = a - 1; s < e; ++s) {  // while node s runs
+            double room = static_cast<double>(problem.ram_budget_bytes) - bytes(s);
+            for (int u : g.predecessors(s)) room -= bytes(u);
+            if (room < 0) return;  // the one-node bound's case: not this bound's to prove
+            const int memory = addRow(-kInf, room);
+            for (int x = 0; x < n; ++x)
+                if (used[x]) term(memory, held[x][at(s)], bytes(x));
+        }
+        const double spare = (problem.runtime_budget_factor - 1.0) * g.totalComputeTime();
+        const int time = addRow(-kInf, std::max(spare, 0.0));
+        for (int x = 0; x < n; ++x)
+            if (used[x])
+                for (int s = a; s <= e; ++s) term(time, recomputed[x][at(s)], g.node(x).compute_time_s);
+        needed_ = true;
+    }
 
-ArrivalBound arrivalBound(const Problem& problem, double seconds, const std::atomic<bool>* cancel)
+    bool needed() const { return needed_; }
+
+private:
+    bool needed_ = false;
+};
+
+// Each page-out shared among the stages where its value is new (not read or
+// computed by the node before).
+std::vector<double> pageoutShares(const Graph& g)
 {
-    const auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                                             std::chrono::duration<double>(std::max(0.0, seconds)));
-    const Graph& g = problem.graph;
     const int n = g.size();
-    const double offset_j = g.totalComputeEnergy();
-    const double scale = offset_j > 0 ? 1e6 / offset_j : 1.0;  // model units as in formulation.h
-    ArrivalBound out;
-    out.bound_j = offset_j;
-
-    // Each page-out is shared among the stages where its value is new.
     std::vector<int> new_at(n, 0);
     for (int b = 1; b < n; ++b)
         for (int u : g.predecessors(b)) {
@@ -143,36 +259,49 @@ ArrivalBound arrivalBound(const Problem& problem, double seconds, const std::ato
     std::vector<double> share(n, 0);
     for (int i = 0; i < n; ++i)
         if (new_at[i] > 0) share[i] = g.node(i).pageout_energy_j / new_at[i];
+    return share;
+}
 
-    // Every stage's LP first (their sum is already a bound), then each
-    // stage exactly while the time lasts.
-    struct Stage {
-        int b;
+// The sum over pieces (stages, or windows named by their first stage):
+// every piece's LP first (their sum is already a bound), then each piece
+// exactly while the time lasts; a piece cut short counts with its LP.
+struct Piece {
+    int stage;
+    BinaryMilpBuilder milp;
+};
+
+ArrivalBound sumOfPieces(const Problem& problem, const std::vector<Piece>& pieces, double scale, double seconds,
+                         const std::atomic<bool>* cancel)
+{
+    const auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                             std::chrono::duration<double>(std::max(0.0, seconds)));
+    const double offset_j = problem.graph.totalComputeEnergy();
+    ArrivalBound out;
+    out.bound_j = offset_j;
+    struct Solved {
+        int stage;
         std::unique_ptr<OsiClpSolverInterface> lp;
         double value = 0;  // model units
     };
-    std::vector<Stage> stages;
+    std::vector<Solved> solved;
     double total = 0;
-    for (int b = 1; b < n; ++b) {
-        const ArrivalMilp milp(problem, b, share, scale);
-        if (!milp.needed()) continue;
-        Stage s{b, nullptr};
-        s.lp = std::make_unique<OsiClpSolverInterface>();
-        loadBinaryMilp(*s.lp, milp);
+    for (const Piece& piece : pieces) {
+        Solved s{piece.stage, std::make_unique<OsiClpSolverInterface>()};
+        loadBinaryMilp(*s.lp, piece.milp);
         s.lp->initialSolve();
         if (s.lp->isProvenPrimalInfeasible()) {
             out.infeasible = true;
-            out.stage = b;
+            out.stage = piece.stage;
             return out;
         }
         s.value = s.lp->isProvenOptimal() ? std::max(0.0, s.lp->getObjValue()) : 0.0;
         total += s.value;
-        stages.push_back(std::move(s));
+        solved.push_back(std::move(s));
     }
     SolverOptions exact;
     exact.relative_gap = 1e-9;
     out.complete = true;
-    for (Stage& s : stages) {
+    for (Solved& s : solved) {
         if (Clock::now() > deadline || (cancel && cancel->load()) || !s.lp->isProvenOptimal()) {
             out.complete = false;
             continue;
@@ -184,7 +313,7 @@ ArrivalBound arrivalBound(const Problem& problem, double seconds, const std::ato
         model.branchAndBound();
         if (model.isProvenInfeasible()) {
             out.infeasible = true;
-            out.stage = s.b;
+            out.stage = s.stage;
             return out;
         }
         // Cut short, only the LP counts: CBC stopped during its root cuts may
@@ -201,6 +330,39 @@ ArrivalBound arrivalBound(const Problem& problem, double seconds, const std::ato
     }
     out.bound_j = offset_j + total / scale;
     return out;
+}
+
+double modelScale(const Problem& problem)  // model units as in formulation.h
+{
+    const double offset_j = problem.graph.totalComputeEnergy();
+    return offset_j > 0 ? 1e6 / offset_j : 1.0;
+}
+
+}  // namespace
+
+ArrivalBound arrivalBound(const Problem& problem, double seconds, const std::atomic<bool>* cancel)
+{
+    const std::vector<double> share = pageoutShares(problem.graph);
+    const double scale = modelScale(problem);
+    std::vector<Piece> pieces;
+    for (int b = 1; b < problem.graph.size(); ++b) {
+        ArrivalMilp milp(problem, b, share, scale);
+        if (milp.needed()) pieces.push_back({b, std::move(milp)});
+    }
+    return sumOfPieces(problem, pieces, scale, seconds, cancel);
+}
+
+ArrivalBound carriedArrivalBound(const Problem& problem, int window, double seconds, const std::atomic<bool>* cancel)
+{
+    const std::vector<double> share = pageoutShares(problem.graph);
+    const double scale = modelScale(problem);
+    std::vector<Piece> pieces;
+    const int n = problem.graph.size();
+    for (int a = 1; a < n; a += window) {
+        CarriedMilp milp(problem, a, std::min(n - 1, a + window - 1), share, scale);
+        if (milp.needed()) pieces.push_back({a, std::move(milp)});
+    }
+    return sumOfPieces(problem, pieces, scale, seconds, cancel);
 }
 
 }  // namespace poet

@@ -25,10 +25,26 @@
 // schedule, and a stage with no solution proves that no schedule exists.
 // It is strong where one extra value no longer fits beside a backward
 // node's operands (resnet18_cifar below ~13% of its peak: every backward
-// stage pays a page-in), and zero where it does. (Windows of several
-// stages, with presence carried from stage to stage, were tried: at 15%
-// of resnet18_cifar's peak they reach 0.601 J with 16-stage windows, barely
-// above the stage-peak bound's 0.597 J, and CBC slows down beyond that.)
+// stage pays a page-in), and zero where it does.
+//
+// The carried bound solves windows of consecutive stages a..e at once, with
+// presence carried from stage to stage: per value and stage, h = in RAM
+// while node s runs (within the room beside node s's operands), p = paged
+// in during s, c = recomputed during s. A value there for s (h at s-1, p at
+// s-1, or c at s) must be there for each node or recomputation in s that
+// reads it, and h at s needs it there for s. One thing the single stage
+// cannot see: a value there at the start of s (p at s-1, or c at s) and
+// paged in again during s stays in RAM through node s (formulation.md frees
+// nothing that is in RAM at s+1), so it counts in h at s. At the tightest
+// budgets this forbids bringing a conv's output in for one stage to
+// recompute the batch norm after it and again for the next. Windows
+// partition the stages (each starts in any state), page-ins during a-1..e-1
+// and recomputations during a..e are charged, each page-out is shared as
+// above: the sum over windows bounds every schedule. resnet18_cifar at 12%
+// and 1.5x: 0.6685 J per stage, 0.7100 J with windows of 6 stages (0.45 s).
+// Above ~13% it gives no more than the stage-peak bound: at 15%, even
+// 16-stage windows (without the page-in-again rule) reached 0.601 J
+// against its 0.597 J, and CBC slows down beyond that.
 #include <atomic>
 #include <cmath>
 
@@ -46,5 +62,10 @@ struct ArrivalBound {
 // Every stage's LP, then each stage exactly for at most `seconds` in all; a
 // stage cut short counts with its LP bound.
 ArrivalBound arrivalBound(const Problem& problem, double seconds, const std::atomic<bool>* cancel = nullptr);
+
+// The carried bound over windows of `window` stages (`stage`: the first
+// stage of a window with no solution).
+ArrivalBound carriedArrivalBound(const Problem& problem, int window, double seconds,
+                                 const std::atomic<bool>* cancel = nullptr);
 
 }  // namespace poet
