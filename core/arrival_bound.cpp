@@ -16,8 +16,36 @@ namespace {
 using Clock = std::chrono::steady_clock;
 constexpr double kInf = std::numeric_limits<double>::max();
 
+// The rows both bounds share.
+class BoundMilp : public BinaryMilpBuilder {
+protected:
+    // While x is recomputed during stage s (column c_x), x, its inputs, and
+    // node s's inputs not recomputed in s themselves are in RAM. Over the
+    // budget, enough of those must be recomputed: Σ m_y c_y ≥ (K − B) c_x.
+    template <class RecomputedIn>
+    void addMomentRow(const Problem& problem, int x, int s, int c_x, RecomputedIn recomputed_in_s)
+    {
+        const Graph& g = problem.graph;
+        const auto& in_x = g.predecessors(x);
+        auto bytes = [&](int i) { return static_cast<double>(g.node(i).memory_bytes); };
+        double at_once = bytes(x);
+        for (int u : in_x) at_once += bytes(u);
+        std::vector<std::pair<int, double>> others;
+        for (int y : g.predecessors(s))
+            if (y != x && !std::binary_search(in_x.begin(), in_x.end(), y)) {
+                at_once += bytes(y);
+                others.emplace_back(recomputed_in_s(y), bytes(y));
+            }
+        const double over = at_once - static_cast<double>(problem.ram_budget_bytes);
+        if (over <= 0) return;
+        const int row = addRow(0, kInf);
+        for (auto [col, m] : others) term(row, col, m);
+        term(row, c_x, -over);
+    }
+};
+
 // Stage b's MILP of arrival_bound.h, in triplet form (cbc_setup.h).
-class ArrivalMilp : public BinaryMilpBuilder {
+class ArrivalMilp : public BoundMilp {
 public:
     ArrivalMilp(const Problem& problem, int b, const std::vector<double>& pageout_share, double scale)
     {
@@ -72,7 +100,6 @@ public:
         const int memory = addRow(-kInf, room);  // held beside node b-1
         const double spare = (problem.runtime_budget_factor - 1.0) * g.totalComputeTime();
         const int time = addRow(-kInf, std::max(spare, 0.0));
-        const double budget = static_cast<double>(problem.ram_budget_bytes);
         for (int i : order) {
             term(memory, here[i], bytes(i));
             term(time, recomputed[i], g.node(i).compute_time_s);
@@ -91,26 +118,7 @@ public:
                 term(needs, recomputed[u], 1);
                 term(needs, recomputed[i], -1);
             }
-            // While i is recomputed: i, its inputs, and node b's inputs that
-            // are not recomputed in b themselves. Over the budget, enough of
-            // those must be recomputed: Σ m_x c_x ≥ (K − B) c_i.
-            std::vector<char> with_i(n, 0);
-            with_i[i] = 1;
-            double at_once = bytes(i);
-            for (int u : g.predecessors(i)) {
-                with_i[u] = 1;
-                at_once += bytes(u);
-            }
-            std::vector<std::pair<int, double>> others;
-            for (int x : g.predecessors(b)) {
-                if (with_i[x]) continue;
-                at_once += bytes(x);
-                others.emplace_back(recomputed[x], bytes(x));
-            }
-            if (at_once <= budget) continue;
-            const int peak = addRow(0, kInf);
-            for (auto [col, m] : others) term(peak, col, m);
-            term(peak, recomputed[i], -(at_once - budget));
+            addMomentRow(problem, i, b, recomputed[i], [&](int x) { return recomputed[x]; });
         }
     }
 
@@ -124,7 +132,7 @@ private:
 // per value x and stage s, h = in RAM while node s runs, p = paged in during
 // s (there for s+1), c = recomputed during s. The window may start in any
 // state: what is held while node a-1 runs is free.
-class CarriedMilp : public BinaryMilpBuilder {
+class CarriedMilp : public BoundMilp {
 public:
     CarriedMilp(const Problem& problem, int a, int e, const std::vector<double>& pageout_share, double scale)
     {
@@ -207,20 +215,7 @@ public:
                         there(row, u, s);
                         term(row, c, -1);
                     }
-                // While x is recomputed: x, its inputs, and node s's inputs
-                // not recomputed in s themselves (as in the per-stage bound).
-                std::vector<char> with_x(n, 0);
-                with_x[x] = 1;
-                double at_once = bytes(x);
-                for (int u : g.predecessors(x)) with_x[u] = 1, at_once += bytes(u);
-                std::vector<std::pair<int, double>> others;
-                for (int y : g.predecessors(s))
-                    if (!with_x[y]) at_once += bytes(y), others.emplace_back(recomputed[y][at(s)], bytes(y));
-                const double budget = static_cast<double>(problem.ram_budget_bytes);
-                if (at_once <= budget) continue;
-                const int peak = addRow(0, kInf);
-                for (auto [col, m] : others) term(peak, col, m);
-                term(peak, c, -(at_once - budget));
+                addMomentRow(problem, x, s, c, [&](int y) { return recomputed[y][at(s)]; });
             }
         }
         for (int s = a - 1; s < e; ++s) {  // while node s runs

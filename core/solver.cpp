@@ -308,54 +308,59 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
         // the stages: strong where the stage-peak bound below is weak (the
         // tightest budgets, where no extra value fits beside a backward
         // node's operands). Milliseconds; a twentieth of the time at most.
+        // Each bound below either proves that no schedule exists (the solve
+        // ends with `why`) or may raise the known bound.
+        auto provesInfeasible = [&](bool infeasible, double bound_j, auto why, auto name) {
+            if (infeasible) {
+                result.message = infeasibilityMessage(problem, why());
+                return true;
+            }
+            if (bound_j > known_bound_j) {
+                known_bound_j = bound_j;
+                known_bound_name = name();
+            }
+            return false;
+        };
+        const Graph& g = problem.graph;
         const ArrivalBound arrival = arrivalBound(problem, 0.05 * options.time_limit_s, cancel);
-        if (arrival.infeasible) {
-            const Graph& g = problem.graph;
-            result.message = infeasibilityMessage(
-                problem, ": the inputs " + g.node(arrival.stage).name + " (stage " + std::to_string(arrival.stage) +
-                             ") needs do not fit beside " + g.node(arrival.stage - 1).name +
-                             " and cannot all be " + (problem.options.paging ? "paged in or " : "") +
-                             "recomputed in time");
+        if (provesInfeasible(
+                arrival.infeasible, arrival.bound_j,
+                [&] {
+                    return ": the inputs " + g.node(arrival.stage).name + " (stage " + std::to_string(arrival.stage) +
+                           ") needs do not fit beside " + g.node(arrival.stage - 1).name + " and cannot all be " +
+                           (problem.options.paging ? "paged in or " : "") + "recomputed in time";
+                },
+                [] { return std::string("the arrival bound (what each stage needs that the one before did not hold)"); }))
             return finishWith(SolveStatus::Infeasible, nullptr, SolutionSource::None, 0);
-        }
-        if (arrival.bound_j > known_bound_j) {
-            known_bound_j = arrival.bound_j;
-            known_bound_name = "the arrival bound (what each stage needs that the one before did not hold)";
-        }
         if (withinGapOfKnownBound()) return finishWithKnownBound();
         // Small exact MILPs, one per stage: often within the gap of the quick
         // schedule at once where the LP relaxation is far below it (tight
         // budgets with recomputation). A tenth of the time at most.
         const double enough_j = warm ? warm_energy_j * (1 - options.relative_gap) : INFINITY;
         const StageBound stage = stagePeakBound(problem, 0.1 * options.time_limit_s, cancel, enough_j);
-        if (stage.infeasible) {
-            const Node& node = problem.graph.node(stage.stage);
-            result.message = infeasibilityMessage(
-                problem, ": while " + node.name + " (stage " + std::to_string(stage.stage) +
-                             ") runs with its inputs, the values read later do not fit and cannot all be " +
-                             (problem.options.paging ? "paged out or " : "") + "recomputed within the runtime budget");
+        if (provesInfeasible(
+                stage.infeasible, stage.bound_j,
+                [&] {
+                    return ": while " + g.node(stage.stage).name + " (stage " + std::to_string(stage.stage) +
+                           ") runs with its inputs, the values read later do not fit and cannot all be " +
+                           (problem.options.paging ? "paged out or " : "") + "recomputed within the runtime budget";
+                },
+                [&] { return "the stage-peak bound (at " + g.node(stage.stage).name + ")"; }))
             return finishWith(SolveStatus::Infeasible, nullptr, SolutionSource::None, 0);
-        }
-        if (stage.bound_j > known_bound_j) {
-            known_bound_j = stage.bound_j;
-            known_bound_name = "the stage-peak bound (at " + problem.graph.node(stage.stage).name + ")";
-        }
         if (withinGapOfKnownBound()) return finishWithKnownBound();
         if (arrival.bound_j > trivial_bound_j) {
             // Where it binds, windows of six stages carry what is in RAM from
             // one stage to the next: resnet18_cifar at 12% rises from 0.669
             // to 0.710 J in ~0.5 s. Another twentieth of the time at most.
             const ArrivalBound carried = carriedArrivalBound(problem, 6, 0.05 * options.time_limit_s, cancel);
-            if (carried.infeasible) {
-                result.message = infeasibilityMessage(
-                    problem, ": from stage " + std::to_string(carried.stage) +
-                                 " on, six stages cannot get their inputs within the budgets");
+            if (provesInfeasible(
+                    carried.infeasible, carried.bound_j,
+                    [&] {
+                        return ": from stage " + std::to_string(carried.stage) +
+                               " on, six stages cannot get their inputs within the budgets";
+                    },
+                    [] { return std::string("the carried arrival bound (what each window of six stages needs)"); }))
                 return finishWith(SolveStatus::Infeasible, nullptr, SolutionSource::None, 0);
-            }
-            if (carried.bound_j > known_bound_j) {
-                known_bound_j = carried.bound_j;
-                known_bound_name = "the carried arrival bound (what each window of six stages needs)";
-            }
             if (withinGapOfKnownBound()) return finishWithKnownBound();
         }
     }
