@@ -209,10 +209,12 @@ void PagingPlan::addColumnsAndRows(const std::vector<double>& need, const std::v
         }
     }
     for (Early& e : early_) e.col = addColumn(g.node(spans_[e.span].value).pagein_energy_j);
-    std::vector<std::vector<int>> visits_of(spans_.size());  // per recomputed span, indices into visits_
+    // Per recomputed span, and per input span: indices into visits_.
+    std::vector<std::vector<int>> visits_of(spans_.size()), visits_by_input(spans_.size());
     for (std::size_t v = 0; v < visits_.size(); ++v) {
         visits_[v].col = addColumn(g.node(spans_[visits_[v].input].value).pagein_energy_j);
         visits_of[visits_[v].recompute].push_back(static_cast<int>(v));
+        visits_by_input[visits_[v].input].push_back(static_cast<int>(v));
     }
     // Per recomputation, per transient of it paged in for the next stage: a
     // flag, free, that is 1 where both are chosen (the copy is then kept).
@@ -274,8 +276,8 @@ void PagingPlan::addColumnsAndRows(const std::vector<double>& need, const std::v
         const auto [lo, hi] = earlyOf(v.input);
         for (auto e = lo; e != hi; ++e)
             if (e->stage == b + 1) row(-kInf, 1, {{v.col, 1}, {e->col, 1}});
-        for (const Visit& next : visits_)
-            if (next.input == v.input && spans_[next.recompute].to == b) row(-kInf, 1, {{v.col, 1}, {next.col, 1}});
+        for (int next : visits_by_input[v.input])
+            if (spans_[visits_[next].recompute].to == b) row(-kInf, 1, {{v.col, 1}, {visits_[next].col, 1}});
     }
     // Per stage: what spans take off must cover the excess, while node t
     // runs and at each step of the recomputations before it. An input
