@@ -414,7 +414,9 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
         const double energy = plan_wins ? out.best_j : warm_energy_j;
         const double bound = std::min(out.bound_j, energy);
         const bool proven = out.proven && relativeGap(energy, bound) <= options.relative_gap + 1e-12;
-        if (proven) result.message = "solved exactly as a paging plan (nothing can be recomputed)";
+        if (proven)
+            result.message = "solved exactly as a paging plan (nothing with a cost can be recomputed; "
+                             "a cost-free input is read again where needed)";
         finishWith(proven ? SolveStatus::Optimal : SolveStatus::Feasible, best,
                    proven ? SolutionSource::Proven
                           : (plan_wins ? SolutionSource::Incumbent : SolutionSource::Heuristic),
