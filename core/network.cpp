@@ -5,12 +5,12 @@
 #include "network.h"
 
 #include "profile_error.h"
+#include "profile_yaml.h"
 
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
 #include <charconv>
-#include <fstream>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -26,69 +26,6 @@ using i64 = std::int64_t;
 using Shape = std::vector<i64>;
 
 // ---------------------------------------------------------------- basics
-
-// yaml-cpp accepts a quoted string that never ends (it folds the following
-// lines into it). Profiles keep every quoted string on one line, so a quote
-// that does not close on its own line is reported where it opens.
-bool quoteClosesOnLine(const std::string& line, std::size_t col)
-{
-    if (col >= line.size()) return true;
-    char q = line[col];
-    if (q != '"' && q != '\'') return true;  // block scalar (| or >) or unknown
-    for (std::size_t i = col + 1; i < line.size(); ++i) {
-        if (q == '"' && line[i] == '\\') {
-            ++i;
-        } else if (line[i] == q) {
-            if (q == '\'' && i + 1 < line.size() && line[i + 1] == '\'') {
-                ++i;
-                continue;
-            }
-            return true;
-        }
-    }
-    return false;
-}
-
-template <typename Fail>
-void checkQuotes(const YAML::Node& n, const std::string& path, const std::vector<std::string>& lines, const Fail& fail)
-{
-    if (n.IsMap()) {
-        for (auto it = n.begin(); it != n.end(); ++it) {
-            std::string key = it->first.IsScalar() ? it->first.Scalar() : "?";
-            checkQuotes(it->first, path, lines, fail);
-            checkQuotes(it->second, path.empty() ? key : path + "." + key, lines, fail);
-        }
-    } else if (n.IsSequence()) {
-        for (std::size_t i = 0; i < n.size(); ++i) checkQuotes(n[i], path + "[" + std::to_string(i) + "]", lines, fail);
-    } else if (n.IsScalar() && n.Tag() != "?") {
-        YAML::Mark m = n.Mark();
-        if (m.is_null() || m.line < 0 || static_cast<std::size_t>(m.line) >= lines.size()) return;
-        if (!quoteClosesOnLine(lines[m.line], static_cast<std::size_t>(m.column)))
-            fail(m.line + 1, m.column + 1, path, "this quoted string does not end on its line (unterminated quote?)");
-    }
-}
-
-std::vector<std::string> readLines(const std::string& file)
-{
-    std::vector<std::string> lines;
-    std::ifstream in(file);
-    for (std::string l; std::getline(in, l);) lines.push_back(l);
-    return lines;
-}
-
-
-struct Where {
-    int line = 0;    // 1-based, 0 when unknown
-    int column = 0;  // 1-based, 0 when unknown
-};
-
-Where whereOf(const YAML::Node& n)
-{
-    if (!n.IsDefined()) return {};
-    YAML::Mark m = n.Mark();
-    if (m.is_null() || m.line < 0) return {};
-    return {m.line + 1, m.column + 1};
-}
 
 std::string join(const std::string& path, const std::string& key)
 {
@@ -430,7 +367,7 @@ Network Loader::load(int batchOverride)
         fail(w, "", "YAML syntax error: " + e.msg);
     }
     if (!root.IsDefined() || root.IsNull()) fail(Where{1, 1}, "", "the profile is empty");
-    checkQuotes(root, "", readLines(file_), [this](int l, int c, const std::string& f, const std::string& m) { fail(Where{l, c}, f, m); });
+    checkQuotesClose(root, file_, [this](Where w, const std::string& f, const std::string& m) { fail(w, f, m); });
 
     MapView top(*this, root, "");
     top.allowOnly({"description", "batch_size", "blocks", "layers"});

@@ -1,0 +1,67 @@
+#include "profile_yaml.h"
+
+#include <fstream>
+#include <vector>
+
+namespace poet {
+
+namespace {
+
+bool quoteClosesOnLine(const std::string& line, std::size_t col)
+{
+    if (col >= line.size()) return true;
+    const char q = line[col];
+    if (q != '"' && q != '\'') return true;  // block scalar (| or >) or unknown
+    for (std::size_t i = col + 1; i < line.size(); ++i) {
+        if (q == '"' && line[i] == '\\') {
+            ++i;
+        } else if (line[i] == q) {
+            if (q == '\'' && i + 1 < line.size() && line[i + 1] == '\'') {  // '' inside single quotes
+                ++i;
+                continue;
+            }
+            return true;
+        }
+    }
+    return false;
+}
+
+void checkNode(const YAML::Node& n, const std::string& path, const std::vector<std::string>& lines,
+               const QuoteFailure& fail)
+{
+    if (n.IsMap()) {
+        for (auto it = n.begin(); it != n.end(); ++it) {
+            const std::string key = it->first.IsScalar() ? it->first.Scalar() : "?";
+            checkNode(it->first, path, lines, fail);
+            checkNode(it->second, path.empty() ? key : path + "." + key, lines, fail);
+        }
+    } else if (n.IsSequence()) {
+        for (std::size_t i = 0; i < n.size(); ++i) checkNode(n[i], path + "[" + std::to_string(i) + "]", lines, fail);
+    } else if (n.IsScalar() && n.Tag() != "?") {
+        const YAML::Mark m = n.Mark();
+        if (m.is_null() || m.line < 0 || static_cast<std::size_t>(m.line) >= lines.size()) return;
+        if (!quoteClosesOnLine(lines[m.line], static_cast<std::size_t>(m.column)))
+            fail(Where{m.line + 1, m.column + 1}, path,
+                 "this quoted string does not end on its line (unterminated quote?)");
+    }
+}
+
+}  // namespace
+
+Where whereOf(const YAML::Node& n)
+{
+    if (!n.IsDefined()) return {};
+    const YAML::Mark m = n.Mark();
+    if (m.is_null() || m.line < 0) return {};
+    return {m.line + 1, m.column + 1};
+}
+
+void checkQuotesClose(const YAML::Node& root, const std::string& file, const QuoteFailure& fail)
+{
+    std::vector<std::string> lines;
+    std::ifstream in(file);
+    for (std::string l; std::getline(in, l);) lines.push_back(l);
+    checkNode(root, "", lines, fail);
+}
+
+}  // namespace poet

@@ -1,0 +1,25 @@
+#pragma once
+// What the model and platform profile loaders share about YAML sources:
+// where a node sits in its file, and the one check yaml-cpp does not make.
+#include <functional>
+#include <string>
+
+#include <yaml-cpp/yaml.h>
+
+namespace poet {
+
+struct Where {
+    int line = 0;    // 1-based, 0 when unknown
+    int column = 0;  // 1-based, 0 when unknown
+};
+
+Where whereOf(const YAML::Node& n);
+
+// yaml-cpp accepts a quoted string that never ends (it folds the following
+// lines into it). Profiles keep every quoted string on one line, so each
+// scalar of `root` (parsed from `file`) whose quote does not close on its
+// own line is reported where it opens, with its field path ("a.b[2]").
+using QuoteFailure = std::function<void(Where where, const std::string& field, const std::string& message)>;
+void checkQuotesClose(const YAML::Node& root, const std::string& file, const QuoteFailure& fail);
+
+}  // namespace poet
