@@ -40,6 +40,20 @@ bool exportView(const ViewRenderer& render, QSizeF size, const QString& path, co
         return false;
     }
     const QRectF target(QPointF(0, 0), size);
+    // PDF and SVG: vectors, no cached pixmaps (QCustomPlot would embed bitmaps).
+    auto paintVectors = [&](QPaintDevice* device, const QString& cannot_start) {
+        QCPPainter p;
+        if (!p.begin(device)) {
+            if (error) *error = cannot_start;
+            return false;
+        }
+        p.setMode(QCPPainter::pmVectorized);
+        p.setMode(QCPPainter::pmNoCaching);
+        p.setRenderHint(QPainter::Antialiasing);
+        render(p, target);
+        p.end();
+        return true;
+    };
     QByteArray bytes;
     switch (*fmt) {
     case ExportFormat::Png: {
@@ -71,16 +85,7 @@ bool exportView(const ViewRenderer& render, QSizeF size, const QString& path, co
         writer.setPageMargins(QMarginsF(0, 0, 0, 0));
         writer.setPageSize(QPageSize(QSizeF(size.width() * 72.0 / 96.0, size.height() * 72.0 / 96.0),
                                      QPageSize::Point, QString(), QPageSize::ExactMatch));
-        QCPPainter p;
-        if (!p.begin(&writer)) {
-            if (error) *error = QObject::tr("cannot start the PDF writer");
-            return false;
-        }
-        p.setMode(QCPPainter::pmVectorized);
-        p.setMode(QCPPainter::pmNoCaching);
-        p.setRenderHint(QPainter::Antialiasing);
-        render(p, target);
-        p.end();
+        if (!paintVectors(&writer, QObject::tr("cannot start the PDF writer"))) return false;
         break;
     }
     case ExportFormat::Svg: {
@@ -93,16 +98,7 @@ bool exportView(const ViewRenderer& render, QSizeF size, const QString& path, co
         gen.setResolution(96);
         gen.setTitle(title);
         gen.setDescription(QStringLiteral("POET Explorer"));
-        QCPPainter p;
-        if (!p.begin(&gen)) {
-            if (error) *error = QObject::tr("cannot start the SVG generator");
-            return false;
-        }
-        p.setMode(QCPPainter::pmVectorized);
-        p.setMode(QCPPainter::pmNoCaching);
-        p.setRenderHint(QPainter::Antialiasing);
-        render(p, target);
-        p.end();
+        if (!paintVectors(&gen, QObject::tr("cannot start the SVG generator"))) return false;
         break;
     }
     }
