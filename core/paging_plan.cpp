@@ -75,7 +75,8 @@ PagingPlan::PagingPlan(const Problem& problem) : p_(problem)
         for (int t = i + 1; t <= readers.back() && !free_source_[i]; ++t) base_.S_RAM.set(t, i);
     }
     const std::vector<double> need = spansAndNeed();
-    // Where value u is away at stage t: the span of u that covers t, or -1.
+    // Where value u is away at stage t: the span of u that covers t, or -1
+    // (an original span: alternatives are appended after them).
     auto spanCovering = [&](int u, int t) {
         for (int k = 0; k < static_cast<int>(spans_.size()); ++k)
             if (spans_[k].value == u && spans_[k].from <= t && t <= spans_[k].to) return k;
@@ -83,20 +84,26 @@ PagingPlan::PagingPlan(const Problem& problem) : p_(problem)
     };
     // Recomputing i in its reader's stage b needs each input in RAM there:
     // held (a live value not away at b: its covering span is a blocker), a
-    // cost-free input that b reads anyway, or, for an input cheaper to
-    // compute than to page in, recomputed in stage b as well (transient: it
-    // is released once i is computed).
-    std::vector<std::vector<int>> blockers(spans_.size());
-    std::vector<std::vector<int>> transient(spans_.size());  // recomputed along with i, ascending
-    std::vector<char> can_recompute(spans_.size(), 0);
-    kept_.assign(spans_.size(), {});
-    for (std::size_t k = 0; k < spans_.size(); ++k) {
-        const int b = spans_[k].to + 1;
-        if (!recomputableInTightForm(problem, spans_[k].value)) continue;
+    // cost-free input (recomputed for it at no cost where b does not read it
+    // anyway), or, for an input cheaper to compute than to page in,
+    // recomputed in stage b as well (transient: it is released once i is
+    // computed). A cheap input that may be held at b (it has a span there) is
+    // a transient in one chain, and a blocker in a second chain, added as a
+    // second span (`alternative`) where it differs: the plan picks per span.
+    // (resnet's conv-bn-relu: recompute the relu from a bn paged in, or from
+    // a bn held anyway, freeing the relu's RAM at no page-in.)
+    struct Chain {
         bool ok = true;
+        std::vector<int> transient;  // ascending
+        std::vector<Blocker> blockers;
+        std::vector<int> kept;
+    };
+    auto chainOf = [&](int k, bool hold_live) {
+        Chain chain;
+        const int b = spans_[k].to + 1;
         std::vector<int> todo{spans_[k].value};
         std::vector<char> seen(n, 0);
-        while (ok && !todo.empty()) {
+        while (chain.ok && !todo.empty()) {
             const int v = todo.back();
             todo.pop_back();
             for (int u : g.predecessors(v)) {
@@ -105,22 +112,56 @@ PagingPlan::PagingPlan(const Problem& problem) : p_(problem)
                 const auto& ur = g.successors(u);
                 const bool live = !free_source_[u] && b >= u + 1 && b <= ur.back();
                 const int c = live ? spanCovering(u, b) : -1;
-                if (free_source_[u]) ok = std::binary_search(ur.begin(), ur.end(), b);
-                else if (live && c < 0) continue;  // always held at b
-                else if (recomputableInTightForm(problem, u) && g.node(u).compute_energy_j <= g.node(u).pagein_energy_j) {
-                    transient[k].push_back(u);
+                if (free_source_[u]) {
+                    if (!std::binary_search(ur.begin(), ur.end(), b)) chain.transient.push_back(u);
+                } else if (live && c < 0) {
+                    continue;  // always held at b
+                } else if (!(live && hold_live) && recomputableInTightForm(problem, u) &&
+                           g.node(u).compute_energy_j <= g.node(u).pagein_energy_j) {
+                    chain.transient.push_back(u);
                     todo.push_back(u);
-                    if (c >= 0 && spans_[c].to == b) kept_[k].push_back(c);
-                } else if (live) blockers[k].push_back(c);
-                else ok = false;
+                    if (c >= 0) chain.kept.push_back(c);
+                } else if (live) {
+                    chain.blockers.push_back({c, v == spans_[k].value ? -1 : spanCovering(v, b)});
+                } else {
+                    chain.ok = false;
+                }
             }
         }
-        std::sort(transient[k].begin(), transient[k].end());
-        can_recompute[k] = ok;
+        std::sort(chain.transient.begin(), chain.transient.end());
+        return chain;
+    };
+    std::vector<Chain> chains, alternatives;  // per span, per alternative span
+    const std::size_t originals = spans_.size();
+    for (std::size_t k = 0; k < originals; ++k) {
+        if (!recomputableInTightForm(problem, spans_[k].value)) {
+            chains.push_back({false, {}, {}, {}});
+            continue;
+        }
+        chains.push_back(chainOf(static_cast<int>(k), false));
+        Chain held = chainOf(static_cast<int>(k), true);
+        if (held.ok && (!chains[k].ok || held.transient != chains[k].transient)) {
+            spans_[k].alternative = static_cast<int>(originals + alternatives.size());
+            alternatives.push_back(std::move(held));
+        }
+    }
+    for (std::size_t k = 0; k < originals; ++k)
+        if (spans_[k].alternative >= 0) spans_.push_back({spans_[k].value, spans_[k].from, spans_[k].to, -1, true});
+    std::move(alternatives.begin(), alternatives.end(), std::back_inserter(chains));
+    std::vector<std::vector<Blocker>> blockers(spans_.size());
+    std::vector<std::vector<int>> transient(spans_.size());
+    std::vector<char> can_recompute(spans_.size(), 0);
+    kept_.assign(spans_.size(), {});
+    for (std::size_t k = 0; k < spans_.size(); ++k) {
+        const int b = spans_[k].to + 1;
+        can_recompute[k] = chains[k].ok;
+        transient[k] = std::move(chains[k].transient);
+        blockers[k] = std::move(chains[k].blockers);
+        kept_[k] = std::move(chains[k].kept);
         // A blocker may instead be paged in early, for stage b, where its
         // span has begun; or visit stage b only, where it is read after b+1.
-        if (ok && problem.options.paging)
-            for (int c : blockers[k])
+        if (can_recompute[k] && problem.options.paging)
+            for (const auto [c, via] : blockers[k])
                 if (b > spans_[c].from) {
                     early_.push_back({c, b, -1});
                     if (spans_[c].to > b) visits_.push_back({static_cast<int>(k), c, -1});
@@ -147,7 +188,7 @@ PagingPlan::PagingPlan(const Problem& problem, const Schedule& base) : p_(proble
     const std::vector<double> need = spansAndNeed();
     transient_.assign(spans_.size(), {});
     kept_.assign(spans_.size(), {});
-    addColumnsAndRows(need, std::vector<char>(spans_.size(), 0), std::vector<std::vector<int>>(spans_.size()));
+    addColumnsAndRows(need, std::vector<char>(spans_.size(), 0), std::vector<std::vector<Blocker>>(spans_.size()));
 }
 
 std::vector<double> PagingPlan::spansAndNeed()
@@ -182,7 +223,7 @@ std::vector<double> PagingPlan::spansAndNeed()
 }
 
 void PagingPlan::addColumnsAndRows(const std::vector<double>& need, const std::vector<char>& can_recompute,
-                                   const std::vector<std::vector<int>>& blockers)
+                                   const std::vector<std::vector<Blocker>>& blockers)
 {
     const Problem& problem = p_;
     const Graph& g = problem.graph;
@@ -196,9 +237,9 @@ void PagingPlan::addColumnsAndRows(const std::vector<double>& need, const std::v
         const Span& s = spans_[k];
         const Node& node = g.node(s.value);
         const bool bridged = problem.options.paging || can_recompute[k];
-        if (bridged)
+        if (bridged && !s.is_alternative)
             for (int t = s.from; t <= s.to; ++t) coverable[t] += static_cast<double>(node.memory_bytes);
-        if (problem.options.paging) {
+        if (problem.options.paging && !s.is_alternative) {
             if (out_col_[s.value] < 0) out_col_[s.value] = addColumn(node.pageout_energy_j);
             page_col_[k] = addColumn(node.pagein_energy_j);
         }
@@ -216,11 +257,40 @@ void PagingPlan::addColumnsAndRows(const std::vector<double>& need, const std::v
         visits_of[visits_[v].recompute].push_back(static_cast<int>(v));
         visits_by_input[visits_[v].input].push_back(static_cast<int>(v));
     }
-    // Per recomputation, per transient of it paged in for the next stage: a
-    // flag, free, that is 1 where both are chosen (the copy is then kept).
+    auto earlyOf = [&](int c) {  // span c's early page-ins, by stage
+        auto lo = std::lower_bound(early_.begin(), early_.end(), c, [](const Early& e, int v) { return e.span < v; });
+        auto hi = std::upper_bound(lo, early_.end(), c, [](int v, const Early& e) { return v < e.span; });
+        return std::pair(lo, hi);
+    };
+    // The columns that page span c's value in during stage b, for b+1: its
+    // page-in at the span's end, an early page-in, or a visit.
+    auto pagedInDuring = [&](int c, int b) {
+        std::vector<int> cols;
+        if (spans_[c].to == b && page_col_[c] >= 0) cols.push_back(page_col_[c]);
+        const auto [lo, hi] = earlyOf(c);
+        for (auto e = lo; e != hi; ++e)
+            if (e->stage == b + 1) cols.push_back(e->col);
+        for (int v : visits_by_input[c])
+            if (spans_[visits_[v].recompute].to == b) cols.push_back(visits_[v].col);
+        return cols;
+    };
+    // Per recomputation, per transient of it that may be paged in during the
+    // same stage: a flag, free, that is 1 where both are chosen (the copy is
+    // then kept through the stage's node). Transients that cannot be are
+    // dropped from kept_.
     std::vector<std::vector<int>> kept_col(spans_.size());
-    for (std::size_t k = 0; k < spans_.size(); ++k)
-        for (int c : kept_[k]) kept_col[k].push_back(recompute_col_[k] >= 0 && page_col_[c] >= 0 ? addColumn(0) : -1);
+    std::vector<std::vector<std::vector<int>>> kept_by(spans_.size());  // the page-in columns of each
+    for (std::size_t k = 0; k < spans_.size(); ++k) {
+        std::vector<int> kept;
+        for (int c : kept_[k]) {
+            std::vector<int> cols = pagedInDuring(c, spans_[k].to + 1);
+            if (recompute_col_[k] < 0 || cols.empty()) continue;
+            kept.push_back(c);
+            kept_col[k].push_back(addColumn(0));
+            kept_by[k].push_back(std::move(cols));
+        }
+        kept_[k] = std::move(kept);
+    }
 
     const double budget = static_cast<double>(problem.ram_budget_bytes);
     double smallest = 0;
@@ -238,33 +308,41 @@ void PagingPlan::addColumnsAndRows(const std::vector<double>& need, const std::v
             triplet_value.push_back(v);
         }
     };
-    auto earlyOf = [&](int c) {  // span c's early page-ins, by stage
-        auto lo = std::lower_bound(early_.begin(), early_.end(), c, [](const Early& e, int v) { return e.span < v; });
-        auto hi = std::upper_bound(lo, early_.end(), c, [](int v, const Early& e) { return v < e.span; });
-        return std::pair(lo, hi);
-    };
     for (std::size_t k = 0; k < spans_.size(); ++k) {
         const int page = page_col_[k], recompute = recompute_col_[k];
         const auto [early_lo, early_hi] = earlyOf(static_cast<int>(k));
         if (page >= 0) row(-kInf, 0, {{page, 1}, {out_col_[spans_[k].value], -1}});  // a page-in needs the page-out
         std::vector<std::pair<int, double>> ways{{page, 1}, {recompute, 1}};  // one way across
+        if (spans_[k].alternative >= 0) ways.emplace_back(recompute_col_[spans_[k].alternative], 1);
         for (auto e = early_lo; e != early_hi; ++e) {
             row(-kInf, 0, {{e->col, 1}, {out_col_[spans_[k].value], -1}});
             ways.emplace_back(e->col, 1);
         }
         if (std::count_if(ways.begin(), ways.end(), [](auto w) { return w.first >= 0; }) > 1) row(-kInf, 1, ways);
-        for (std::size_t j = 0; j < kept_[k].size(); ++j)
-            if (kept_col[k][j] >= 0) row(-kInf, 1, {{recompute, 1}, {page_col_[kept_[k][j]], 1}, {kept_col[k][j], -1}});
-        // An input away at b cannot feed the recomputation, unless paged in by then.
+        for (std::size_t j = 0; j < kept_[k].size(); ++j) {
+            std::vector<std::pair<int, double>> terms{{recompute, 1}, {kept_col[k][j], -1}};
+            for (int col : kept_by[k][j]) terms.emplace_back(col, 1);
+            row(-kInf, 1, terms);
+        }
+        // An input away at b cannot feed the recomputation, unless paged in
+        // by then; one that only a transient reads is needed only where that
+        // transient is away at b as well.
         const int b = spans_[k].to + 1;
-        for (int c : blockers[k]) {
-            std::vector<std::pair<int, double>> terms{{recompute, 1}, {page_col_[c], 1}, {recompute_col_[c], 1}};
+        auto addAwayAt = [&](std::vector<std::pair<int, double>>& terms, int c) {  // span c away at b
+            terms.emplace_back(page_col_[c], 1);
+            terms.emplace_back(recompute_col_[c], 1);
+            if (spans_[c].alternative >= 0) terms.emplace_back(recompute_col_[spans_[c].alternative], 1);
             const auto [lo, hi] = earlyOf(c);
             for (auto e = lo; e != hi; ++e)
                 if (e->stage > b) terms.emplace_back(e->col, 1);
+        };
+        for (const auto [c, via] : blockers[k]) {
+            std::vector<std::pair<int, double>> terms{{recompute, 1}};
+            addAwayAt(terms, c);
+            if (via >= 0) addAwayAt(terms, via);
             for (int v : visits_of[k])
                 if (visits_[v].input == c) terms.emplace_back(visits_[v].col, -1);
-            row(-kInf, 1, terms);
+            row(-kInf, via >= 0 ? 2 : 1, terms);
         }
     }
     for (const Visit& v : visits_) {  // only for a recomputation, from the flash copy
@@ -313,20 +391,27 @@ void PagingPlan::addColumnsAndRows(const std::vector<double>& need, const std::v
             held_transient.insert(held_transient.end(), covered.begin(), covered.end());
             row(excess, kInf, held_transient);
         }
+        // A step row binds only where its chain runs: where k is not
+        // recomputed, the others' terms (at most `others` bytes) are lifted.
         for (int k : recomputed)
             for (const ChainStep& step : chainSteps(k, visits_of[k])) {
                 std::vector<std::pair<int, double>> terms = covered;
-                terms.emplace_back(recompute_col_[k], bytesOf(spans_[k].value) - step.bytes);
                 for (int v : step.visits) terms.emplace_back(visits_[v].col, -bytesOf(spans_[visits_[v].input].value));
+                for (int j : step.kept) terms.emplace_back(kept_col[k][j], -bytesOf(spans_[kept_[k][j]].value));
+                double others = 0;
                 for (int other : recomputed) {
                     if (other == k) continue;
                     double bytes = 0;
                     for (int u : transient_[other]) bytes += bytesOf(u);
                     terms.emplace_back(recompute_col_[other], -bytes);
-                    for (int v : visits_of[other])
+                    others += bytes;
+                    for (int v : visits_of[other]) {
                         terms.emplace_back(visits_[v].col, -bytesOf(spans_[visits_[v].input].value));
+                        others += bytesOf(spans_[visits_[v].input].value);
+                    }
                 }
-                row(excess - bytesOf(t), kInf, terms);
+                terms.emplace_back(recompute_col_[k], bytesOf(spans_[k].value) - step.bytes - others);
+                row(excess - bytesOf(t) - others, kInf, terms);
             }
     }
     if (problem.options.remat) {
@@ -357,9 +442,11 @@ std::vector<PagingPlan::ChainStep> PagingPlan::chainSteps(int k, const std::vect
     for (std::size_t s = 0; s < chain.size(); ++s) {
         ChainStep step;
         step.bytes = static_cast<double>(g.node(chain[s]).memory_bytes);
-        for (std::size_t i = 0; i < s; ++i)
-            if (readFrom(chain[i], s) || std::ranges::find(kept_values, chain[i]) != kept_values.end())
-                step.bytes += static_cast<double>(g.node(chain[i]).memory_bytes);
+        for (std::size_t i = 0; i < s; ++i) {
+            const auto kept = std::ranges::find(kept_values, chain[i]);
+            if (readFrom(chain[i], s)) step.bytes += static_cast<double>(g.node(chain[i]).memory_bytes);
+            else if (kept != kept_values.end()) step.kept.push_back(static_cast<int>(kept - kept_values.begin()));
+        }
         for (int v : visits)
             if (readFrom(spans_[visits_[v].input].value, s)) step.visits.push_back(v);
         steps.push_back(std::move(step));

@@ -94,7 +94,17 @@ public:
 
 private:
     struct Span {
-        int value, from, to;  // away from RAM at the starts of stages from..to; read at to+1
+        int value, from, to;    // away from RAM at the starts of stages from..to; read at to+1
+        int alternative = -1;   // the same span, recomputed by the other chain (spans_ index), or -1
+        bool is_alternative = false;
+    };
+    // An input of a recomputation's chain that is held over the span `span`
+    // (a blocker: it must not be away then). Read by a transient whose own
+    // span `via` covers the stage (-1: by the value itself, or by a transient
+    // that is never held there), it is needed only where that transient is
+    // away too: where it is held, the chain stops at it.
+    struct Blocker {
+        int span, via;
     };
     int addColumn(double energy_j);
     // From base_: spans_, and each stage's RAM with everything kept (need_t).
@@ -102,7 +112,7 @@ private:
     // Columns and rows from need_t (each stage's RAM with everything kept)
     // and spans_; per span whether and how it can be recomputed.
     void addColumnsAndRows(const std::vector<double>& need, const std::vector<char>& can_recompute,
-                           const std::vector<std::vector<int>>& blockers);
+                           const std::vector<std::vector<Blocker>>& blockers);
     struct Early {
         int span, stage, col;  // away at from..stage-1, in RAM from `stage` on
     };
@@ -115,6 +125,7 @@ private:
     struct ChainStep {
         double bytes = 0;
         std::vector<int> visits;
+        std::vector<int> kept;  // computed earlier, read no more, held only if kept (indices into kept_[k])
     };
     std::vector<ChainStep> chainSteps(int k, const std::vector<int>& visits) const;
 
@@ -125,7 +136,7 @@ private:
     std::vector<int> out_col_;                   // per value: its page-out, or -1
     std::vector<int> page_col_, recompute_col_;  // per span: its page-in / its recomputation, or -1
     std::vector<std::vector<int>> transient_;    // per span: inputs recomputed along with it
-    std::vector<std::vector<int>> kept_;         // per span: the spans of those that end where it does
+    std::vector<std::vector<int>> kept_;         // per span: its transients' spans that may be paged in during its stage
     std::vector<Early> early_;                   // sorted by (span, stage)
     std::vector<Visit> visits_;
     std::vector<char> free_source_;              // recomputed at each reader for free
