@@ -257,15 +257,27 @@ void PagingPlan::addColumnsAndRows(const std::vector<double>& need, const std::v
         visits_of[visits_[v].recompute].push_back(static_cast<int>(v));
         visits_by_input[visits_[v].input].push_back(static_cast<int>(v));
     }
+    // A transient whose own span ends where it is recomputed (read in the
+    // next stage) may stay: the chain's copy bridges that span (a carry).
+    std::vector<std::vector<int>> carries_of(spans_.size());  // per carried span: indices into carries_
+    for (std::size_t k = 0; k < spans_.size(); ++k)
+        for (int c : kept_[k])
+            if (recompute_col_[k] >= 0 && spans_[c].to == spans_[k].to + 1) {
+                carries_of[c].push_back(static_cast<int>(carries_.size()));
+                carries_.push_back({static_cast<int>(k), c, addColumn(0)});
+            }
     auto earlyOf = [&](int c) {  // span c's early page-ins, by stage
         auto lo = std::lower_bound(early_.begin(), early_.end(), c, [](const Early& e, int v) { return e.span < v; });
         auto hi = std::upper_bound(lo, early_.end(), c, [](int v, const Early& e) { return v < e.span; });
         return std::pair(lo, hi);
     };
-    // The columns that page span c's value in during stage b, for b+1: its
-    // page-in at the span's end, an early page-in, or a visit.
-    auto pagedInDuring = [&](int c, int b) {
+    // The columns that bring span c's value into RAM during stage b, for
+    // b+1: its page-in at the span's end, an early page-in, a visit, or a
+    // carry.
+    auto arrivesDuring = [&](int c, int b) {
         std::vector<int> cols;
+        for (int w : carries_of[c])
+            if (spans_[carries_[w].recompute].to + 1 == b) cols.push_back(carries_[w].col);
         if (spans_[c].to == b && page_col_[c] >= 0) cols.push_back(page_col_[c]);
         const auto [lo, hi] = earlyOf(c);
         for (auto e = lo; e != hi; ++e)
@@ -274,7 +286,7 @@ void PagingPlan::addColumnsAndRows(const std::vector<double>& need, const std::v
             if (spans_[visits_[v].recompute].to == b) cols.push_back(visits_[v].col);
         return cols;
     };
-    // Per recomputation, per transient of it that may be paged in during the
+    // Per recomputation, per transient of it that may arrive during the
     // same stage: a flag, free, that is 1 where both are chosen (the copy is
     // then kept through the stage's node). Transients that cannot be are
     // dropped from kept_.
@@ -283,7 +295,7 @@ void PagingPlan::addColumnsAndRows(const std::vector<double>& need, const std::v
     for (std::size_t k = 0; k < spans_.size(); ++k) {
         std::vector<int> kept;
         for (int c : kept_[k]) {
-            std::vector<int> cols = pagedInDuring(c, spans_[k].to + 1);
+            std::vector<int> cols = arrivesDuring(c, spans_[k].to + 1);
             if (recompute_col_[k] < 0 || cols.empty()) continue;
             kept.push_back(c);
             kept_col[k].push_back(addColumn(0));
@@ -314,6 +326,7 @@ void PagingPlan::addColumnsAndRows(const std::vector<double>& need, const std::v
         if (page >= 0) row(-kInf, 0, {{page, 1}, {out_col_[spans_[k].value], -1}});  // a page-in needs the page-out
         std::vector<std::pair<int, double>> ways{{page, 1}, {recompute, 1}};  // one way across
         if (spans_[k].alternative >= 0) ways.emplace_back(recompute_col_[spans_[k].alternative], 1);
+        for (int w : carries_of[k]) ways.emplace_back(carries_[w].col, 1);
         for (auto e = early_lo; e != early_hi; ++e) {
             row(-kInf, 0, {{e->col, 1}, {out_col_[spans_[k].value], -1}});
             ways.emplace_back(e->col, 1);
@@ -332,6 +345,7 @@ void PagingPlan::addColumnsAndRows(const std::vector<double>& need, const std::v
             terms.emplace_back(page_col_[c], 1);
             terms.emplace_back(recompute_col_[c], 1);
             if (spans_[c].alternative >= 0) terms.emplace_back(recompute_col_[spans_[c].alternative], 1);
+            for (int w : carries_of[c]) terms.emplace_back(carries_[w].col, 1);
             const auto [lo, hi] = earlyOf(c);
             for (auto e = lo; e != hi; ++e)
                 if (e->stage > b) terms.emplace_back(e->col, 1);
@@ -345,6 +359,7 @@ void PagingPlan::addColumnsAndRows(const std::vector<double>& need, const std::v
             row(-kInf, via >= 0 ? 2 : 1, terms);
         }
     }
+    for (const Carry& w : carries_) row(-kInf, 0, {{w.col, 1}, {recompute_col_[w.recompute], -1}});
     for (const Visit& v : visits_) {  // only for a recomputation, from the flash copy
         row(-kInf, 0, {{v.col, 1}, {recompute_col_[v.recompute], -1}});
         row(-kInf, 0, {{v.col, 1}, {out_col_[spans_[v.input].value], -1}});
@@ -376,6 +391,7 @@ void PagingPlan::addColumnsAndRows(const std::vector<double>& need, const std::v
             if (spans_[k].from <= t && t <= spans_[k].to) {
                 covered.emplace_back(page_col_[k], m);
                 covered.emplace_back(recompute_col_[k], m);
+                for (int w : carries_of[k]) covered.emplace_back(carries_[w].col, m);
                 const auto [lo, hi] = earlyOf(static_cast<int>(k));
                 for (auto e = lo; e != hi; ++e)
                     if (t < e->stage) covered.emplace_back(e->col, m);
@@ -496,6 +512,13 @@ Schedule PagingPlan::decode(const double* x) const
         }
         pagedIn(span, span.to);
     }
+    std::vector<std::pair<int, int>> carried;  // (stage, value): recomputed there and kept for the next
+    for (const Carry& w : carries_) {
+        if (!on(w.col)) continue;
+        const Span& span = spans_[w.span];
+        for (int t = span.from; t <= span.to; ++t) s.S_RAM.set(t, span.value, false);
+        carried.emplace_back(span.to, span.value);
+    }
     for (const Early& e : early_) {  // away until e.stage, then held to the span's end
         if (!on(e.col)) continue;
         const Span& span = spans_[e.span];
@@ -509,8 +532,8 @@ Schedule PagingPlan::decode(const double* x) const
     std::sort(recompute_transient.begin(), recompute_transient.end(), std::greater<>());
     for (auto [t, u] : recompute_transient) {
         const auto& readers = p_.graph.successors(u);
-        if (!s.S_RAM(t, u) && std::any_of(readers.begin(), readers.end(), [&](int v) { return v < t && s.R(t, v); }))
-            s.R.set(t, u);
+        const bool read = std::any_of(readers.begin(), readers.end(), [&](int v) { return v < t && s.R(t, v); });
+        if (!s.S_RAM(t, u) && (read || std::ranges::find(carried, std::pair(t, u)) != carried.end())) s.R.set(t, u);
     }
     // Inputs paged in for a recomputation only, where it reads them (its
     // transients may be held anyway) and they are not held anyway.

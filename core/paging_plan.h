@@ -119,6 +119,9 @@ private:
     struct Visit {
         int recompute, input, col;  // span `input` paged in for span `recompute`'s recomputation only
     };
+    struct Carry {
+        int recompute, span, col;  // span `span` bridged by span `recompute`'s chain, whose copy stays
+    };
     // Span k's recomputation, one node at a time: the bytes its chain has
     // in RAM as each node is computed, and which of its visits (indices
     // into visits_) are still to be read then.
@@ -139,6 +142,7 @@ private:
     std::vector<std::vector<int>> kept_;         // per span: its transients' spans that may be paged in during its stage
     std::vector<Early> early_;                   // sorted by (span, stage)
     std::vector<Visit> visits_;
+    std::vector<Carry> carries_;
     std::vector<char> free_source_;              // recomputed at each reader for free
     Schedule base_;                              // everything kept; decode() takes spans off it
 };

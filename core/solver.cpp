@@ -377,6 +377,9 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
         const double before_j = warm_energy_j;
         SolverOptions plan_options = options;
         plan_options.time_limit_s = std::min(options.time_limit_s, secondsSince(start) + 0.1 * options.time_limit_s);
+        // Its own optimum is no bound: solved as closely as its time allows
+        // (resnet18_cifar at 12%: 0.7471 J at a gap of 0.5%, 0.7445 J closed).
+        plan_options.relative_gap = 1e-6;
         const PagingPlan plan(problem);
         const PlanOutcome out = solvePagingPlan(plan, problem, plan_options, start, INFINITY, -1, cancel, {});
         consider(out.best);
