@@ -16,17 +16,26 @@
 //    cannot stay in RAM until it is read (the tightest budgets), it may
 //    instead visit: paged in at b-1 for the recomputation only, released
 //    after it, and paged in again for its own read (a column v_ku).
+//    A chain may start from a cost-free input (the network's input), and
+//    where a cheap input may be held at b anyway a second chain treats it
+//    as held (an alternative span: one way across at most). A transient
+//    whose own span ends at b may stay in RAM for its read at b+1: the
+//    chain's copy bridges that span (a carry w_kc, free: its compute energy
+//    is in the chain's).
 //
 //   min Σ Φout_i y_i + Σ Φin_i (x_ig + Σ_b e_igb) + Σ Φc(closure) r_ig
 //   x_ig, e_igb ≤ y_i;  x_ig + r_ig + Σ_b e_igb ≤ 1;
 //   r_kb + x_c + r_c + Σ_{b' > b} e_cb' − v_kc ≤ 1 for each input of k away at b (span c);
+//     ≤ 2 with the same terms of span c' added where only a transient u read it (u's span c'
+//     covers b: where u is held, the chain stops there);
 //   v_kc ≤ r_kb, v_kc ≤ y_u; v_kc + e_c,b+1 ≤ 1 and v_kc + v_k'c ≤ 1 (k' recomputed at b+1);
 //   per stage t: cover_t − Σ m_u κ_ku ≥ need_t − B,
 //     per k recomputed in t, per step j of its chain (its transients, then k, in index order):
-//                cover_t − (L_kj − m_k) r_k − Σ_{c read at j or later} m_c v_kc
-//                        − Σ_{k' ≠ k recomputed in t} (m(transients of k') r_k' + Σ_c m_c v_k'c) ≥ need_t − m_t − B
-//     with cover_t = Σ_{spans covering t} m_i (x_ig + r_ig) + Σ_{b > t} m_i e_igb
-//   κ_ku ≥ r_k + x_c − 1 for each transient u of k whose span c is paged in for t+1
+//                cover_t − (L_kj − m_k) r_k − Σ_{c read at j or later} m_c v_kc − Σ_{u kept, done by j} m_u κ_ku
+//                        − Σ_{k' ≠ k recomputed in t} (m(transients of k') r_k' + Σ_c m_c v_k'c)
+//                        ≥ need_t − m_t − B − M_k (1 − r_k),  M_k the largest the k' terms take off
+//     with cover_t = Σ_{spans covering t} m_i (x_ig + r_ig + Σ_k w_kg) + Σ_{b > t} m_i e_igb (alternatives are spans)
+//   κ_ku ≥ r_k + (x_c or e_c,t+1 or v_k'c or w_k'c) − 1 for each transient u of k that arrives for t+1
 //   Σ τ(closure) r_ig ≤ spare runtime
 //
 // where need_t is stage t's RAM with everything kept (node t's output plus
@@ -139,7 +148,7 @@ private:
     std::vector<int> out_col_;                   // per value: its page-out, or -1
     std::vector<int> page_col_, recompute_col_;  // per span: its page-in / its recomputation, or -1
     std::vector<std::vector<int>> transient_;    // per span: inputs recomputed along with it
-    std::vector<std::vector<int>> kept_;         // per span: its transients' spans that may be paged in during its stage
+    std::vector<std::vector<int>> kept_;         // per span: its transients' spans that may arrive during its stage
     std::vector<Early> early_;                   // sorted by (span, stage)
     std::vector<Visit> visits_;
     std::vector<Carry> carries_;
