@@ -37,9 +37,8 @@ std::string Fnv1a::hex() const
     return buf;
 }
 
-void hashProblem(Fnv1a& h, const Problem& p)
+void hashGraph(Fnv1a& h, const Graph& g)
 {
-    const Graph& g = p.graph;
     h.i64(g.size());
     for (const Node& n : g.nodes()) {
         h.i64(static_cast<int>(n.kind));
@@ -55,6 +54,11 @@ void hashProblem(Fnv1a& h, const Problem& p)
         h.i64(u);
         h.i64(v);
     }
+}
+
+void hashProblem(Fnv1a& h, const Problem& p)
+{
+    hashGraph(h, p.graph);
     h.i64(p.ram_budget_bytes);
     h.f64(p.runtime_budget_factor);
     h.i64(p.options.paging ? 1 : 0);

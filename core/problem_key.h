@@ -25,5 +25,8 @@ private:
 // Feeds the graph, the budgets and every ProblemOptions field (keep that list
 // complete) into `h`. Names (model, platform) are left out on purpose.
 void hashProblem(Fnv1a& h, const Problem& p);
+// The graph alone (its costs and edges): what problems that differ only in
+// budgets and switches share.
+void hashGraph(Fnv1a& h, const Graph& g);
 
 }  // namespace poet

@@ -1,5 +1,6 @@
 #include "solve_cache.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
@@ -13,7 +14,15 @@ namespace poet {
 namespace {
 
 using nlohmann::json;
-constexpr const char* kFormat = "poet-solve-cache-1";
+constexpr const char* kFormat = "poet-solve-cache-2";
+
+std::string graphKey(const Graph& g)
+{
+    Fnv1a h;
+    h.str(kFormat);
+    hashGraph(h, g);
+    return h.hex();
+}
 
 // What find() and store() need from a stored file.
 struct Stored {
@@ -62,7 +71,28 @@ std::filesystem::path SolveCache::fileOf(const Problem& problem) const
     Fnv1a h;
     h.str(kFormat);
     hashProblem(h, problem);
-    return dir_ / (h.hex() + ".json");
+    return dir_ / (graphKey(problem.graph) + "-" + h.hex() + ".json");
+}
+
+std::vector<Schedule> SolveCache::neighbourSchedules(const Problem& problem, std::size_t most) const
+{
+    const std::string prefix = graphKey(problem.graph) + "-";
+    const auto own = fileOf(problem);
+    std::vector<std::pair<double, Schedule>> valid;
+    std::error_code ec;
+    for (const auto& entry : std::filesystem::directory_iterator(dir_, ec)) {
+        const auto& file = entry.path();
+        if (file == own || file.extension() != ".json" || !file.filename().string().starts_with(prefix)) continue;
+        auto stored = load(file, problem);
+        if (!stored || !stored->result.schedule) continue;
+        const ReplayReport r = replaySchedule(problem.graph, *stored->result.schedule, limitsOf(problem));
+        if (r.valid) valid.emplace_back(r.total_energy_j, std::move(*stored->result.schedule));
+    }
+    std::sort(valid.begin(), valid.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::vector<Schedule> out;
+    for (auto& [energy, schedule] : valid)
+        if (out.size() < most) out.push_back(std::move(schedule));
+    return out;
 }
 
 SolveCache::Lookup SolveCache::lookup(const Problem& problem, const SolverOptions& options) const
@@ -126,6 +156,7 @@ SolveResult solveWithCache(const Problem& problem, SolverOptions options, const 
     auto stored = cache.lookup(problem, options);
     if (stored.answer) return std::move(*stored.answer);
     if (stored.schedule) options.hints.push_back(std::move(*stored.schedule));
+    for (Schedule& s : cache.neighbourSchedules(problem)) options.hints.push_back(std::move(s));
     SolveResult r = solve(problem, options, onIncumbent, cancel);
     if (!(cancel && cancel->load())) cache.store(problem, options, r);
     return r;

@@ -2,8 +2,9 @@
 // Solved problems on disk, keyed by everything that defines the problem
 // (problem_key.h), so reopening a point is instant: one JSON file per
 // problem, the schedule document of schedule_io.h plus what the solve was
-// asked for. What is read back is trusted for nothing but the schedule: it is
-// replayed again before it is used.
+// asked for, named <graph hash>-<problem hash>.json so that the points of
+// one graph can be found. What is read back is trusted for nothing but the
+// schedule: it is replayed again before it is used.
 #include <filesystem>
 #include <optional>
 
@@ -35,6 +36,11 @@ public:
         return lookup(problem, options).answer;
     }
     std::optional<Schedule> storedSchedule(const Problem& problem) const { return lookup(problem, {}).schedule; }
+    // The stored schedules of the same graph at other budgets that the replay
+    // accepts under this problem's (a schedule valid at budget B is valid at
+    // every larger one), the `most` least energy first: warm starts, so that
+    // a larger budget never comes out costlier than a stored smaller one.
+    std::vector<Schedule> neighbourSchedules(const Problem& problem, std::size_t most = 4) const;
     // Stores `result` unless the stored one is better. Never throws: a cache
     // that cannot be written only costs time.
     void store(const Problem& problem, const SolverOptions& options, const SolveResult& result) const;
@@ -45,7 +51,8 @@ private:
     std::filesystem::path dir_;
 };
 
-// find(), else a solve warm-started from the stored schedule, then store().
+// find(), else a solve warm-started from the stored schedule and the
+// neighbours', then store().
 SolveResult solveWithCache(const Problem& problem, SolverOptions options, const SolveCache& cache,
                            const IncumbentCallback& onIncumbent = {}, const std::atomic<bool>* cancel = nullptr);
 

@@ -153,6 +153,41 @@ private slots:
         QCOMPARE(toString(r.status), "optimal");
         QVERIFY(r.replay.total_energy_j <= at9.replay.total_energy_j);
     }
+
+    // A stored answer at 9 B is a warm start at every larger budget of the
+    // same graph (and only there): solveWithCache at 10 B starts from it.
+    void neighboursWarmStartLargerBudgets()
+    {
+        QTemporaryDir dir;
+        const SolveCache cache(dir.path().toStdString());
+        const Problem tight = problemOf(longSkipGraph(0.2, 0.3), 9, 2.0, true, true);
+        const SolveResult at9 = solveWithCache(tight, exact(), cache);
+        QVERIFY(at9.schedule.has_value());
+        QCOMPARE(cache.neighbourSchedules(tight).size(), std::size_t{0});  // not its own
+
+        Problem looser = tight;
+        looser.ram_budget_bytes = 10;
+        const auto neighbours = cache.neighbourSchedules(looser);
+        QCOMPARE(neighbours.size(), std::size_t{1});
+        QVERIFY(replaySchedule(looser.graph, neighbours.front(), limitsOf(looser)).valid);
+        Problem other = problemOf(longSkipGraph(0.2, 0.4), 10, 2.0, true, true);  // another graph
+        QVERIFY(cache.neighbourSchedules(other).empty());
+        // Paging X (0.5 J) beats recomputing it (1 J) at 9 B: without paging
+        // the stored schedule is rejected.
+        QCOMPARE_GT(at9.replay.page_ins, 0);
+        Problem no_paging = looser;
+        no_paging.options.paging = false;
+        QVERIFY(cache.neighbourSchedules(no_paging).empty());
+
+        SolverOptions o = exact();
+        o.use_heuristics = false;
+        std::vector<double> incumbents;
+        const SolveResult r =
+            solveWithCache(looser, o, cache, [&](const SolveResult& inc) { incumbents.push_back(inc.replay.total_energy_j); });
+        QVERIFY(!incumbents.empty());
+        QCOMPARE(incumbents.front(), at9.replay.total_energy_j);
+        QVERIFY(r.replay.total_energy_j <= at9.replay.total_energy_j);
+    }
 };
 
 QTEST_APPLESS_MAIN(TestSolveCache)
