@@ -78,11 +78,20 @@ std::vector<Schedule> SolveCache::neighbourSchedules(const Problem& problem, std
 {
     const std::string prefix = graphKey(problem.graph) + "-";
     const auto own = fileOf(problem);
-    std::vector<std::pair<double, Schedule>> valid;
+    // The newest files of the graph only, so that the time stays bounded
+    // however many points a long session stored.
+    constexpr std::size_t kNewest = 16;
+    std::vector<std::pair<std::filesystem::file_time_type, std::filesystem::path>> files;
     std::error_code ec;
     for (const auto& entry : std::filesystem::directory_iterator(dir_, ec)) {
         const auto& file = entry.path();
         if (file == own || file.extension() != ".json" || !file.filename().string().starts_with(prefix)) continue;
+        files.emplace_back(entry.last_write_time(ec), file);
+    }
+    std::sort(files.begin(), files.end(), std::greater<>());
+    if (files.size() > kNewest) files.resize(kNewest);
+    std::vector<std::pair<double, Schedule>> valid;
+    for (const auto& [when, file] : files) {
         auto stored = load(file, problem);
         if (!stored || !stored->result.schedule) continue;
         const ReplayReport r = replaySchedule(problem.graph, *stored->result.schedule, limitsOf(problem));

@@ -38,8 +38,9 @@ public:
     std::optional<Schedule> storedSchedule(const Problem& problem) const { return lookup(problem, {}).schedule; }
     // The stored schedules of the same graph at other budgets that the replay
     // accepts under this problem's (a schedule valid at budget B is valid at
-    // every larger one), the `most` least energy first: warm starts, so that
-    // a larger budget never comes out costlier than a stored smaller one.
+    // every larger one), the `most` least energy first, from the 16 newest
+    // files of the graph: warm starts, so that a larger budget never comes
+    // out costlier than a recently stored smaller one.
     std::vector<Schedule> neighbourSchedules(const Problem& problem, std::size_t most = 4) const;
     // Stores `result` unless the stored one is better. Never throws: a cache
     // that cannot be written only costs time.
