@@ -291,7 +291,7 @@ void PagingPlan::addColumnsAndRows(const std::vector<double>& need, const std::v
     // then kept through the stage's node). Transients that cannot be are
     // dropped from kept_.
     std::vector<std::vector<int>> kept_col(spans_.size());
-    std::vector<std::vector<std::vector<int>>> kept_by(spans_.size());  // the page-in columns of each
+    std::vector<std::vector<std::vector<int>>> kept_by(spans_.size());  // per kept transient: what brings it in
     for (std::size_t k = 0; k < spans_.size(); ++k) {
         std::vector<int> kept;
         for (int c : kept_[k]) {
