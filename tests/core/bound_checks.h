@@ -53,4 +53,42 @@ inline void verifyBelowOptimum(double bound_j, const SolveResult& ref, const QSt
                                                                    .arg(optimum, 0, 'g', 12)));
 }
 
+// The two chains the bounds' tests run on: uneven costs, and every odd node cheap.
+inline void chainRows()
+{
+    QTest::addColumn<bool>("cheap_odd");
+    QTest::newRow("uneven chain") << false;
+    QTest::newRow("cheap odd nodes") << true;
+}
+
+// What a bound (a StageBound or an ArrivalBound) said on one small problem,
+// checked against the exact solve: a proof that no schedule exists must
+// agree with it (Proof); else the bound was solved exactly and is no higher
+// than the optimum (Compared); or formulation.md finds no schedule where the
+// bound saw none (Unseen: a relaxation need not see every infeasibility).
+enum class Verdict { Proof, Compared, Unseen };
+
+// forEachSmallProblem with `boundOf(problem)` checked as above, and
+// `count(verdict, bound, problem, ref)` for the caller's tallies.
+template <class BoundOf, class Count>
+void checkBoundOnEverySmallProblem(const Graph& g, std::int64_t from, BoundOf boundOf, Count count)
+{
+    forEachSmallProblem(g, from, [&](const Problem& p, const SolveResult& ref) {
+        const auto b = boundOf(p);
+        const QString where = describe(p);
+        if (b.infeasible) {
+            QVERIFY2(ref.status == SolveStatus::Infeasible, qPrintable(where));
+            count(Verdict::Proof, b, p, ref);
+            return;
+        }
+        QVERIFY2(b.complete, qPrintable(where));
+        if (ref.status == SolveStatus::Infeasible) {
+            count(Verdict::Unseen, b, p, ref);
+            return;
+        }
+        verifyBelowOptimum(b.bound_j, ref, where);
+        count(Verdict::Compared, b, p, ref);
+    });
+}
+
 }  // namespace poet::test

@@ -19,33 +19,22 @@ private slots:
     // and without paging and at three runtime factors: the bound never
     // exceeds the exact optimum, and it is not idle (it rises above one plain
     // pass, and above the stage-peak bound, on some budgets).
-    void neverAboveTheOptimum_data()
-    {
-        QTest::addColumn<bool>("cheap_odd");
-        QTest::newRow("uneven chain") << false;
-        QTest::newRow("cheap odd nodes") << true;
-    }
+    void neverAboveTheOptimum_data() { test::chainRows(); }
 
     void neverAboveTheOptimum()
     {
         QFETCH(bool, cheap_odd);
         const Graph g = test::trainingChain({3, 5, 2, 6, 4, 7, 1}, cheap_odd);
         int compared = 0, raised = 0, above_stage = 0, infeasible = 0;
-        test::forEachSmallProblem(g, minimumFeasibleBudgetLowerBound(g), [&](const Problem& p, const SolveResult& ref) {
-            const ArrivalBound b = arrivalBound(p, 10);
-            const QString where = test::describe(p);
-            if (b.infeasible) {  // a proof: formulation.md finds no schedule either
-                QVERIFY2(ref.status == SolveStatus::Infeasible, qPrintable(where));
-                ++infeasible;
-                return;
-            }
-            QVERIFY(b.complete);
-            if (ref.status == SolveStatus::Infeasible) return;
-            test::verifyBelowOptimum(b.bound_j, ref, where);
-            ++compared;
-            if (b.bound_j > g.totalComputeEnergy() * (1 + 1e-9)) ++raised;
-            if (b.bound_j > stagePeakBound(p, 10).bound_j * (1 + 1e-9)) ++above_stage;
-        });
+        test::checkBoundOnEverySmallProblem(
+            g, minimumFeasibleBudgetLowerBound(g), [](const Problem& p) { return arrivalBound(p, 10); },
+            [&](test::Verdict v, const ArrivalBound& b, const Problem& p, const SolveResult&) {
+                if (v == test::Verdict::Proof) ++infeasible;
+                if (v != test::Verdict::Compared) return;
+                ++compared;
+                if (b.bound_j > g.totalComputeEnergy() * (1 + 1e-9)) ++raised;
+                if (b.bound_j > stagePeakBound(p, 10).bound_j * (1 + 1e-9)) ++above_stage;
+            });
         qInfo("%d compared, %d raised, %d above the stage-peak bound, %d infeasible", compared, raised, above_stage,
               infeasible);
         QVERIFY2(compared >= 40 && raised >= 10 && above_stage >= 3,
@@ -77,20 +66,14 @@ private slots:
         QFETCH(int, window);
         const Graph g = test::trainingChain({3, 5, 2, 6, 4, 7, 1}, cheap_odd, cheap_run);
         int compared = 0, above_arrival = 0, infeasible = 0;
-        test::forEachSmallProblem(g, minimumFeasibleBudgetLowerBound(g), [&](const Problem& p, const SolveResult& ref) {
-            const ArrivalBound b = carriedArrivalBound(p, window, 10);
-            const QString where = test::describe(p);
-            if (b.infeasible) {
-                QVERIFY2(ref.status == SolveStatus::Infeasible, qPrintable(where));
-                ++infeasible;
-                return;
-            }
-            QVERIFY(b.complete);
-            if (ref.status == SolveStatus::Infeasible) return;
-            test::verifyBelowOptimum(b.bound_j, ref, where);
-            ++compared;
-            if (b.bound_j > arrivalBound(p, 10).bound_j * (1 + 1e-9)) ++above_arrival;
-        });
+        test::checkBoundOnEverySmallProblem(
+            g, minimumFeasibleBudgetLowerBound(g), [&](const Problem& p) { return carriedArrivalBound(p, window, 10); },
+            [&](test::Verdict v, const ArrivalBound& b, const Problem& p, const SolveResult&) {
+                if (v == test::Verdict::Proof) ++infeasible;
+                if (v != test::Verdict::Compared) return;
+                ++compared;
+                if (b.bound_j > arrivalBound(p, 10).bound_j * (1 + 1e-9)) ++above_arrival;
+            });
         qInfo("%d compared, %d above the arrival bound, %d infeasible", compared, above_arrival, infeasible);
         QVERIFY2(compared >= 40 && above_arrival >= 3,
                  qPrintable(QStringLiteral("%1 compared, %2 above the arrival bound").arg(compared).arg(above_arrival)));
