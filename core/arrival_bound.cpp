@@ -327,18 +327,12 @@ ArrivalBound sumOfPieces(const Problem& problem, const std::vector<Piece>& piece
     return out;
 }
 
-double modelScale(const Problem& problem)  // model units as in formulation.h
-{
-    const double offset_j = problem.graph.totalComputeEnergy();
-    return offset_j > 0 ? 1e6 / offset_j : 1.0;
-}
-
 }  // namespace
 
 ArrivalBound arrivalBound(const Problem& problem, double seconds, const std::atomic<bool>* cancel)
 {
     const std::vector<double> share = pageoutShares(problem.graph);
-    const double scale = modelScale(problem);
+    const double scale = modelUnitsPerJoule(problem.graph.totalComputeEnergy());
     std::vector<Piece> pieces;
     for (int b = 1; b < problem.graph.size(); ++b) {
         ArrivalMilp milp(problem, b, share, scale);
@@ -350,7 +344,7 @@ ArrivalBound arrivalBound(const Problem& problem, double seconds, const std::ato
 ArrivalBound carriedArrivalBound(const Problem& problem, int window, double seconds, const std::atomic<bool>* cancel)
 {
     const std::vector<double> share = pageoutShares(problem.graph);
-    const double scale = modelScale(problem);
+    const double scale = modelUnitsPerJoule(problem.graph.totalComputeEnergy());
     std::vector<Piece> pieces;
     const int n = problem.graph.size();
     for (int a = 1; a < n; a += window) {

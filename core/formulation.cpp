@@ -72,9 +72,7 @@ void Formulation::build()
     const int n = n_;
     const bool paging = p_.options.paging, remat = p_.options.remat;
     offset_j_ = g.totalComputeEnergy();
-    // Scale joules so one plain pass is ~1e6 units: CBC's absolute tolerances
-    // (cutoff increment 1e-5) then sit far below any real energy difference.
-    scale_ = offset_j_ > 0 ? 1e6 / offset_j_ : 1.0;
+    scale_ = modelUnitsPerJoule(offset_j_);
 
     const std::size_t nn = static_cast<std::size_t>(n) * n;
     r_.assign(nn, kNone);

@@ -29,6 +29,11 @@ enum class FormulationVariant { Reference, Tight };
 // every node be, and the runtime row decides).
 bool recomputableInTightForm(const Problem& problem, int i);
 
+// Model units per joule for every MILP here: one plain pass (`plain_pass_j`)
+// is ~1e6 units, so CBC's absolute tolerances (cutoff increment 1e-5) sit far
+// below any real energy difference.
+inline double modelUnitsPerJoule(double plain_pass_j) { return plain_pass_j > 0 ? 1e6 / plain_pass_j : 1.0; }
+
 class Formulation {
 public:
     Formulation(const Problem& problem, FormulationVariant variant = FormulationVariant::Tight);

@@ -60,7 +60,7 @@ PagingPlan::PagingPlan(const Problem& problem) : p_(problem)
     const Graph& g = problem.graph;
     const int n = g.size();
     offset_j_ = g.totalComputeEnergy();
-    scale_ = offset_j_ > 0 ? 1e6 / offset_j_ : 1.0;
+    scale_ = modelUnitsPerJoule(offset_j_);
     free_source_.assign(n, 0);
     for (int i = 0; i + 1 < n; ++i) free_source_[i] = recomputableInTightForm(problem, i) && isFreeSource(g, i);
 
@@ -183,7 +183,7 @@ PagingPlan::PagingPlan(const Problem& problem, const Schedule& base) : p_(proble
     for (int t = 0; t < n; ++t)  // its compute energy: paging is all the plan adds
         for (int i = 0; i <= t; ++i)
             if (base.R(t, i)) offset_j_ += g.node(i).compute_energy_j;
-    scale_ = offset_j_ > 0 ? 1e6 / offset_j_ : 1.0;
+    scale_ = modelUnitsPerJoule(offset_j_);
     free_source_.assign(n, 0);
     const std::vector<double> need = spansAndNeed();
     transient_.assign(spans_.size(), {});
@@ -375,7 +375,7 @@ void PagingPlan::addColumnsAndRows(const std::vector<double>& need, const std::v
     // Per stage: what spans take off must cover the excess, while node t
     // runs and at each step of the recomputations before it. An input
     // recomputed along with a value is released before node t runs, unless
-    // it is paged in for t+1 (the recomputed copy is then kept): the first
+    // it arrives for t+1 (paged in or carried: the copy is then kept): the first
     // row counts those (the kept flags) as held through node t. The step
     // rows count what is held at the stage's start, less the value being
     // recomputed (not there yet), plus what its chain has live at that step

@@ -304,10 +304,6 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
     if (withinGapOfKnownBound()) return finishWithKnownBound();
     const bool plan_is_exact = options.variant == FormulationVariant::Tight && PagingPlan::applies(problem);
     if (options.variant == FormulationVariant::Tight && !plan_is_exact) {
-        // What each stage needs that the one before did not hold, summed over
-        // the stages: strong where the stage-peak bound below is weak (the
-        // tightest budgets, where no extra value fits beside a backward
-        // node's operands). Milliseconds; a twentieth of the time at most.
         // Each bound below either proves that no schedule exists (the solve
         // ends with `why`) or may raise the known bound.
         auto provesInfeasible = [&](bool infeasible, double bound_j, auto why, auto name) {
@@ -322,6 +318,10 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
             return false;
         };
         const Graph& g = problem.graph;
+        // What each stage needs that the one before did not hold, summed over
+        // the stages: strong where the stage-peak bound below is weak (the
+        // tightest budgets, where no extra value fits beside a backward
+        // node's operands). Milliseconds; a twentieth of the time at most.
         const ArrivalBound arrival = arrivalBound(problem, 0.05 * options.time_limit_s, cancel);
         if (provesInfeasible(
                 arrival.infeasible, arrival.bound_j,

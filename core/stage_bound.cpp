@@ -104,8 +104,7 @@ StageBound stagePeakBound(const Problem& problem, double seconds, const std::ato
         start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(std::max(0.0, seconds)));
     const Graph& g = problem.graph;
     const double offset_j = g.totalComputeEnergy();
-    // Model units as in formulation.h: one plain pass is ~1e6.
-    const double scale = offset_j > 0 ? 1e6 / offset_j : 1.0;
+    const double scale = modelUnitsPerJoule(offset_j);
     StageBound out;
     out.bound_j = offset_j;
 
