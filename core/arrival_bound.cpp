@@ -261,7 +261,7 @@ std::vector<double> pageoutShares(const Graph& g)
 // every piece's LP first (their sum is already a bound), then each piece
 // exactly while the time lasts; a piece cut short counts with its LP.
 struct Piece {
-    int stage;
+    int stage, last;
     BinaryMilpBuilder milp;
 };
 
@@ -274,14 +274,15 @@ ArrivalBound sumOfPieces(const Problem& problem, const std::vector<Piece>& piece
     ArrivalBound out;
     out.bound_j = offset_j;
     struct Solved {
-        int stage;
+        int stage, last;
         std::unique_ptr<OsiClpSolverInterface> lp;
         double value = 0;  // model units
+        bool exact = false;
     };
     std::vector<Solved> solved;
     double total = 0;
     for (const Piece& piece : pieces) {
-        Solved s{piece.stage, std::make_unique<OsiClpSolverInterface>()};
+        Solved s{piece.stage, piece.last, std::make_unique<OsiClpSolverInterface>()};
         loadBinaryMilp(*s.lp, piece.milp);
         s.lp->initialSolve();
         if (s.lp->isProvenPrimalInfeasible()) {
@@ -318,12 +319,14 @@ ArrivalBound sumOfPieces(const Problem& problem, const std::vector<Piece>& piece
             continue;
         }
         const double value = model.getObjValue() - model.getAllowableGap();
+        s.exact = true;
         if (value > s.value) {
             total += value - s.value;
             s.value = value;
         }
     }
     out.bound_j = offset_j + total / scale;
+    for (const Solved& s : solved) out.pieces.push_back({s.stage, s.last, s.value / scale, s.exact});
     return out;
 }
 
@@ -336,7 +339,7 @@ ArrivalBound arrivalBound(const Problem& problem, double seconds, const std::ato
     std::vector<Piece> pieces;
     for (int b = 1; b < problem.graph.size(); ++b) {
         ArrivalMilp milp(problem, b, share, scale);
-        if (milp.needed()) pieces.push_back({b, std::move(milp)});
+        if (milp.needed()) pieces.push_back({b, b, std::move(milp)});
     }
     return sumOfPieces(problem, pieces, scale, seconds, cancel);
 }
@@ -348,10 +351,35 @@ ArrivalBound carriedArrivalBound(const Problem& problem, int window, double seco
     std::vector<Piece> pieces;
     const int n = problem.graph.size();
     for (int a = 1; a < n; a += window) {
-        CarriedMilp milp(problem, a, std::min(n - 1, a + window - 1), share, scale);
-        if (milp.needed()) pieces.push_back({a, std::move(milp)});
+        const int e = std::min(n - 1, a + window - 1);
+        CarriedMilp milp(problem, a, e, share, scale);
+        if (milp.needed()) pieces.push_back({a, e, std::move(milp)});
     }
     return sumOfPieces(problem, pieces, scale, seconds, cancel);
+}
+
+double chargedIn(const Problem& problem, const Schedule& schedule, int first, int last)
+{
+    const Graph& g = problem.graph;
+    const int n = g.size();
+    const std::vector<double> share = pageoutShares(g);
+    std::vector<char> paged_out(n, 0);
+    for (int t = 0; t < n; ++t)
+        for (int i = 0; i < n; ++i)
+            if (schedule.M_out(t, i)) paged_out[i] = 1;
+    double spent = 0;
+    for (int t = std::max(0, first - 1); t < last; ++t)
+        for (int i = 0; i < n; ++i)
+            if (schedule.M_in(t, i)) spent += g.node(i).pagein_energy_j;
+    for (int t = first; t <= last; ++t)
+        for (int i = 0; i < t; ++i)  // node i's first run is at stage i
+            if (schedule.R(t, i)) spent += g.node(i).compute_energy_j;
+    for (int b = std::max(1, first); b <= last; ++b)
+        for (int u : g.predecessors(b)) {
+            const auto& before = g.predecessors(b - 1);
+            if (paged_out[u] && u != b - 1 && !std::binary_search(before.begin(), before.end(), u)) spent += share[u];
+        }
+    return spent;
 }
 
 }  // namespace poet

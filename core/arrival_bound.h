@@ -48,15 +48,28 @@
 #include <atomic>
 #include <cmath>
 
+#include <vector>
+
 #include "problem.h"
+#include "schedule.h"
 
 namespace poet {
+
+// One term of the sum: stages first..last, and the energy beyond one plain
+// pass that every schedule spends there as chargedIn counts it (the piece's
+// MILP optimum, or its LP bound where cut short).
+struct BoundPiece {
+    int first = 0, last = 0;
+    double extra_j = 0;
+    bool exact = false;
+};
 
 struct ArrivalBound {
     double bound_j = 0;       // no schedule costs less
     bool infeasible = false;  // stage `stage` has no way to get its inputs within the budgets
     int stage = -1;
     bool complete = false;    // every stage solved exactly (else a stage cut short counts with its LP bound)
+    std::vector<BoundPiece> pieces;  // the terms of the sum (stages or windows with anything to pay)
 };
 
 // Every stage's LP, then each stage exactly for at most `seconds` in all; a
@@ -67,5 +80,15 @@ ArrivalBound arrivalBound(const Problem& problem, double seconds, const std::ato
 // stage of a window with no solution).
 ArrivalBound carriedArrivalBound(const Problem& problem, int window, double seconds,
                                  const std::atomic<bool>* cancel = nullptr);
+
+// What `schedule` spends in stages first..last as both bounds count it:
+// page-ins during first-1..last-1, recomputations during first..last, and,
+// of each value it pages out, the page-out's share for each stage there
+// where the value is new (not read or computed by the node before). Every
+// piece of a bound is at most this for every valid schedule, and the sum
+// over a partition of the stages at most the schedule's energy beyond one
+// plain pass: where a schedule pays more than a piece says is where its
+// gap lies (tests/bench/gap_map).
+double chargedIn(const Problem& problem, const Schedule& schedule, int first, int last);
 
 }  // namespace poet

@@ -12,6 +12,36 @@
 
 using namespace poet;
 
+namespace {
+
+// Each piece of `b` (solved exactly) is at most what `schedule` spends in
+// its stages, and those charges over all stages are at most the schedule's
+// energy beyond one plain pass. Returns how many pieces it meets exactly
+// (to within 1e-9 of the plain pass).
+int verifyPiecesBelowCharges(const Problem& p, const ArrivalBound& b, const Schedule& schedule, double energy_j,
+                             const QString& where)
+{
+    const double plain_j = p.graph.totalComputeEnergy(), tolerance = 1e-9 * plain_j;
+    int met = 0;
+    for (const BoundPiece& piece : b.pieces) {
+        if (!piece.exact) continue;
+        const double spent = chargedIn(p, schedule, piece.first, piece.last);
+        if (piece.extra_j > spent + tolerance)
+            qWarning("%s, stages %d..%d: bound %.12g > spent %.12g", qPrintable(where), piece.first, piece.last,
+                     piece.extra_j, spent);
+        if (piece.extra_j > spent + tolerance) return -1;
+        if (piece.extra_j > spent - tolerance && spent > tolerance) ++met;
+    }
+    const double all = chargedIn(p, schedule, 1, p.graph.size() - 1);
+    if (all > energy_j - plain_j + tolerance) {
+        qWarning("%s: charges %.12g > the schedule's extra %.12g", qPrintable(where), all, energy_j - plain_j);
+        return -1;
+    }
+    return met;
+}
+
+}  // namespace
+
 class TestArrivalBound : public QObject {
     Q_OBJECT
 private slots:
@@ -79,6 +109,27 @@ private slots:
                  qPrintable(QStringLiteral("%1 compared, %2 above the arrival bound").arg(compared).arg(above_arrival)));
     }
 
+    // Piece by piece: each stage of the arrival bound and each window of the
+    // carried bound asks no more than the optimal schedule spends there
+    // (chargedIn), on every small problem; and some pieces meet it exactly.
+    void eachPieceAtMostWhatTheOptimumSpendsThere()
+    {
+        const Graph g = test::trainingChain({3, 5, 2, 6, 4, 7, 1}, true, 2);
+        int pieces = 0, met = 0;
+        test::forEachSmallProblem(g, minimumFeasibleBudgetLowerBound(g), [&](const Problem& p, const SolveResult& ref) {
+            if (ref.status != SolveStatus::Optimal) return;
+            for (const ArrivalBound& b : {arrivalBound(p, 10), carriedArrivalBound(p, 3, 10)}) {
+                QVERIFY(b.complete);
+                const int m = verifyPiecesBelowCharges(p, b, *ref.schedule, ref.replay.total_energy_j, test::describe(p));
+                QVERIFY(m >= 0);
+                met += m;
+                pieces += static_cast<int>(b.pieces.size());
+            }
+        });
+        qInfo("%d pieces, %d met exactly", pieces, met);
+        QVERIFY2(pieces >= 100 && met >= 20, qPrintable(QStringLiteral("%1 pieces, %2 met").arg(pieces).arg(met)));
+    }
+
     // resnet18_cifar at 12% of its peak and 1.5x: a backward node's three
     // operands and output leave no room for the value the next one reads, so
     // every backward stage pays a page-in. The bound rises well above the
@@ -106,6 +157,12 @@ private slots:
                                                                           .arg(arrival.bound_j, 0, 'g', 9)));
         QVERIFY(carried.bound_j <= r.replay.total_energy_j);
         QVERIFY(r.best_bound_j >= carried.bound_j * (1 - 1e-12));  // the solver reports it
+        // And window by window, below what the solver's schedule spends there.
+        for (const ArrivalBound* b : {&arrival, &carried}) {
+            const int met = verifyPiecesBelowCharges(p, *b, *r.schedule, r.replay.total_energy_j, test::describe(p));
+            qInfo("%d of %zu pieces met by the schedule", met, b->pieces.size());
+            QVERIFY(met >= 0);
+        }
     }
 };
 

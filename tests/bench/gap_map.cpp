@@ -1,0 +1,97 @@
+// Where a gap lies (not a test): solves one problem, then for each window of
+// the carried arrival bound (arrival_bound.h) prints what the schedule
+// spends there as the bound counts it (chargedIn) against what the window's
+// MILP proves every schedule spends there. Windows where the two differ are
+// where a better schedule, or a stronger bound, has to be found.
+//
+//   gap_map --model resnet18_cifar [--platform m4] (--budget 0.15 | --bytes 368064)
+//           [--factor 1.5] [--window 6] [--limit 30] [--gap 0.005]
+#include <cstdio>
+#include <string>
+
+#include "arrival_bound.h"
+#include "problem_loader.h"
+#include "solver.h"
+#include "stage_bound.h"
+
+using namespace poet;
+
+int main(int argc, char** argv)
+{
+    std::string model = "resnet18_cifar", platform = "m4";
+    double budget = 0.15, factor = 1.5, limit = 30, gap = 0.005;
+    long long bytes = 0;
+    int window = 6;
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        auto next = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
+        if (a == "--model") model = next();
+        else if (a == "--platform") platform = next();
+        else if (a == "--budget") budget = std::stod(next());
+        else if (a == "--bytes") bytes = std::stoll(next());
+        else if (a == "--factor") factor = std::stod(next());
+        else if (a == "--window") window = std::stoi(next());
+        else if (a == "--limit") limit = std::stod(next());
+        else if (a == "--gap") gap = std::stod(next());
+        else { std::fprintf(stderr, "unknown argument %s\n", a.c_str()); return 4; }
+    }
+    if (window < 1) {
+        std::fprintf(stderr, "--window must be at least 1\n");
+        return 4;
+    }
+    Problem p;
+    try {
+        p.graph = loadTrainingGraph(ProfileCatalog::standard(), model, platform);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "%s\n", e.what());
+        return 4;
+    }
+    p.model = model;
+    p.platform = platform;
+    p.ram_budget_bytes = bytes > 0 ? bytes : static_cast<long long>(budget * static_cast<double>(plainPassPeakBytes(p.graph)));
+    p.runtime_budget_factor = factor;
+
+    SolverOptions o;
+    o.time_limit_s = limit;
+    o.relative_gap = gap;
+    const SolveResult r = solve(p, o);
+    if (!r.schedule) {
+        std::printf("%s at %lld B, %.2fx: %s, no schedule (%s)\n", model.c_str(), static_cast<long long>(p.ram_budget_bytes),
+                    factor, toString(r.status), r.message.c_str());
+        return 0;
+    }
+    const double plain_j = p.graph.totalComputeEnergy();
+    const StageBound peak = stagePeakBound(p, limit);
+    std::printf("# %s on %s at %lld B, %.2fx: schedule %.9f J, solver's bound %.9f J (gap %.3f%%); plain pass %.9f J\n",
+                model.c_str(), platform.c_str(), static_cast<long long>(p.ram_budget_bytes), factor,
+                r.replay.total_energy_j, r.best_bound_j, 100 * r.gap, plain_j);
+    std::printf("# stage-peak bound %.9f J (extra %.9f J, at %s)\n", peak.bound_j, peak.bound_j - plain_j,
+                peak.stage >= 0 ? p.graph.node(peak.stage).name.c_str() : "-");
+
+    const ArrivalBound carried = carriedArrivalBound(p, window, limit);
+    std::printf("# carried bound, windows of %d: %.9f J%s\n", window, carried.bound_j,
+                carried.complete ? "" : " (some windows cut short: their LP bound)");
+    std::printf("%9s  %-28s %-28s %12s %12s %12s\n", "stages", "first", "last", "spent_J", "bound_J", "gap_J");
+    double spent_all = 0, bound_all = 0;
+    const int n = p.graph.size();
+    auto piece_at = [&](int a) -> const BoundPiece* {
+        for (const BoundPiece& piece : carried.pieces)
+            if (piece.first == a) return &piece;
+        return nullptr;
+    };
+    for (int a = 1; a < n; a += window) {
+        const int e = std::min(n - 1, a + window - 1);
+        const double spent = chargedIn(p, *r.schedule, a, e);
+        const BoundPiece* piece = piece_at(a);
+        const double bound = piece ? piece->extra_j : 0.0;  // no piece: nothing needed there
+        spent_all += spent;
+        bound_all += bound;
+        if (spent == 0 && bound == 0) continue;
+        std::printf("%4d-%-4d  %-28s %-28s %12.9f %12.9f %12.9f%s\n", a, e, p.graph.node(a).name.c_str(),
+                    p.graph.node(e).name.c_str(), spent, bound, spent - bound,
+                    piece && !piece->exact ? "  (LP)" : "");
+    }
+    std::printf("%9s  %-28s %-28s %12.9f %12.9f %12.9f\n", "all", "", "", spent_all, bound_all, spent_all - bound_all);
+    std::printf("# the schedule's extra energy %.9f J (charges leave out page-outs beyond the shares)\n",
+                r.replay.total_energy_j - plain_j);
+}
