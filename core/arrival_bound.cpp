@@ -240,17 +240,21 @@ private:
     bool needed_ = false;
 };
 
-// Each page-out shared among the stages where its value is new (not read or
-// computed by the node before).
+// Node b reads u, and node b-1 neither read nor computed it: u is new at b.
+bool newAt(const Graph& g, int b, int u)
+{
+    const auto& before = g.predecessors(b - 1);
+    return u != b - 1 && !std::binary_search(before.begin(), before.end(), u);
+}
+
+// Each page-out shared among the stages where its value is new.
 std::vector<double> pageoutShares(const Graph& g)
 {
     const int n = g.size();
     std::vector<int> new_at(n, 0);
     for (int b = 1; b < n; ++b)
-        for (int u : g.predecessors(b)) {
-            const auto& before = g.predecessors(b - 1);
-            if (u != b - 1 && !std::binary_search(before.begin(), before.end(), u)) ++new_at[u];
-        }
+        for (int u : g.predecessors(b))
+            if (newAt(g, b, u)) ++new_at[u];
     std::vector<double> share(n, 0);
     for (int i = 0; i < n; ++i)
         if (new_at[i] > 0) share[i] = g.node(i).pageout_energy_j / new_at[i];
@@ -375,10 +379,8 @@ double chargedIn(const Problem& problem, const Schedule& schedule, int first, in
         for (int i = 0; i < t; ++i)  // node i's first run is at stage i
             if (schedule.R(t, i)) spent += g.node(i).compute_energy_j;
     for (int b = std::max(1, first); b <= last; ++b)
-        for (int u : g.predecessors(b)) {
-            const auto& before = g.predecessors(b - 1);
-            if (paged_out[u] && u != b - 1 && !std::binary_search(before.begin(), before.end(), u)) spent += share[u];
-        }
+        for (int u : g.predecessors(b))
+            if (paged_out[u] && newAt(g, b, u)) spent += share[u];
     return spent;
 }
 

@@ -47,7 +47,6 @@
 // against its 0.597 J, and CBC slows down beyond that.
 #include <atomic>
 #include <cmath>
-
 #include <vector>
 
 #include "problem.h"

@@ -26,10 +26,11 @@ int verifyPiecesBelowCharges(const Problem& p, const ArrivalBound& b, const Sche
     for (const BoundPiece& piece : b.pieces) {
         if (!piece.exact) continue;
         const double spent = chargedIn(p, schedule, piece.first, piece.last);
-        if (piece.extra_j > spent + tolerance)
+        if (piece.extra_j > spent + tolerance) {
             qWarning("%s, stages %d..%d: bound %.12g > spent %.12g", qPrintable(where), piece.first, piece.last,
                      piece.extra_j, spent);
-        if (piece.extra_j > spent + tolerance) return -1;
+            return -1;
+        }
         if (piece.extra_j > spent - tolerance && spent > tolerance) ++met;
     }
     const double all = chargedIn(p, schedule, 1, p.graph.size() - 1);
