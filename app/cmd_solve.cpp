@@ -19,7 +19,7 @@ extern "C" void onInterrupt(int) { g_interrupted.store(true); }
 struct SolveArgs {
     ProblemArgs problem;
     double time_limit_s = 60;
-    int threads = 1;
+    int threads = defaultSolverThreads();
     double gap = 1e-4;
     bool json = false;
     bool log = false;
@@ -97,7 +97,8 @@ void addSolveCommand(CLI::App& root, int& exit_code)
     addProblemOptions(cmd, args->problem);
     cmd->add_option("--time-limit", args->time_limit_s, "Wall-clock limit in seconds")->capture_default_str()->check(
         CLI::PositiveNumber);
-    cmd->add_option("--threads", args->threads, "CBC threads")->capture_default_str()->check(CLI::Range(1, 64));
+    cmd->add_option("--threads", args->threads,
+                    "Cores to use: with 2, the paging plan runs beside the lower bounds, and CBC's search gets 2 threads")->capture_default_str()->check(CLI::Range(1, 64));
     cmd->add_option("--gap", args->gap, "Stop at this relative gap (0.01 = 1%)")->capture_default_str()->check(
         CLI::Range(0.0, 1.0));
     cmd->add_flag("--json", args->json, "Print the result as one JSON document");

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cmath>
 #include <mutex>
+#include <thread>
 
 #include <CbcEventHandler.hpp>
 #include <CbcModel.hpp>
@@ -186,6 +187,86 @@ PlanOutcome solvePagingPlan(const PagingPlan& plan, const Problem& problem, cons
     return out;
 }
 
+// The paging plan (where it is a heuristic), and the local search on its
+// best, on a second core while the calling thread computes the bounds, the
+// local search on the quick schedule and the LP relaxation
+// (options.threads >= 2): its schedules come in while the one-core solve
+// would not have started the plan yet. The plan and the small bound MILPs
+// each use one CBC thread.
+class BackgroundPlan {
+public:
+    // The plan runs until options.time_limit_s (from `start`), then the
+    // local search on its best for at most `search_s`.
+    // local search on its best for at most `search_s`. Each schedule goes
+    // to `announce` (with its replay) as soon as it is found.
+    using Announce = std::function<void(const Schedule&, const ReplayReport&)>;
+    BackgroundPlan(const Problem& problem, SolverOptions options, Clock::time_point start, double search_s,
+                   Announce announce, const std::atomic<bool>* cancel)
+        : cancel_(cancel), announce_(std::move(announce))
+    {
+        options.threads = 1;
+        thread_ = std::thread([this, &problem, options, start, search_s] {
+            const PagingPlan plan(problem);
+            const IncumbentCallback keep = [this, &problem](const SolveResult& r) { hand(problem, r.schedule); };
+            const std::optional<Schedule> best =
+                solvePagingPlan(plan, problem, options, start, INFINITY, -1, &stop_, keep).best;
+            hand(problem, best);
+            if (best && !stop_) {
+                const auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                                         std::chrono::duration<double>(search_s));
+                hand(problem, dropRecomputations(problem.graph, *best, limitsOf(problem), deadline, &stop_));
+            }
+            done_ = true;
+        });
+    }
+    BackgroundPlan(const BackgroundPlan&) = delete;
+    BackgroundPlan& operator=(const BackgroundPlan&) = delete;
+    // A solve that ends before it needs the plan stops it.
+    ~BackgroundPlan()
+    {
+        stop_ = true;
+        thread_.join();
+    }
+
+    // The plan's newest schedule since the last call, if any.
+    std::optional<Schedule> take()
+    {
+        std::lock_guard lock(mutex_);
+        return std::exchange(latest_, std::nullopt);
+    }
+
+    // Waits for the plan to end (passing a cancel on to it), handing each
+    // new schedule to `use` as it comes.
+    template <class Use>
+    void finish(Use use)
+    {
+        for (bool last = false; !last;) {
+            last = done_;  // read before take(): the final schedule is handed before done_ is set
+            if (cancel_ && cancel_->load()) stop_ = true;
+            if (std::optional<Schedule> s = take()) use(std::move(*s));
+            if (!last) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        }
+    }
+
+private:
+    void hand(const Problem& problem, const std::optional<Schedule>& schedule)
+    {
+        if (!schedule) return;
+        const ReplayReport replay = replaySchedule(problem.graph, *schedule, limitsOf(problem));
+        if (!replay.valid) return;
+        announce_(*schedule, replay);
+        std::lock_guard lock(mutex_);
+        latest_ = schedule;
+    }
+
+    const std::atomic<bool>* cancel_;
+    Announce announce_;
+    std::atomic<bool> stop_{false}, done_{false};
+    std::mutex mutex_;
+    std::optional<Schedule> latest_;
+    std::thread thread_;
+};
+
 // Why nothing fits, and the smallest RAM budget that would: a lower bound
 // (one node with all its inputs) and, where the paging heuristic finds one,
 // a budget that certainly works.
@@ -219,6 +300,11 @@ std::string noScheduleMessage(const Problem& problem)
 }
 
 }  // namespace
+
+int defaultSolverThreads()
+{
+    return std::thread::hardware_concurrency() >= 2 ? 2 : 1;
+}
 
 SolveResult solve(const Problem& problem, const SolverOptions& options, const IncumbentCallback& onIncumbent,
                   const std::atomic<bool>* cancel)
@@ -270,18 +356,29 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
     };
     for (const Schedule& hint : options.hints)
         if (hint.size() == problem.graph.size()) consider(hint);
-    auto announceWarm = [&] {
-        if (result.first_solution_time_s < 0) result.first_solution_time_s = secondsSince(start);
+    // Each schedule better than every one announced before goes to
+    // onIncumbent, from this thread or the background plan's (which does
+    // not touch `result`: the quick schedule is always announced first).
+    std::mutex announce_mutex;
+    double announced_j = INFINITY;
+    auto announce = [&](const Schedule& schedule, const ReplayReport& replay, double first_solution_s) {
+        std::lock_guard lock(announce_mutex);
+        if (!(replay.total_energy_j < announced_j)) return;
+        announced_j = replay.total_energy_j;
         if (!onIncumbent) return;
         SolveResult r;
         r.status = SolveStatus::Feasible;
         r.source = SolutionSource::Heuristic;
-        r.schedule = warm;
-        r.replay = warm_replay;
-        r.objective_j = warm_energy_j;
+        r.schedule = schedule;
+        r.replay = replay;
+        r.objective_j = replay.total_energy_j;
         r.solve_time_s = secondsSince(start);
-        r.first_solution_time_s = result.first_solution_time_s;
+        r.first_solution_time_s = first_solution_s;
         onIncumbent(r);
+    };
+    auto announceWarm = [&] {
+        if (result.first_solution_time_s < 0) result.first_solution_time_s = secondsSince(start);
+        announce(*warm, warm_replay, result.first_solution_time_s);
     };
     if (options.use_heuristics) consider(bestQuickSchedule(problem));
     if (warm) announceWarm();
@@ -303,6 +400,41 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
     };
     if (withinGapOfKnownBound()) return finishWithKnownBound();
     const bool plan_is_exact = options.variant == FormulationVariant::Tight && PagingPlan::applies(problem);
+    // Where recomputation is possible the paging plan is a heuristic: not a
+    // bound, but the best schedule at tight budgets, where the LP and CBC
+    // after it rarely improve on it. Its own optimum is solved as closely as
+    // its time allows (resnet18_cifar at 12%: 0.7471 J at a gap of 0.5%,
+    // 0.7445 J closed). On one core it runs after the bounds and the local
+    // search, for a quarter of the time at most (resnet18_cifar at 12 to
+    // 16%: 4 to 6 s to its optimum); on two, beside them and the LP from
+    // the start, until half the time limit.
+    const bool plan_as_heuristic =
+        options.use_heuristics && options.variant == FormulationVariant::Tight && !plan_is_exact;
+    auto planOptions = [&](double until_s) {
+        SolverOptions plan_options = options;
+        plan_options.time_limit_s = std::min(options.time_limit_s, until_s);
+        plan_options.relative_gap = 1e-6;
+        return plan_options;
+    };
+    std::optional<BackgroundPlan> background_plan;
+    if (plan_as_heuristic && options.threads >= 2)
+        background_plan.emplace(
+            problem, planOptions(0.5 * options.time_limit_s), start, 0.1 * options.time_limit_s,
+            [&, first_s = result.first_solution_time_s](const Schedule& s, const ReplayReport& replay) {
+                announce(s, replay, first_s);
+            },
+            cancel);
+    // Takes the background plan's newest schedule where it beats the best so
+    // far: it may end the solve at the next bound.
+    auto takeFromPlan = [&](std::optional<Schedule> s) {
+        const double before_j = warm_energy_j;
+        consider(std::move(s));
+        if (warm_energy_j < before_j) announceWarm();
+    };
+    auto withinGapWithPlan = [&] {
+        if (background_plan) takeFromPlan(background_plan->take());
+        return withinGapOfKnownBound();
+    };
     if (options.variant == FormulationVariant::Tight && !plan_is_exact) {
         // Each bound below either proves that no schedule exists (the solve
         // ends with `why`) or may raise the known bound.
@@ -332,7 +464,7 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
                 },
                 [] { return std::string("the arrival bound (what each stage needs that the one before did not hold)"); }))
             return finishWith(SolveStatus::Infeasible, nullptr, SolutionSource::None, 0);
-        if (withinGapOfKnownBound()) return finishWithKnownBound();
+        if (withinGapWithPlan()) return finishWithKnownBound();
         // Small exact MILPs, one per stage: often within the gap of the quick
         // schedule at once where the LP relaxation is far below it (tight
         // budgets with recomputation). A tenth of the time at most.
@@ -347,7 +479,7 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
                 },
                 [&] { return "the stage-peak bound (at " + g.node(stage.stage).name + ")"; }))
             return finishWith(SolveStatus::Infeasible, nullptr, SolutionSource::None, 0);
-        if (withinGapOfKnownBound()) return finishWithKnownBound();
+        if (withinGapWithPlan()) return finishWithKnownBound();
         if (arrival.bound_j > trivial_bound_j) {
             // Where it binds, windows of six stages carry what is in RAM from
             // one stage to the next: resnet18_cifar at 12% rises from 0.669
@@ -361,7 +493,7 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
                     },
                     [] { return std::string("the carried arrival bound (what each window of six stages needs)"); }))
                 return finishWith(SolveStatus::Infeasible, nullptr, SolutionSource::None, 0);
-            if (withinGapOfKnownBound()) return finishWithKnownBound();
+            if (withinGapWithPlan()) return finishWithKnownBound();
         }
     }
     // A local search on the best schedule so far, a tenth of the time at
@@ -377,22 +509,12 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
         if (warm_energy_j < before_j) announceWarm();
     };
     searchFromWarm();
-    if (withinGapOfKnownBound()) return finishWithKnownBound();
-    if (options.use_heuristics && !plan_is_exact) {
-        // Where nodes can be recomputed the paging plan is a restriction (each
-        // value kept, paged or recomputed from held inputs across each idle
-        // span): not a bound, but the best schedule at tight budgets, where
-        // the LP and CBC after it rarely improve on it. A quarter of the time
-        // at most (resnet18_cifar at 12 to 16%: 4 to 6 s to its optimum).
+    if (withinGapWithPlan()) return finishWithKnownBound();
+    if (plan_as_heuristic && !background_plan) {
         const double before_j = warm_energy_j;
-        SolverOptions plan_options = options;
-        plan_options.time_limit_s = std::min(options.time_limit_s, secondsSince(start) + 0.25 * options.time_limit_s);
-        // Its own optimum is no bound: solved as closely as its time allows
-        // (resnet18_cifar at 12%: 0.7471 J at a gap of 0.5%, 0.7445 J closed).
-        plan_options.relative_gap = 1e-6;
         const PagingPlan plan(problem);
-        const PlanOutcome out = solvePagingPlan(plan, problem, plan_options, start, INFINITY, -1, cancel, {});
-        consider(out.best);
+        const SolverOptions plan_options = planOptions(secondsSince(start) + 0.25 * options.time_limit_s);
+        consider(solvePagingPlan(plan, problem, plan_options, start, INFINITY, -1, cancel, {}).best);
         if (warm_energy_j < before_j) {
             announceWarm();
             searchFromWarm();
@@ -483,12 +605,19 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
                     if (left_s <= 0 || (cancel && cancel->load())) return std::nullopt;
                     SolverOptions plan_options = options;
                     plan_options.time_limit_s = secondsSince(start) + std::min(1.0, left_s);
+                    plan_options.threads = 1;  // a small MILP: CBC threads only add overhead
                     const PagingPlan plan(problem, rounded);
                     return solvePagingPlan(plan, problem, plan_options, start, INFINITY, -1, cancel, {}).best;
                 };
             consider(roundRelaxation(problem, f, lp.getColSolution(), fit));
         }
         if (warm_energy_j < before_j) announceWarm();
+        if (withinGapWithPlan()) return finishWithKnownBound();
+    }
+    // The background plan ran beside the LP too (bert at 20%: the LP takes
+    // ~50 s); CBC starts from its best schedule.
+    if (background_plan) {
+        background_plan->finish(takeFromPlan);  // each announced as it comes
         if (withinGapOfKnownBound()) return finishWithKnownBound();
     }
     // Out of time (or cancelled) already: CBC would only misread the cut-short LP.

@@ -629,7 +629,7 @@ void ExplorerWindow::solveNow() {
     SolverOptions opts;
     opts.time_limit_s = timeLimit_->value();
     opts.relative_gap = relativeGap();
-    opts.threads = 1;
+    opts.threads = defaultSolverThreads();
     pendingId_ = bridge_->request(problem_, opts);
     solveAct_->setEnabled(true);
     cancelAct_->setEnabled(true);
