@@ -316,14 +316,36 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
     result.variables = f.columns();
     result.constraints = f.rows();
 
+    // The best schedule announced to onIncumbent (announce() below), from
+    // this thread or the background plan's; none after the answer.
+    std::mutex announce_mutex;
+    std::optional<Schedule> announced;
+    ReplayReport announced_replay;
+    bool answered = false;
+
     auto finishWith = [&](SolveStatus status, const Schedule* schedule, SolutionSource source, double bound_j) {
-        result.status = status;
-        result.source = schedule ? source : SolutionSource::None;
         if (schedule) {
             result.schedule = *schedule;
             result.replay = replaySchedule(problem.graph, *schedule, limits);
-            result.objective_j = result.replay.total_energy_j;
         }
+        {
+            // The background plan may have announced a better schedule after
+            // this thread last took one: the answer is never worse than an
+            // incumbent shown.
+            std::lock_guard lock(announce_mutex);
+            answered = true;
+            if (announced && status != SolveStatus::Infeasible &&
+                (!schedule || announced_replay.total_energy_j < result.replay.total_energy_j)) {
+                result.schedule = announced;
+                result.replay = announced_replay;
+                schedule = &*announced;
+                source = SolutionSource::Heuristic;
+                if (status != SolveStatus::Optimal) status = SolveStatus::Feasible;
+            }
+        }
+        result.status = status;
+        result.source = schedule ? source : SolutionSource::None;
+        if (schedule) result.objective_j = result.replay.total_energy_j;
         result.best_bound_j = bound_j;
         result.gap = schedule ? relativeGap(result.objective_j, bound_j) : 0;
         if (status == SolveStatus::NoSolution && result.message.empty()) result.message = noScheduleMessage(problem);
@@ -359,12 +381,11 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
     // Each schedule better than every one announced before goes to
     // onIncumbent, from this thread or the background plan's (which does
     // not touch `result`: the quick schedule is always announced first).
-    std::mutex announce_mutex;
-    double announced_j = INFINITY;
     auto announce = [&](const Schedule& schedule, const ReplayReport& replay, double first_solution_s) {
         std::lock_guard lock(announce_mutex);
-        if (!(replay.total_energy_j < announced_j)) return;
-        announced_j = replay.total_energy_j;
+        if (answered || (announced && !(replay.total_energy_j < announced_replay.total_energy_j))) return;
+        announced = schedule;
+        announced_replay = replay;
         if (!onIncumbent) return;
         SolveResult r;
         r.status = SolveStatus::Feasible;
