@@ -18,7 +18,7 @@ struct SolverOptions {
     // recomputation is possible) runs on a thread of its own beside the
     // bounds and the local search, and CBC's final search gets this many
     // threads. resnet18_cifar at 12 to 20% and 1.5x, 30 s: the same
-    // schedules 2 to 5 times sooner (bench_solve --threads).
+    // schedules 1.9 to 8 times sooner (bench_solve --threads, best_s).
     int threads = 1;
     double relative_gap = 1e-4; // stop when (incumbent - bound) / incumbent <= this
     bool log = false;           // CBC's log to stderr
