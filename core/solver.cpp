@@ -196,25 +196,25 @@ PlanOutcome solvePagingPlan(const PagingPlan& plan, const Problem& problem, cons
 class BackgroundPlan {
 public:
     // The plan runs until options.time_limit_s (from `start`), then the
-    // local search on its best for at most `search_s`.
     // local search on its best for at most `search_s`. Each schedule goes
     // to `announce` (with its replay) as soon as it is found.
     using Announce = std::function<void(const Schedule&, const ReplayReport&)>;
     BackgroundPlan(const Problem& problem, SolverOptions options, Clock::time_point start, double search_s,
                    Announce announce, const std::atomic<bool>* cancel)
-        : cancel_(cancel), announce_(std::move(announce))
+        : problem_(problem), cancel_(cancel), announce_(std::move(announce))
     {
         options.threads = 1;
-        thread_ = std::thread([this, &problem, options, start, search_s] {
-            const PagingPlan plan(problem);
-            const IncumbentCallback keep = [this, &problem](const SolveResult& r) { hand(problem, r.schedule); };
+        thread_ = std::thread([this, options, start, search_s] {
+            const PagingPlan plan(problem_);
+            // The plan's incumbents come replayed already.
+            const IncumbentCallback keep = [this](const SolveResult& r) { hand(*r.schedule, r.replay); };
             const std::optional<Schedule> best =
-                solvePagingPlan(plan, problem, options, start, INFINITY, -1, &stop_, keep).best;
-            hand(problem, best);
+                solvePagingPlan(plan, problem_, options, start, INFINITY, -1, &stop_, keep).best;
+            if (best) replayAndHand(*best);
             if (best && !stop_) {
                 const auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
                                                          std::chrono::duration<double>(search_s));
-                hand(problem, dropRecomputations(problem.graph, *best, limitsOf(problem), deadline, &stop_));
+                replayAndHand(dropRecomputations(problem_.graph, *best, limitsOf(problem_), deadline, &stop_));
             }
             done_ = true;
         });
@@ -249,16 +249,19 @@ public:
     }
 
 private:
-    void hand(const Problem& problem, const std::optional<Schedule>& schedule)
+    void hand(const Schedule& schedule, const ReplayReport& replay)
     {
-        if (!schedule) return;
-        const ReplayReport replay = replaySchedule(problem.graph, *schedule, limitsOf(problem));
-        if (!replay.valid) return;
-        announce_(*schedule, replay);
+        announce_(schedule, replay);
         std::lock_guard lock(mutex_);
         latest_ = schedule;
     }
+    void replayAndHand(const Schedule& schedule)
+    {
+        const ReplayReport replay = replaySchedule(problem_.graph, schedule, limitsOf(problem_));
+        if (replay.valid) hand(schedule, replay);
+    }
 
+    const Problem& problem_;
     const std::atomic<bool>* cancel_;
     Announce announce_;
     std::atomic<bool> stop_{false}, done_{false};
@@ -421,8 +424,9 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
     };
     if (withinGapOfKnownBound()) return finishWithKnownBound();
     const bool plan_is_exact = options.variant == FormulationVariant::Tight && PagingPlan::applies(problem);
-    // Where recomputation is possible the paging plan is a heuristic: not a
-    // bound, but the best schedule at tight budgets, where the LP and CBC
+    // Where recomputation is possible the paging plan is a restriction (each
+    // value kept, paged, or recomputed from held inputs across each idle
+    // span), so a heuristic: not a bound, but the best schedule at tight budgets, where the LP and CBC
     // after it rarely improve on it. Its own optimum is solved as closely as
     // its time allows (resnet18_cifar at 12%: 0.7471 J at a gap of 0.5%,
     // 0.7445 J closed). On one core it runs after the bounds and the local
