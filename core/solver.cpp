@@ -188,8 +188,8 @@ PlanOutcome solvePagingPlan(const PagingPlan& plan, const Problem& problem, cons
 }
 
 // The paging plan (where it is a heuristic), and the local search on its
-// best, on a second core while the calling thread computes the bounds, the
-// local search on the quick schedule and the LP relaxation
+// best, on a second core while the calling thread computes the rest of the
+// bounds, the local search on the quick schedule and the LP relaxation
 // (options.threads >= 2): its schedules come in while the one-core solve
 // would not have started the plan yet. The plan and the small bound MILPs
 // each use one CBC thread.
@@ -319,32 +319,49 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
     result.variables = f.columns();
     result.constraints = f.rows();
 
-    // The best schedule announced to onIncumbent (announce() below), from
-    // this thread or the background plan's; none after the answer.
+    // Each schedule better than every one announced before goes to
+    // onIncumbent, from this thread or the background plan's; the best one
+    // is kept.
     std::mutex announce_mutex;
     std::optional<Schedule> announced;
     ReplayReport announced_replay;
-    bool answered = false;
+    auto announce = [&](const Schedule& schedule, const ReplayReport& replay, double first_solution_s) {
+        std::lock_guard lock(announce_mutex);
+        if (announced && !(replay.total_energy_j < announced_replay.total_energy_j)) return;
+        announced = schedule;
+        announced_replay = replay;
+        if (!onIncumbent) return;
+        SolveResult r;
+        r.status = SolveStatus::Feasible;
+        r.source = SolutionSource::Heuristic;
+        r.schedule = schedule;
+        r.replay = replay;
+        r.objective_j = replay.total_energy_j;
+        r.solve_time_s = secondsSince(start);
+        r.first_solution_time_s = first_solution_s;
+        onIncumbent(r);
+    };
+    // The paging plan on a second core (BackgroundPlan, below). Declared
+    // after what it announces through, and before finishWith, which stops it.
+    std::optional<BackgroundPlan> background_plan;
 
     auto finishWith = [&](SolveStatus status, const Schedule* schedule, SolutionSource source, double bound_j) {
+        // Stopped and joined first: the solve time includes it, and nothing is
+        // announced after the answer.
+        background_plan.reset();
         if (schedule) {
             result.schedule = *schedule;
             result.replay = replaySchedule(problem.graph, *schedule, limits);
         }
-        {
-            // The background plan may have announced a better schedule after
-            // this thread last took one: the answer is never worse than an
-            // incumbent shown.
-            std::lock_guard lock(announce_mutex);
-            answered = true;
-            if (announced && status != SolveStatus::Infeasible &&
-                (!schedule || announced_replay.total_energy_j < result.replay.total_energy_j)) {
-                result.schedule = announced;
-                result.replay = announced_replay;
-                schedule = &*announced;
-                source = SolutionSource::Heuristic;
-                if (status != SolveStatus::Optimal) status = SolveStatus::Feasible;
-            }
+        // The background plan may have announced a better schedule after this
+        // thread last took one: the answer is never worse than one shown.
+        if (announced && status != SolveStatus::Infeasible &&
+            (!schedule || announced_replay.total_energy_j < result.replay.total_energy_j)) {
+            result.schedule = announced;
+            result.replay = announced_replay;
+            schedule = &*announced;
+            source = SolutionSource::Heuristic;
+            if (status != SolveStatus::Optimal) status = SolveStatus::Feasible;
         }
         result.status = status;
         result.source = schedule ? source : SolutionSource::None;
@@ -381,25 +398,6 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
     };
     for (const Schedule& hint : options.hints)
         if (hint.size() == problem.graph.size()) consider(hint);
-    // Each schedule better than every one announced before goes to
-    // onIncumbent, from this thread or the background plan's (which does
-    // not touch `result`: the quick schedule is always announced first).
-    auto announce = [&](const Schedule& schedule, const ReplayReport& replay, double first_solution_s) {
-        std::lock_guard lock(announce_mutex);
-        if (answered || (announced && !(replay.total_energy_j < announced_replay.total_energy_j))) return;
-        announced = schedule;
-        announced_replay = replay;
-        if (!onIncumbent) return;
-        SolveResult r;
-        r.status = SolveStatus::Feasible;
-        r.source = SolutionSource::Heuristic;
-        r.schedule = schedule;
-        r.replay = replay;
-        r.objective_j = replay.total_energy_j;
-        r.solve_time_s = secondsSince(start);
-        r.first_solution_time_s = first_solution_s;
-        onIncumbent(r);
-    };
     auto announceWarm = [&] {
         if (result.first_solution_time_s < 0) result.first_solution_time_s = secondsSince(start);
         announce(*warm, warm_replay, result.first_solution_time_s);
@@ -441,14 +439,20 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
         plan_options.relative_gap = 1e-6;
         return plan_options;
     };
-    std::optional<BackgroundPlan> background_plan;
-    if (plan_as_heuristic && options.threads >= 2)
+    // On two cores, once the first bounds leave the quick schedule short of
+    // the gap: where they do not (bert at 30%, 0.5 s), building the plan and
+    // its LP (0.7 s, not interruptible) would only delay the answer. The
+    // background plan does not touch `result`: the quick schedule is
+    // announced first, with the time of the first schedule.
+    auto startPlanBeside = [&] {
+        if (!plan_as_heuristic || options.threads < 2) return;
         background_plan.emplace(
             problem, planOptions(0.5 * options.time_limit_s), start, 0.1 * options.time_limit_s,
             [&, first_s = result.first_solution_time_s](const Schedule& s, const ReplayReport& replay) {
                 announce(s, replay, first_s);
             },
             cancel);
+    };
     // Takes the background plan's newest schedule where it beats the best so
     // far: it may end the solve at the next bound.
     auto takeFromPlan = [&](std::optional<Schedule> s) {
@@ -505,6 +509,7 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
                 [&] { return "the stage-peak bound (at " + g.node(stage.stage).name + ")"; }))
             return finishWith(SolveStatus::Infeasible, nullptr, SolutionSource::None, 0);
         if (withinGapWithPlan()) return finishWithKnownBound();
+        startPlanBeside();
         if (arrival.bound_j > trivial_bound_j) {
             // Where it binds, windows of six stages carry what is in RAM from
             // one stage to the next: resnet18_cifar at 12% rises from 0.669
