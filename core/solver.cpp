@@ -166,6 +166,11 @@ PlanOutcome solvePagingPlan(const PagingPlan& plan, const Problem& problem, cons
     shared.best_j = warm_energy_j;  // report only what beats the warm start
     shared.first_solution_s = first_solution_s;
 
+    // Its root LP stops on the deadline or a cancel too (bert at 30%: 0.4 s;
+    // a background plan must stop at once when the solve answers).
+    LpDeadline lp_deadline(&shared);
+    lp.getModelPtr()->passInEventHandler(&lp_deadline);
+
     CbcModel model(lp);
     configureCbc(model, options, plan.objectiveOffsetJ(), plan.objectiveScale(),
                  options.time_limit_s - secondsSince(start));
@@ -175,14 +180,17 @@ PlanOutcome solvePagingPlan(const PagingPlan& plan, const Problem& problem, cons
 
     PlanOutcome out;
     out.cancelled = shared.cancelled || (cancel && cancel->load());
-    out.infeasible = model.isProvenInfeasible() && !out.cancelled;
-    out.proven = model.isProvenOptimal() && !out.cancelled;
+    // A root LP cut short proves nothing: neither infeasibility nor a bound.
+    const bool cut_short = out.cancelled || shared.lp_stopped;
+    out.infeasible = model.isProvenInfeasible() && !cut_short;
+    out.proven = model.isProvenOptimal() && !cut_short;
     if (const double* x = model.bestSolution()) {
         out.best = plan.decode(x);
         out.best_j = plan.energyJ(x);
     }
     const double cbc_bound_j = model.getBestPossibleObjValue() / plan.objectiveScale() + plan.objectiveOffsetJ();
-    out.bound_j = std::max(plan.objectiveOffsetJ(), std::isfinite(cbc_bound_j) ? cbc_bound_j : 0.0);
+    out.bound_j =
+        std::max(plan.objectiveOffsetJ(), std::isfinite(cbc_bound_j) && !shared.lp_stopped ? cbc_bound_j : 0.0);
     if (out.proven && out.best) out.bound_j = std::min(out.bound_j, out.best_j);
     return out;
 }
@@ -439,20 +447,15 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
         plan_options.relative_gap = 1e-6;
         return plan_options;
     };
-    // On two cores, once the first bounds leave the quick schedule short of
-    // the gap: where they do not (bert at 30%, 0.5 s), building the plan and
-    // its LP (0.7 s, not interruptible) would only delay the answer. The
-    // background plan does not touch `result`: the quick schedule is
-    // announced first, with the time of the first schedule.
-    auto startPlanBeside = [&] {
-        if (!plan_as_heuristic || options.threads < 2) return;
+    // On two cores, from the start. It does not touch `result`: the quick
+    // schedule is announced first, with the time of the first schedule.
+    if (plan_as_heuristic && options.threads >= 2)
         background_plan.emplace(
             problem, planOptions(0.5 * options.time_limit_s), start, 0.1 * options.time_limit_s,
             [&, first_s = result.first_solution_time_s](const Schedule& s, const ReplayReport& replay) {
                 announce(s, replay, first_s);
             },
             cancel);
-    };
     // Takes the background plan's newest schedule where it beats the best so
     // far: it may end the solve at the next bound.
     auto takeFromPlan = [&](std::optional<Schedule> s) {
@@ -509,7 +512,6 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
                 [&] { return "the stage-peak bound (at " + g.node(stage.stage).name + ")"; }))
             return finishWith(SolveStatus::Infeasible, nullptr, SolutionSource::None, 0);
         if (withinGapWithPlan()) return finishWithKnownBound();
-        startPlanBeside();
         if (arrival.bound_j > trivial_bound_j) {
             // Where it binds, windows of six stages carry what is in RAM from
             // one stage to the next: resnet18_cifar at 12% rises from 0.669
