@@ -181,16 +181,16 @@ PlanOutcome solvePagingPlan(const PagingPlan& plan, const Problem& problem, cons
     PlanOutcome out;
     out.cancelled = shared.cancelled || (cancel && cancel->load());
     // A root LP cut short proves nothing: neither infeasibility nor a bound.
-    const bool cut_short = out.cancelled || shared.lp_stopped;
-    out.infeasible = model.isProvenInfeasible() && !cut_short;
-    out.proven = model.isProvenOptimal() && !cut_short;
+    const bool root_cut_short = shared.lp_stopped && model.getNodeCount() == 0;
+    out.infeasible = model.isProvenInfeasible() && !out.cancelled && !root_cut_short;
+    out.proven = model.isProvenOptimal() && !out.cancelled && !root_cut_short;
     if (const double* x = model.bestSolution()) {
         out.best = plan.decode(x);
         out.best_j = plan.energyJ(x);
     }
     const double cbc_bound_j = model.getBestPossibleObjValue() / plan.objectiveScale() + plan.objectiveOffsetJ();
     out.bound_j =
-        std::max(plan.objectiveOffsetJ(), std::isfinite(cbc_bound_j) && !shared.lp_stopped ? cbc_bound_j : 0.0);
+        std::max(plan.objectiveOffsetJ(), std::isfinite(cbc_bound_j) && !root_cut_short ? cbc_bound_j : 0.0);
     if (out.proven && out.best) out.bound_j = std::min(out.bound_j, out.best_j);
     return out;
 }
