@@ -98,7 +98,10 @@ void addSolveCommand(CLI::App& root, int& exit_code)
     cmd->add_option("--time-limit", args->time_limit_s, "Wall-clock limit in seconds")->capture_default_str()->check(
         CLI::PositiveNumber);
     cmd->add_option("--threads", args->threads,
-                    "Cores to use: with 2, the paging plan runs beside the lower bounds, and CBC's search gets 2 threads")->capture_default_str()->check(CLI::Range(1, 64));
+                    "Cores to use: with 2, the paging plan runs beside the lower bounds, and CBC's search gets 2 "
+                    "threads")
+        ->capture_default_str()
+        ->check(CLI::Range(1, 64));
     cmd->add_option("--gap", args->gap, "Stop at this relative gap (0.01 = 1%)")->capture_default_str()->check(
         CLI::Range(0.0, 1.0));
     cmd->add_flag("--json", args->json, "Print the result as one JSON document");

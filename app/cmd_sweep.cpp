@@ -159,7 +159,9 @@ void addSweepCommand(CLI::App& root, int& exit_code) {
     cmd->add_option("--gap", args->gap, "Relative gap at which a MILP point counts as solved")
         ->capture_default_str()
         ->check(CLI::Range(0.0, 1.0));
-    cmd->add_option("--threads", args->threads, "Cores per point (see `poet solve --help`)")->capture_default_str()->check(CLI::Range(1, 64));
+    cmd->add_option("--threads", args->threads, "Cores per point (see `poet solve --help`)")
+        ->capture_default_str()
+        ->check(CLI::Range(1, 64));
     cmd->add_option("--cache-dir", args->cache_dir, "Reuse solved points from (and store them in) this directory");
     cmd->callback([args, &exit_code] { exit_code = runSweepCommand(*args); });
 }

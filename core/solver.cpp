@@ -196,8 +196,8 @@ PlanOutcome solvePagingPlan(const PagingPlan& plan, const Problem& problem, cons
 }
 
 // The paging plan (where it is a heuristic), and the local search on its
-// best, on a second core while the calling thread computes the rest of the
-// bounds, the local search on the quick schedule and the LP relaxation
+// best, on a second core from the start while the calling thread computes
+// the bounds, the local search on the quick schedule and the LP relaxation
 // (options.threads >= 2): its schedules come in while the one-core solve
 // would not have started the plan yet. The plan and the small bound MILPs
 // each use one CBC thread.
@@ -432,9 +432,9 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
     const bool plan_is_exact = options.variant == FormulationVariant::Tight && PagingPlan::applies(problem);
     // Where recomputation is possible the paging plan is a restriction (each
     // value kept, paged, or recomputed from held inputs across each idle
-    // span), so a heuristic: not a bound, but the best schedule at tight budgets, where the LP and CBC
-    // after it rarely improve on it. Its own optimum is solved as closely as
-    // its time allows (resnet18_cifar at 12%: 0.7471 J at a gap of 0.5%,
+    // span), so a heuristic: not a bound, but the best schedule at tight
+    // budgets, where the LP and CBC after it rarely improve on it. Its own
+    // optimum is solved as closely as its time allows (resnet18_cifar at 12%: 0.7471 J at a gap of 0.5%,
     // 0.7445 J closed). On one core it runs after the bounds and the local
     // search, for a quarter of the time at most (resnet18_cifar at 12 to
     // 16%: 4 to 6 s to its optimum); on two, beside them and the LP from

@@ -16,8 +16,8 @@ struct SolverOptions {
     double time_limit_s = 60;   // wall clock
     // Cores to use. With 2 or more, the paging plan (a heuristic where
     // recomputation is possible) runs on a thread of its own beside the
-    // bounds, the local search and the LP, and CBC's final search gets this many
-    // threads. resnet18_cifar at 12 to 20% and 1.5x, 30 s: the same
+    // bounds, the local search and the LP, and CBC's final search gets this
+    // many threads. resnet18_cifar at 12 to 20% and 1.5x, 30 s: the same
     // schedules 1.8 to 7.5 times sooner (bench_solve --threads, best_s).
     int threads = 1;
     double relative_gap = 1e-4; // stop when (incumbent - bound) / incumbent <= this
