@@ -23,33 +23,12 @@ public:
     StagePeakMilp(const Problem& problem, int t, double scale)
     {
         const Graph& g = problem.graph;
-        std::vector<char> input(t, 0);
-        double fixed = static_cast<double>(g.node(t).memory_bytes);
-        for (int u : g.predecessors(t)) {
-            input[u] = 1;
-            fixed += static_cast<double>(g.node(u).memory_bytes);
-        }
+        const StagePeak peak = stagePeak(problem, t);
         const double budget = static_cast<double>(problem.ram_budget_bytes);
-        impossible_ = fixed > budget;
-
-        // A value matters if it is read after t, or is an input of a value
-        // that matters and may be recomputed; the rest can go for free.
-        std::vector<char> read_later(t, 0), matters(t, 0), recomputable(t, 0);
-        double plain = fixed;
-        for (int i = t - 1; i >= 0; --i) {
-            if (input[i]) continue;
-            recomputable[i] = recomputableInTightForm(problem, i);
-            for (int j : g.successors(i)) {
-                if (j > t) read_later[i] = 1;
-                else if (j < t && !input[j] && recomputable[j] && matters[j]) matters[i] = 1;
-            }
-            if (read_later[i]) {
-                matters[i] = 1;
-                plain += static_cast<double>(g.node(i).memory_bytes);
-            }
-        }
-        over_budget_ = plain > budget;
+        impossible_ = peak.fixed_bytes > budget;
+        over_budget_ = peak.plain_bytes > budget;
         if (impossible_ || !over_budget_) return;
+        const auto& [input, read_later, matters, recomputable, fixed, plain] = peak;
 
         const bool paging = problem.options.paging;
         std::vector<int> here(t, -1), paged(t, -1), recomputed(t, -1);
@@ -96,6 +75,35 @@ private:
 };
 
 }  // namespace
+
+StagePeak stagePeak(const Problem& problem, int t)
+{
+    const Graph& g = problem.graph;
+    StagePeak peak;
+    peak.input.assign(t, 0);
+    peak.read_later.assign(t, 0);
+    peak.matters.assign(t, 0);
+    peak.recomputable.assign(t, 0);
+    peak.fixed_bytes = static_cast<double>(g.node(t).memory_bytes);
+    for (int u : g.predecessors(t)) {
+        peak.input[u] = 1;
+        peak.fixed_bytes += static_cast<double>(g.node(u).memory_bytes);
+    }
+    peak.plain_bytes = peak.fixed_bytes;
+    for (int i = t - 1; i >= 0; --i) {
+        if (peak.input[i]) continue;
+        peak.recomputable[i] = recomputableInTightForm(problem, i);
+        for (int j : g.successors(i)) {
+            if (j > t) peak.read_later[i] = 1;
+            else if (j < t && !peak.input[j] && peak.recomputable[j] && peak.matters[j]) peak.matters[i] = 1;
+        }
+        if (peak.read_later[i]) {
+            peak.matters[i] = 1;
+            peak.plain_bytes += static_cast<double>(g.node(i).memory_bytes);
+        }
+    }
+    return peak;
+}
 
 StageBound stagePeakBound(const Problem& problem, double seconds, const std::atomic<bool>* cancel, double enough_j)
 {

@@ -29,10 +29,22 @@
 // the best schedule.
 #include <atomic>
 #include <cmath>
+#include <vector>
 
 #include "problem.h"
 
 namespace poet {
+
+// What stage t's peak holds (over indices < t): node t and its inputs in any
+// case (`fixed_bytes`), and the values that matter there: those read after
+// t, and the inputs of a value that matters and may be recomputed (the
+// rest can go for free). `plain_bytes`: the peak when every value read
+// after t is held.
+struct StagePeak {
+    std::vector<char> input, read_later, matters, recomputable;
+    double fixed_bytes = 0, plain_bytes = 0;
+};
+StagePeak stagePeak(const Problem& problem, int t);
 
 struct StageBound {
     double bound_j = 0;       // no schedule costs less

@@ -58,6 +58,31 @@ inline Graph recomputeChainGraph(double pageout_j, double pagein_j)
     return Graph(nodes, {{0, 1}, {1, 2}, {2, 3}, {3, 4}, {1, 4}});
 }
 
+// A -> B -> ... -> I, and E also reads A, I also reads E: two long skips,
+// one after the other. Sizes A, B, C = 4 B, D = 1 B, E = 2 B, F, G = 5 B,
+// H, I = 1 B; each node costs 1 J and 1 s. Worked out by hand: at 10 B, A
+// cannot stay in RAM while C runs (B + C = 8 B), nor E while G runs
+// (F + G = 10 B), and each is read later, so each must come back. Paging
+// is the cheaper way for both (recomputing E needs D and A, and so the
+// chain from A): 9 J + 2 (Φout + Φin). One stage's peak sees only one of
+// them; every stage at once sees both. The stage before each reader (D, H)
+// has room for the value, so the arrival bound sees neither.
+inline Graph twoPeaksGraph(double pageout_j, double pagein_j)
+{
+    std::vector<Node> nodes(9);
+    const std::int64_t sizes[] = {4, 4, 4, 1, 2, 5, 5, 1, 1};
+    for (int i = 0; i < 9; ++i) {
+        nodes[i].name = std::string(1, static_cast<char>('A' + i));
+        nodes[i].type = "test";
+        nodes[i].memory_bytes = sizes[i];
+        nodes[i].compute_energy_j = 1;
+        nodes[i].compute_time_s = 1;
+        nodes[i].pageout_energy_j = pageout_j;
+        nodes[i].pagein_energy_j = pagein_j;
+    }
+    return Graph(nodes, {{0, 1}, {1, 2}, {2, 3}, {3, 4}, {4, 5}, {5, 6}, {6, 7}, {7, 8}, {0, 4}, {4, 8}});
+}
+
 // A training graph built as the reference builds one (formulation.md): a
 // forward chain with uneven sizes, a loss, and one gradient node per pair of
 // consecutive forward nodes that reads both and the gradient before it. Page

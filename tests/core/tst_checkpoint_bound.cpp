@@ -1,0 +1,119 @@
+// The checkpoint bound (checkpoint_bound.h): worked out by hand on tiny
+// graphs, never above formulation.md's optimum (the reference build, solved
+// exactly) nor below the stage-peak bound on every budget of two small
+// training graphs, and above the stage peak on bert, where it was built.
+#include <QtTest>
+
+#include "bound_checks.h"
+#include "checkpoint_bound.h"
+#include "exact_solve.h"
+#include "problem_loader.h"
+#include "solver.h"
+#include "stage_bound.h"
+#include "tiny_graphs.h"
+
+using namespace poet;
+
+class TestCheckpointBound : public QObject {
+    Q_OBJECT
+private slots:
+    // tiny_graphs.h's hand-worked graphs, where the bound is the optimum.
+    // twoPeaksGraph at 10 B: A and E must both come back (paged: 9 + 2 x 0.5
+    // J), where the stage peak sees one (9.5 J). longSkipGraph at 9 B: one
+    // peak, as in tst_stage_bound.
+    void handComputed_data()
+    {
+        QTest::addColumn<bool>("two_peaks");
+        QTest::addColumn<int>("ram");
+        QTest::addColumn<double>("factor");
+        QTest::addColumn<double>("bound");
+        QTest::addColumn<double>("stage_peak");
+        QTest::newRow("two peaks, both paged") << true << 10 << 1.0 << 10.0 << 9.5;
+        QTest::newRow("two peaks, time to recompute") << true << 10 << 1.25 << 10.0 << 9.5;
+        QTest::newRow("two peaks, everything fits") << true << 12 << 1.0 << 9.0 << 9.0;
+        QTest::newRow("one peak, paged") << false << 9 << 1.25 << 4.5 << 4.5;
+    }
+
+    void handComputed()
+    {
+        QFETCH(bool, two_peaks);
+        QFETCH(int, ram);
+        QFETCH(double, factor);
+        QFETCH(double, bound);
+        QFETCH(double, stage_peak);
+        const Graph g = two_peaks ? test::twoPeaksGraph(0.2, 0.3) : test::longSkipGraph(0.2, 0.3);
+        const Problem p = test::problemOf(g, ram, factor, true, true);
+        const CheckpointBound b = checkpointBound(p, 10, nullptr, -INFINITY, INFINITY, true);
+        QVERIFY(!b.infeasible && b.complete);
+        QVERIFY2(std::abs(b.bound_j - bound) < 1e-6, qPrintable(QString::number(b.bound_j, 'g', 12)));
+        const StageBound s = stagePeakBound(p, 10);
+        QVERIFY2(std::abs(s.bound_j - stage_peak) < 1e-6, qPrintable(QString::number(s.bound_j, 'g', 12)));
+        const SolveResult ref = test::solveExactly(p, FormulationVariant::Reference);
+        QCOMPARE(toString(ref.status), "optimal");
+        QVERIFY2(std::abs(ref.replay.total_energy_j - bound) < 1e-6,
+                 qPrintable(QString::number(ref.replay.total_energy_j, 'g', 12)));
+    }
+
+    // The solve ends on it: twoPeaksGraph at 10 B and 1.25x, where the
+    // stage peak leaves a gap of 5% and the arrival bound more.
+    void provesTheTwoPeaksCase()
+    {
+        const Problem p = test::problemOf(test::twoPeaksGraph(0.2, 0.3), 10, 1.25, true, true);
+        SolverOptions o;
+        o.time_limit_s = 30;
+        o.relative_gap = 1e-6;
+        const SolveResult r = solve(p, o);
+        QCOMPARE(toString(r.status), "optimal");
+        QVERIFY(std::abs(r.replay.total_energy_j - 10.0) < 1e-6);
+        QVERIFY2(r.best_bound_j >= 10.0 * (1 - 1e-6), qPrintable(QString::number(r.best_bound_j, 'g', 12)));
+        QVERIFY2(r.message.find("checkpoint bound") != std::string::npos, r.message.c_str());
+    }
+
+    // Every byte budget of two small training graphs, with and without
+    // paging, at three runtime factors, solved exactly: never above the
+    // optimum, never below the stage peak (each stage's MILP is a
+    // restriction of this one), an infeasible MILP only where formulation.md
+    // finds no schedule either, and above the stage peak on some budgets.
+    void neverAboveTheOptimum_data() { test::chainRows(); }
+
+    void neverAboveTheOptimum()
+    {
+        QFETCH(bool, cheap_odd);
+        const Graph g = test::trainingChain({3, 5, 2, 6, 4, 7, 1}, cheap_odd);
+        int compared = 0, above_peak = 0, met = 0;
+        test::checkBoundOnEverySmallProblem(
+            g, 6, [](const Problem& p) { return checkpointBound(p, 10, nullptr, -INFINITY, INFINITY, true); },
+            [&](test::Verdict v, const CheckpointBound& b, const Problem& p, const SolveResult& ref) {
+                if (v != test::Verdict::Compared) return;
+                ++compared;
+                const StageBound s = stagePeakBound(p, 10);
+                QVERIFY2(b.bound_j >= s.bound_j * (1 - 1e-9), qPrintable(test::describe(p)));
+                if (b.bound_j > s.bound_j * (1 + 1e-9)) ++above_peak;
+                if (b.bound_j >= ref.replay.total_energy_j * (1 - 1e-9)) ++met;
+            });
+        qInfo("%d compared, %d above the stage peak, %d met", compared, above_peak, met);
+        QVERIFY(compared >= 40 && above_peak >= 10 && met >= 40);
+    }
+
+    // bert on m4 at 20% and 1.5x: above the stage-peak bound by more than
+    // 0.3 J, from its root cuts in a few seconds, and below a schedule.
+    void raisesTheBertBound()
+    {
+        Problem p = test::problemOf(loadTrainingGraph(ProfileCatalog::standard(), "bert", "m4"), 0, 1.5, true, true);
+        p.ram_budget_bytes = plainPassPeakBytes(p.graph) / 5;
+        const StageBound s = stagePeakBound(p, 30);
+        const CheckpointBound b = checkpointBound(p, 30, nullptr, s.bound_j);
+        QVERIFY(!b.infeasible);
+        QVERIFY2(b.bound_j > s.bound_j + 0.3, qPrintable(QStringLiteral("%1 vs the stage peak's %2")
+                                                             .arg(b.bound_j, 0, 'g', 10)
+                                                             .arg(s.bound_j, 0, 'g', 10)));
+        SolverOptions o;
+        o.time_limit_s = 5;
+        const SolveResult r = solve(p, o);
+        QVERIFY(r.replay.valid);
+        QVERIFY(b.bound_j <= r.replay.total_energy_j);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestCheckpointBound)
+#include "tst_checkpoint_bound.moc"
