@@ -9,6 +9,23 @@
 
 namespace poet::test {
 
+// Nodes named `names` with `sizes` bytes, each costing 1 J and 1 s to compute.
+inline std::vector<Node> unitCostNodes(const std::vector<std::string>& names, const std::vector<std::int64_t>& sizes,
+                                       double pageout_j, double pagein_j)
+{
+    std::vector<Node> nodes(names.size());
+    for (std::size_t i = 0; i < names.size(); ++i) {
+        nodes[i].name = names[i];
+        nodes[i].type = "test";
+        nodes[i].memory_bytes = sizes[i];
+        nodes[i].compute_energy_j = 1;
+        nodes[i].compute_time_s = 1;
+        nodes[i].pageout_energy_j = pageout_j;
+        nodes[i].pagein_energy_j = pagein_j;
+    }
+    return nodes;
+}
+
 // X -> Y -> Z -> W, and W also reads X (a long-lived activation, like a
 // forward value the backward pass needs). Sizes X, Y, Z = 4 B, W = 1 B; each
 // node costs 1 J and 1 s to compute.
@@ -20,18 +37,8 @@ namespace poet::test {
 //  - or pages X out at stage 1 and in at stage 2: 4 J + Φout + Φin.
 inline Graph longSkipGraph(double pageout_j, double pagein_j)
 {
-    std::vector<Node> nodes(4);
-    const char* names[] = {"X", "Y", "Z", "W"};
-    for (int i = 0; i < 4; ++i) {
-        nodes[i].name = names[i];
-        nodes[i].type = "test";
-        nodes[i].memory_bytes = i == 3 ? 1 : 4;
-        nodes[i].compute_energy_j = 1;
-        nodes[i].compute_time_s = 1;
-        nodes[i].pageout_energy_j = pageout_j;
-        nodes[i].pagein_energy_j = pagein_j;
-    }
-    return Graph(nodes, {{0, 1}, {1, 2}, {2, 3}, {0, 3}});
+    return Graph(unitCostNodes({"X", "Y", "Z", "W"}, {4, 4, 4, 1}, pageout_j, pagein_j),
+                 {{0, 1}, {1, 2}, {2, 3}, {0, 3}});
 }
 
 // A -> X -> Y -> Z -> W, and W also reads X: longSkipGraph with X computed
@@ -43,19 +50,8 @@ inline Graph longSkipGraph(double pageout_j, double pagein_j)
 // back: 5 J + Φout + Φin.
 inline Graph recomputeChainGraph(double pageout_j, double pagein_j)
 {
-    std::vector<Node> nodes(5);
-    const char* names[] = {"A", "X", "Y", "Z", "W"};
-    const std::int64_t sizes[] = {1, 3, 4, 4, 1};
-    for (int i = 0; i < 5; ++i) {
-        nodes[i].name = names[i];
-        nodes[i].type = "test";
-        nodes[i].memory_bytes = sizes[i];
-        nodes[i].compute_energy_j = 1;
-        nodes[i].compute_time_s = 1;
-        nodes[i].pageout_energy_j = pageout_j;
-        nodes[i].pagein_energy_j = pagein_j;
-    }
-    return Graph(nodes, {{0, 1}, {1, 2}, {2, 3}, {3, 4}, {1, 4}});
+    return Graph(unitCostNodes({"A", "X", "Y", "Z", "W"}, {1, 3, 4, 4, 1}, pageout_j, pagein_j),
+                 {{0, 1}, {1, 2}, {2, 3}, {3, 4}, {1, 4}});
 }
 
 // A -> B -> ... -> I, and E also reads A, I also reads E: two long skips,
@@ -69,18 +65,9 @@ inline Graph recomputeChainGraph(double pageout_j, double pagein_j)
 // has room for the value, so the arrival bound sees neither.
 inline Graph twoPeaksGraph(double pageout_j, double pagein_j)
 {
-    std::vector<Node> nodes(9);
-    const std::int64_t sizes[] = {4, 4, 4, 1, 2, 5, 5, 1, 1};
-    for (int i = 0; i < 9; ++i) {
-        nodes[i].name = std::string(1, static_cast<char>('A' + i));
-        nodes[i].type = "test";
-        nodes[i].memory_bytes = sizes[i];
-        nodes[i].compute_energy_j = 1;
-        nodes[i].compute_time_s = 1;
-        nodes[i].pageout_energy_j = pageout_j;
-        nodes[i].pagein_energy_j = pagein_j;
-    }
-    return Graph(nodes, {{0, 1}, {1, 2}, {2, 3}, {3, 4}, {4, 5}, {5, 6}, {6, 7}, {7, 8}, {0, 4}, {4, 8}});
+    return Graph(unitCostNodes({"A", "B", "C", "D", "E", "F", "G", "H", "I"}, {4, 4, 4, 1, 2, 5, 5, 1, 1},
+                               pageout_j, pagein_j),
+                 {{0, 1}, {1, 2}, {2, 3}, {3, 4}, {4, 5}, {5, 6}, {6, 7}, {7, 8}, {0, 4}, {4, 8}});
 }
 
 // A training graph built as the reference builds one (formulation.md): a
