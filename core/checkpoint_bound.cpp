@@ -26,11 +26,6 @@ public:
         const Graph& g = problem.graph;
         const int n = g.size();
         const double budget = static_cast<double>(problem.ram_budget_bytes);
-        reads_.resize(n);
-        for (int i = 0; i < n; ++i) {
-            reads_[i] = g.successors(i);
-            std::sort(reads_[i].begin(), reads_[i].end());
-        }
         paged_out_.assign(n, -1);
         const double spare = (problem.runtime_budget_factor - 1.0) * g.totalComputeTime();
         time_ = addRow(-kInf, std::max(spare, 0.0));
@@ -84,7 +79,7 @@ private:
     // The columns for i's return after stage t, in its interval there.
     Return returnOf(const Problem& problem, int i, int t, double scale)
     {
-        const auto& reads = reads_[i];
+        const auto& reads = problem.graph.successors(i);  // ascending
         const int interval = static_cast<int>(std::lower_bound(reads.begin(), reads.end(), t) - reads.begin());
         auto [it, added] = returns_.try_emplace({i, interval});
         if (!added) return it->second;
@@ -107,7 +102,6 @@ private:
         return back;
     }
 
-    std::vector<std::vector<int>> reads_;
     std::vector<int> paged_out_;
     std::map<std::pair<int, int>, Return> returns_;  // (value, interval)
     int time_ = -1, stages_ = 0;
