@@ -48,7 +48,9 @@ void loadBinaryMilp(OsiClpSolverInterface& lp, const Milp& milp)
 
 // Stops a small exact MILP's search (stage_bound.h, arrival_bound.h) at a
 // deadline or on cancel, and, where `enough_at` is given, once it finds a
-// solution no dearer than that (model units; `reached` then says so).
+// solution no dearer than that (model units; `reached` then says so), or
+// once its bound reaches what stopWhenBoundReaches sets (`bound_reached`:
+// the bound it had then).
 class SearchStop : public CbcEventHandler {
 public:
     SearchStop(std::chrono::steady_clock::time_point deadline, const std::atomic<bool>* cancel,
@@ -64,14 +66,21 @@ public:
             reached = true;
             return stop;
         }
+        if (model_ && model_->getBestPossibleObjValue() >= bound_enough_) {
+            bound_reached = model_->getBestPossibleObjValue();
+            return stop;
+        }
         return noAction;
     }
+    void stopWhenBoundReaches(double model_units) { bound_enough_ = model_units; }
     bool reached = false;
+    double bound_reached = -INFINITY;
 
 private:
     std::chrono::steady_clock::time_point deadline_;
     const std::atomic<bool>* cancel_;
     double enough_at_;
+    double bound_enough_ = INFINITY;
 };
 
 // A MILP of binary columns built column by column and row by row, in the

@@ -1,0 +1,230 @@
+#include "bucket_bound.h"
+
+#include <algorithm>
+#include <chrono>
+#include <limits>
+#include <map>
+#include <utility>
+#include <vector>
+
+#include "cbc_setup.h"
+#include "formulation.h"
+#include "stage_bound.h"
+
+namespace poet {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+constexpr double kInf = std::numeric_limits<double>::max();
+
+// The MILP of bucket_bound.h, in triplet form (cbc_setup.h).
+class BucketMilp : public BinaryMilpBuilder {
+public:
+    BucketMilp(const Problem& problem, std::vector<int> stages, double scale)
+    {
+        const Graph& g = problem.graph;
+        const int n = g.size();
+        const double budget = static_cast<double>(problem.ram_budget_bytes);
+        std::sort(stages.begin(), stages.end());
+        stages.erase(std::unique(stages.begin(), stages.end()), stages.end());
+        here_.assign(n, {});
+        paged_out_.assign(n, -1);
+        const double spare = (problem.runtime_budget_factor - 1.0) * g.totalComputeTime();
+        time_ = addRow(-kInf, std::max(spare, 0.0));
+
+        std::map<int, StagePeak> peaks;  // the chosen stages over the budget
+        for (int t : stages) {
+            if (t < 0 || t >= n) continue;
+            StagePeak peak = stagePeak(problem, t);
+            if (peak.fixed_bytes > budget) {
+                impossible_ = true;
+                return;
+            }
+            if (peak.plain_bytes <= budget) continue;
+            here_[t].assign(t, -1);
+            const int memory = addRow(-kInf, budget - peak.fixed_bytes);
+            for (int i = 0; i < t; ++i) {
+                if (!peak.matters[i]) continue;
+                here_[t][i] = addColumn(0);
+                term(memory, here_[t][i], static_cast<double>(g.node(i).memory_bytes));
+                stretchAt(g, i, t).stages.push_back(t);  // t ascending
+            }
+            peaks.emplace(t, std::move(peak));
+        }
+        for (auto& [key, stretch] : stretches_) addReturns(problem, key.first, stretch, scale);
+        for (const auto& [t, peak] : peaks) addRecomputeRows(problem, t, peak);
+    }
+
+    bool impossible() const { return impossible_; }
+    bool empty() const { return stretches_.empty() && !impossible_; }
+
+private:
+    struct Return {
+        int paged = -1, recomputed = -1;
+    };
+    // Value i between two reads (or after its last): the chosen stages where
+    // it matters, and one return per bucket, returns[j] for (stages[j],
+    // stages[j+1]] and the last for (stages.back(), end].
+    struct Stretch {
+        std::vector<int> stages;
+        std::vector<Return> returns;
+        int end = 0;          // the stage of the read that ends it (n: none)
+        bool read = false;    // whether a read ends it
+    };
+
+    Stretch& stretchAt(const Graph& g, int i, int t)
+    {
+        const auto& reads = g.successors(i);  // ascending
+        const auto next = std::lower_bound(reads.begin(), reads.end(), t);
+        auto [it, added] = stretches_.try_emplace({i, static_cast<int>(next - reads.begin())});
+        if (added) {
+            it->second.read = next != reads.end();
+            it->second.end = it->second.read ? *next : g.size();
+        }
+        return it->second;
+    }
+
+    void addReturns(const Problem& problem, int i, Stretch& s, double scale)
+    {
+        const Node& node = problem.graph.node(i);
+        const bool recomputable = recomputableInTightForm(problem, i);
+        for (std::size_t j = 0; j < s.stages.size(); ++j) {
+            Return back;
+            if (problem.options.paging) {
+                back.paged = addColumn(scale * node.pagein_energy_j);
+                if (paged_out_[i] < 0) paged_out_[i] = addColumn(scale * node.pageout_energy_j);
+                const int source = addRow(0, kInf);
+                term(source, paged_out_[i], 1);
+                term(source, back.paged, -1);
+            }
+            if (recomputable) {
+                back.recomputed = addColumn(scale * node.compute_energy_j);
+                term(time_, back.recomputed, node.compute_time_s);
+            }
+            const int one = addRow(-kInf, 1);
+            term(one, back.paged, 1);
+            term(one, back.recomputed, 1);
+            s.returns.push_back(back);
+        }
+        // Away at one stage and here at the next: back in between.
+        for (std::size_t j = 0; j + 1 < s.stages.size(); ++j) {
+            const int row = addRow(-kInf, 0);
+            term(row, here_[s.stages[j + 1]][i], 1);
+            term(row, here_[s.stages[j]][i], -1);
+            term(row, s.returns[j].paged, -1);
+            term(row, s.returns[j].recomputed, -1);
+        }
+        if (!s.read) return;
+        const int row = addRow(1, kInf);  // in RAM for the read
+        term(row, here_[s.stages.back()][i], 1);
+        term(row, s.returns.back().paged, 1);
+        term(row, s.returns.back().recomputed, 1);
+    }
+
+    // Recomputing i in its bucket after t, (t, e], reads each input u in
+    // RAM: here at t, back in a bucket of u that meets (t, e], or here at
+    // one of u's stages inside it. Inputs of t, and inputs read inside the
+    // bucket (u is in RAM then anyway), get no row.
+    void addRecomputeRows(const Problem& problem, int t, const StagePeak& peak)
+    {
+        const Graph& g = problem.graph;
+        for (int i = 0; i < t; ++i) {
+            if (here_[t][i] < 0 || !peak.recomputable[i]) continue;
+            const Stretch& si = stretchAt(g, i, t);
+            const std::size_t j = std::find(si.stages.begin(), si.stages.end(), t) - si.stages.begin();
+            const int recomputed = si.returns[j].recomputed;
+            if (recomputed < 0) continue;
+            const int e = j + 1 < si.stages.size() ? si.stages[j + 1] : si.end;
+            for (int u : g.predecessors(i)) {
+                if (peak.input[u] || here_[t][u] < 0) continue;
+                const auto& reads = g.successors(u);
+                const auto next = std::upper_bound(reads.begin(), reads.end(), t);
+                if (next != reads.end() && *next < e) continue;
+                const Stretch& su = stretchAt(g, u, t);
+                const int row = addRow(0, kInf);
+                term(row, recomputed, -1);
+                term(row, here_[t][i], 1);
+                term(row, here_[t][u], 1);
+                for (std::size_t q = 0; q < su.stages.size(); ++q) {
+                    const int from = su.stages[q];
+                    const int to = q + 1 < su.stages.size() ? su.stages[q + 1] : su.end;
+                    if (from < e && to > t) {
+                        term(row, su.returns[q].paged, 1);
+                        term(row, su.returns[q].recomputed, 1);
+                    }
+                    if (from > t && from < e) term(row, here_[from][u], 1);
+                }
+            }
+        }
+    }
+
+    std::vector<std::vector<int>> here_;  // [t][i], for the chosen stages over the budget
+    std::vector<int> paged_out_;
+    std::map<std::pair<int, int>, Stretch> stretches_;  // (value, read interval)
+    int time_ = -1;
+    bool impossible_ = false;
+};
+
+}  // namespace
+
+std::vector<int> bucketBoundStages(const Problem& problem, int peak_stage, int tail)
+{
+    std::vector<int> stages;
+    const double budget = static_cast<double>(problem.ram_budget_bytes);
+    for (int t = problem.graph.size() - 1; t >= 0 && static_cast<int>(stages.size()) < tail; --t)
+        if (stagePeak(problem, t).plain_bytes > budget) stages.push_back(t);
+    if (peak_stage >= 0 && std::find(stages.begin(), stages.end(), peak_stage) == stages.end())
+        stages.push_back(peak_stage);
+    std::sort(stages.begin(), stages.end());
+    return stages;
+}
+
+BucketBound bucketBound(const Problem& problem, const std::vector<int>& stages, double seconds,
+                        const std::atomic<bool>* cancel, double enough_j)
+{
+    const auto deadline =
+        Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(std::max(0.0, seconds)));
+    const double offset_j = problem.graph.totalComputeEnergy();
+    const double scale = modelUnitsPerJoule(offset_j);
+    BucketBound out;
+    out.bound_j = offset_j;
+    const BucketMilp milp(problem, stages, scale);
+    if (milp.impossible()) {
+        out.infeasible = true;
+        return out;
+    }
+    if (milp.empty()) {
+        out.complete = true;
+        return out;
+    }
+    OsiClpSolverInterface lp;
+    loadBinaryMilp(lp, milp);
+    CbcModel model(lp);
+    SolverOptions options;
+    options.relative_gap = 1e-9;
+    configureCbc(model, options, offset_j, scale, std::max(0.01, seconds));
+    SearchStop stop(deadline, cancel);
+    stop.stopWhenBoundReaches((enough_j - offset_j) * scale);
+    model.passInEventHandler(&stop);
+    model.branchAndBound();
+    // A bound that reached `enough_j` stopped the search: it holds. Else a
+    // root LP cut short proves nothing.
+    const auto* stopped = static_cast<const SearchStop*>(model.getEventHandler());
+    if (std::isfinite(stopped->bound_reached)) {
+        out.bound_j = offset_j + stopped->bound_reached / scale;
+        return out;
+    }
+    const bool root_done = model.getNodeCount() > 0 || model.isProvenOptimal() || model.isProvenInfeasible();
+    if (!root_done) return out;
+    if (model.isProvenInfeasible()) {
+        out.infeasible = true;
+        return out;
+    }
+    out.complete = model.isProvenOptimal();
+    const double value = out.complete ? model.getObjValue() - model.getAllowableGap() : model.getBestPossibleObjValue();
+    if (std::isfinite(value)) out.bound_j = std::max(offset_j, offset_j + value / scale);
+    return out;
+}
+
+}  // namespace poet
