@@ -576,22 +576,22 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
 
     if (withinGapOfKnownBound()) return finishWithKnownBound();
     if (peak_stage >= 0) {
-        // The stage-peak stage and the last ten over the budget, with time in
+        // The stage-peak stage and the last nine over the budget, with time in
         // them (bucket_bound.h): the values away at the peak come back one
         // by one for the last gradients. resnet18_cifar at 15% and 1.5x:
         // 0.5972 J to 0.6065 J in ~6 s. After the local search, which often
         // closes the gap alone; a fifth of the time at most.
         const BucketBound buckets =
-            bucketBound(problem, bucketBoundStages(problem, peak_stage, 10), 0.2 * options.time_limit_s, cancel,
+            bucketBound(problem, bucketBoundStages(problem, peak_stage, 9), 0.2 * options.time_limit_s, cancel,
                         warm ? warm_energy_j * (1 - options.relative_gap) : INFINITY);
         if (buckets.infeasible) {
             result.message = infeasibilityMessage(
-                problem, ": the stage-peak stage and the last ten cannot all fit within the runtime budget they share");
+                problem, ": the stage-peak stage and the last nine cannot all fit within the runtime budget they share");
             return finishWith(SolveStatus::Infeasible, nullptr, SolutionSource::None, 0);
         }
         if (buckets.bound_j > known_bound_j) {
             known_bound_j = buckets.bound_j;
-            known_bound_name = "the bucket bound (the stage-peak stage and the last ten, with time)";
+            known_bound_name = "the bucket bound (the stage-peak stage and the last nine, with time)";
         }
         if (withinGapWithPlan()) return finishWithKnownBound();
     }
