@@ -208,11 +208,12 @@ BucketBound bucketBound(const Problem& problem, const std::vector<int>& stages, 
     stop.stopWhenBoundReaches((enough_j - offset_j) * scale);
     model.passInEventHandler(&stop);
     model.branchAndBound();
-    // A bound that reached `enough_j` stopped the search: it holds. Else a
-    // root LP cut short proves nothing.
+    // A bound that reached `enough_j` stopped the search: that much holds
+    // (CBC's "bound" of a subtree it found infeasible is DBL_MAX, no joules).
+    // Else a root LP cut short proves nothing.
     const auto* stopped = static_cast<const SearchStop*>(model.getEventHandler());
     if (std::isfinite(stopped->bound_reached)) {
-        out.bound_j = offset_j + stopped->bound_reached / scale;
+        out.bound_j = std::max(offset_j, enough_j);
         return out;
     }
     const bool root_done = model.getNodeCount() > 0 || model.isProvenOptimal() || model.isProvenInfeasible();
@@ -223,7 +224,7 @@ BucketBound bucketBound(const Problem& problem, const std::vector<int>& stages, 
     }
     out.complete = model.isProvenOptimal();
     const double value = out.complete ? model.getObjValue() - model.getAllowableGap() : model.getBestPossibleObjValue();
-    if (std::isfinite(value)) out.bound_j = std::max(offset_j, offset_j + value / scale);
+    if (value < kInf / 2) out.bound_j = std::max(offset_j, offset_j + value / scale);
     return out;
 }
 
