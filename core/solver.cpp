@@ -518,11 +518,13 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
             return finishWith(SolveStatus::Infeasible, nullptr, SolutionSource::None, 0);
         if (withinGapWithPlan()) return finishWithKnownBound();
         // Every over-budget stage's peak at once, each value's return shared
-        // by the stages between two of its reads: bert at 20% and 1.5x rises
-        // from 102.934 to 103.292 J in ~1 s. Its LP alone where that is no
-        // more than the bounds so far (resnet18_cifar: 0.05 s).
+        // by the stages between two of its reads, with CBC's root cuts even
+        // where its LP is below the bounds so far: bert on m4 at 1.5x rises
+        // from the stage peak's 102.934 to 103.381 J at 20% in ~6 s, and
+        // from its LP's 108.62 to 108.94 J at 10% (resnet18_cifar: 0.2 to
+        // 0.6 s for nothing). A tenth of the time at most.
         const CheckpointBound checkpoints =
-            checkpointBound(problem, 0.05 * options.time_limit_s, cancel, known_bound_j, enough_j);
+            checkpointBound(problem, 0.1 * options.time_limit_s, cancel, -INFINITY, enough_j);
         if (provesInfeasible(
                 checkpoints.infeasible, checkpoints.bound_j,
                 [&] {
