@@ -181,7 +181,7 @@ std::vector<int> bucketBoundStages(const Problem& problem, int peak_stage, int t
 }
 
 BucketBound bucketBound(const Problem& problem, const std::vector<int>& stages, double seconds,
-                        const std::atomic<bool>* cancel, double enough_j)
+                        const std::atomic<bool>* cancel)
 {
     const auto deadline =
         Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(std::max(0.0, seconds)));
@@ -200,31 +200,29 @@ BucketBound bucketBound(const Problem& problem, const std::vector<int>& stages, 
     }
     OsiClpSolverInterface lp;
     loadBinaryMilp(lp, milp);
+    lp.getModelPtr()->setMaximumSeconds(std::max(0.01, seconds));
+    lp.initialSolve();
+    if (lp.isProvenPrimalInfeasible()) {
+        out.infeasible = true;
+        return out;
+    }
+    if (!lp.isProvenOptimal()) return out;  // cut short, it bounds nothing
+    lp.getModelPtr()->setMaximumSeconds(-1);  // as in checkpoint_bound.cpp: CBC's clock from here
     CbcModel model(lp);
     SolverOptions options;
     options.relative_gap = 1e-9;
-    configureCbc(model, options, offset_j, scale, std::max(0.01, seconds));
+    configureCbc(model, options, offset_j, scale,
+                 std::max(0.01, std::chrono::duration<double>(deadline - Clock::now()).count()));
     SearchStop stop(deadline, cancel);
-    stop.stopWhenBoundReaches((enough_j - offset_j) * scale);
     model.passInEventHandler(&stop);
     model.branchAndBound();
-    // A bound that reached `enough_j` stopped the search: that much holds
-    // (CBC's "bound" of a subtree it found infeasible is DBL_MAX, no joules).
-    // Else a root LP cut short proves nothing.
     const auto* stopped = static_cast<const SearchStop*>(model.getEventHandler());
-    if (std::isfinite(stopped->bound_reached)) {
-        out.bound_j = std::max(offset_j, enough_j);
-        return out;
-    }
-    const bool root_done = model.getNodeCount() > 0 || model.isProvenOptimal() || model.isProvenInfeasible();
-    if (!root_done) return out;
     if (model.isProvenInfeasible()) {
         out.infeasible = true;
         return out;
     }
     out.complete = model.isProvenOptimal();
-    const double value = out.complete ? model.getObjValue() - model.getAllowableGap() : model.getBestPossibleObjValue();
-    if (value < kInf / 2) out.bound_j = std::max(offset_j, offset_j + value / scale);
+    out.bound_j = std::max(offset_j, offset_j + provenLowerBound(model, lp.getObjValue(), stopped->cut_short) / scale);
     return out;
 }
 

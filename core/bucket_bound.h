@@ -34,7 +34,6 @@
 // after another, in a budget of six of them) both cost. Its LP is weak
 // (below the stage peak), so it is CBC's search that raises it.
 #include <atomic>
-#include <cmath>
 #include <vector>
 
 #include "problem.h"
@@ -52,8 +51,8 @@ struct BucketBound {
 std::vector<int> bucketBoundStages(const Problem& problem, int peak_stage, int tail);
 
 // Solves the MILP on `stages` (those over the budget among them) for at
-// most `seconds`, or until it reaches `enough_j`.
+// most `seconds`.
 BucketBound bucketBound(const Problem& problem, const std::vector<int>& stages, double seconds,
-                        const std::atomic<bool>* cancel = nullptr, double enough_j = INFINITY);
+                        const std::atomic<bool>* cancel = nullptr);
 
 }  // namespace poet

@@ -47,10 +47,9 @@ void loadBinaryMilp(OsiClpSolverInterface& lp, const Milp& milp)
 }
 
 // Stops a small exact MILP's search (stage_bound.h, arrival_bound.h) at a
-// deadline or on cancel, and, where `enough_at` is given, once it finds a
-// solution no dearer than that (model units; `reached` then says so), or
-// once its bound reaches what stopWhenBoundReaches sets (`bound_reached`:
-// the bound it had then).
+// deadline or on cancel (`cut_short` then says so), and, where `enough_at`
+// is given, once it finds a solution no dearer than that (model units;
+// `reached` then says so).
 class SearchStop : public CbcEventHandler {
 public:
     SearchStop(std::chrono::steady_clock::time_point deadline, const std::atomic<bool>* cancel,
@@ -61,27 +60,31 @@ public:
     CbcEventHandler* clone() const override { return new SearchStop(*this); }
     CbcAction event(CbcEvent which) override
     {
-        if (std::chrono::steady_clock::now() > deadline_ || (cancel_ && cancel_->load())) return stop;
+        if (std::chrono::steady_clock::now() > deadline_ || (cancel_ && cancel_->load())) {
+            cut_short = true;
+            return stop;
+        }
         if ((which == solution || which == heuristicSolution) && model_ && model_->getObjValue() <= enough_at_) {
             reached = true;
             return stop;
         }
-        if (model_ && model_->getBestPossibleObjValue() >= bound_enough_) {
-            bound_reached = model_->getBestPossibleObjValue();
-            return stop;
-        }
         return noAction;
     }
-    void stopWhenBoundReaches(double model_units) { bound_enough_ = model_units; }
     bool reached = false;
-    double bound_reached = -INFINITY;
+    bool cut_short = false;  // stopped by the deadline or a cancel
 
 private:
     std::chrono::steady_clock::time_point deadline_;
     const std::atomic<bool>* cancel_;
     double enough_at_;
-    double bound_enough_ = INFINITY;
 };
+
+// The lower bound a search of `model` proved (model units): its optimum less
+// CBC's tolerance where it finished, else its tree's bound, and at least
+// `root_lp` (its LP relaxation's value). A search stopped before its root
+// was done (by its own clock, or by an event handler: `cut_short`) has no
+// bound of its own; CBC may then report its incumbent as one.
+double provenLowerBound(const CbcModel& model, double root_lp, bool cut_short);
 
 // A MILP of binary columns built column by column and row by row, in the
 // triplet form loadBinaryMilp takes (stage_bound.h, arrival_bound.h).

@@ -56,6 +56,7 @@ public:
         // `relative_gap` of it ends the search.
         double known_bound_j = 0, relative_gap = 0;
         std::atomic<bool> lp_stopped{false};  // an LP solve was cut short
+        std::atomic<bool> stopped_by_clock{false};  // the search, by the time limit or a cancel
         bool stopped_at_known_bound = false;
         std::mutex mutex;
         double best_j = INFINITY;
@@ -70,8 +71,12 @@ public:
     {
         // CBC checks its own limit only between nodes; root cuts and heuristics
         // can run past it, so the handler checks the wall clock too.
-        if (secondsSince(shared_->start) > shared_->time_limit_s) return stop;
+        if (secondsSince(shared_->start) > shared_->time_limit_s) {
+            shared_->stopped_by_clock = true;
+            return stop;
+        }
         if (shared_->cancel && shared_->cancel->load()) {
+            shared_->stopped_by_clock = true;
             std::lock_guard lock(shared_->mutex);
             shared_->cancelled = true;
             return stop;
@@ -190,9 +195,9 @@ PlanOutcome solvePagingPlan(const PagingPlan& plan, const Problem& problem, cons
         out.best = plan.decode(x);
         out.best_j = plan.energyJ(x);
     }
-    const double cbc_bound_j = model.getBestPossibleObjValue() / plan.objectiveScale() + plan.objectiveOffsetJ();
-    out.bound_j =
-        std::max(plan.objectiveOffsetJ(), std::isfinite(cbc_bound_j) && !root_cut_short ? cbc_bound_j : 0.0);
+    const double cbc_bound =
+        provenLowerBound(model, 0.0, root_cut_short || shared.lp_stopped || shared.stopped_by_clock);
+    out.bound_j = plan.objectiveOffsetJ() + std::max(0.0, cbc_bound / plan.objectiveScale());
     if (out.proven && out.best) out.bound_j = std::min(out.bound_j, out.best_j);
     return out;
 }
@@ -472,6 +477,14 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
     // The stage of the stage-peak bound where that bound binds (the others
     // below add nothing to it), for the bucket bound after the local search.
     int peak_stage = -1;
+    // A bound above a replayed schedule's energy cannot be: a fault (CBC's
+    // cuts, say), never to be shown as a proof.
+    auto raiseKnownBound = [&](double bound_j, auto name) {
+        if (warm && bound_j > warm_energy_j * (1 + 1e-9)) return;
+        if (bound_j <= known_bound_j) return;
+        known_bound_j = bound_j;
+        known_bound_name = name();
+    };
     if (options.variant == FormulationVariant::Tight && !plan_is_exact) {
         // Each bound below either proves that no schedule exists (the solve
         // ends with `why`) or may raise the known bound.
@@ -480,10 +493,7 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
                 result.message = infeasibilityMessage(problem, why());
                 return true;
             }
-            if (bound_j > known_bound_j) {
-                known_bound_j = bound_j;
-                known_bound_name = name();
-            }
+            raiseKnownBound(bound_j, name);
             return false;
         };
         const Graph& g = problem.graph;
@@ -584,17 +594,14 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
         // 0.5972 J to 0.6065 J in ~6 s. After the local search, which often
         // closes the gap alone; a fifth of the time at most.
         const BucketBound buckets =
-            bucketBound(problem, bucketBoundStages(problem, peak_stage, 9), 0.2 * options.time_limit_s, cancel,
-                        warm ? warm_energy_j * (1 - options.relative_gap) : INFINITY);
+            bucketBound(problem, bucketBoundStages(problem, peak_stage, 9), 0.2 * options.time_limit_s, cancel);
         if (buckets.infeasible) {
             result.message = infeasibilityMessage(
                 problem, ": the stage-peak stage and the last nine cannot all fit within the runtime budget they share");
             return finishWith(SolveStatus::Infeasible, nullptr, SolutionSource::None, 0);
         }
-        if (buckets.bound_j > known_bound_j) {
-            known_bound_j = buckets.bound_j;
-            known_bound_name = "the bucket bound (the stage-peak stage and the last nine, with time)";
-        }
+        raiseKnownBound(buckets.bound_j,
+                        [] { return std::string("the bucket bound (the stage-peak stage and the last nine, with time)"); });
         if (withinGapWithPlan()) return finishWithKnownBound();
     }
 
@@ -723,13 +730,12 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
 
     const bool cancelled = shared.cancelled || (cancel && cancel->load());
     if (result.first_solution_time_s < 0) result.first_solution_time_s = shared.first_solution_s;
-    // A root LP cut short leaves CBC without a bound (it then reports its
-    // incumbent as one), and so may a stop at the known bound during the
-    // root's cuts: only the bounds proven before CBC hold then.
-    const bool cbc_bound_holds =
-        !(shared.lp_stopped && model.getNodeCount() == 0) && !shared.stopped_at_known_bound;
-    const double cbc_bound_j = model.getBestPossibleObjValue() / f.objectiveScale() + f.objectiveOffsetJ();
-    const double bound_j = cbc_bound_holds ? std::max(known_bound_j, cbc_bound_j) : known_bound_j;
+    // A root cut short (its LP, or its cuts by the clock) leaves CBC without
+    // a bound (it then reports its incumbent as one), and so may a stop at
+    // the known bound: only the bounds proven before CBC hold then.
+    const double cbc_bound = provenLowerBound(model, -INFINITY, shared.lp_stopped || shared.stopped_by_clock);
+    const double cbc_bound_j = cbc_bound / f.objectiveScale() + f.objectiveOffsetJ();
+    const double bound_j = shared.stopped_at_known_bound ? known_bound_j : std::max(known_bound_j, cbc_bound_j);
     const double* best = model.bestSolution();
     std::optional<Schedule> found;
     if (best) found = f.decode(best);

@@ -52,9 +52,9 @@ private slots:
     }
 
     // resnet18_cifar on m4 at 15% and 1.5x: the stage-peak stage and the last
-    // nine raise the stage peak by 4 mJ (solved exactly: by 9 mJ), and a
-    // solve of 12 s on one core reaches that too, says which bound it is,
-    // and stays above it.
+    // nine, solved exactly, raise the stage peak by 9 mJ; a solve of 12 s on
+    // one core raises it by 4 mJ at least, says which bound it is, and its
+    // schedule stays above both.
     void raisesTheResnetBound()
     {
         Problem p = test::resnet18Cifar(0, 1.5);
@@ -62,9 +62,9 @@ private slots:
         const StageBound s = stagePeakBound(p, 30);
         const std::vector<int> stages = bucketBoundStages(p, s.stage, 9);
         QCOMPARE(static_cast<int>(stages.size()), 10);
-        const BucketBound b = bucketBound(p, stages, 60, nullptr, s.bound_j + 0.004);
-        QVERIFY(!b.infeasible);
-        QVERIFY2(b.bound_j >= s.bound_j + 0.004, qPrintable(QStringLiteral("%1 vs the stage peak's %2")
+        const BucketBound b = bucketBound(p, stages, 60);
+        QVERIFY(!b.infeasible && b.complete);
+        QVERIFY2(b.bound_j >= s.bound_j + 0.009, qPrintable(QStringLiteral("%1 vs the stage peak's %2")
                                                                 .arg(b.bound_j, 0, 'g', 10)
                                                                 .arg(s.bound_j, 0, 'g', 10)));
         SolverOptions o;
@@ -75,6 +75,7 @@ private slots:
         QVERIFY2(r.best_bound_j >= s.bound_j + 0.004, qPrintable(QString::number(r.best_bound_j, 'g', 10)));
         QVERIFY2(r.message.find("bucket bound") != std::string::npos, r.message.c_str());
         QVERIFY(r.best_bound_j <= r.replay.total_energy_j);
+        QVERIFY(b.bound_j <= r.replay.total_energy_j);
     }
 };
 
