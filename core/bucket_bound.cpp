@@ -9,6 +9,7 @@
 
 #include "cbc_setup.h"
 #include "formulation.h"
+#include "return_columns.h"
 #include "stage_bound.h"
 
 namespace poet {
@@ -19,9 +20,9 @@ using Clock = std::chrono::steady_clock;
 constexpr double kInf = std::numeric_limits<double>::max();
 
 // The MILP of bucket_bound.h, in triplet form (cbc_setup.h).
-class BucketMilp : public BinaryMilpBuilder {
+class BucketMilp : public ReturnColumns {
 public:
-    BucketMilp(const Problem& problem, std::vector<int> stages, double scale)
+    BucketMilp(const Problem& problem, std::vector<int> stages, double scale) : ReturnColumns(problem)
     {
         const Graph& g = problem.graph;
         const int n = g.size();
@@ -29,9 +30,6 @@ public:
         std::sort(stages.begin(), stages.end());
         stages.erase(std::unique(stages.begin(), stages.end()), stages.end());
         here_.assign(n, {});
-        paged_out_.assign(n, -1);
-        const double spare = (problem.runtime_budget_factor - 1.0) * g.totalComputeTime();
-        time_ = addRow(-kInf, std::max(spare, 0.0));
 
         std::map<int, StagePeak> peaks;  // the chosen stages over the budget
         for (int t : stages) {
@@ -60,9 +58,6 @@ public:
     bool empty() const { return stretches_.empty() && !impossible_; }
 
 private:
-    struct Return {
-        int paged = -1, recomputed = -1;
-    };
     // Value i between two reads (or after its last): the chosen stages where
     // it matters, and one return per bucket, returns[j] for (stages[j],
     // stages[j+1]] and the last for (stages.back(), end].
@@ -87,26 +82,7 @@ private:
 
     void addReturns(const Problem& problem, int i, Stretch& s, double scale)
     {
-        const Node& node = problem.graph.node(i);
-        const bool recomputable = recomputableInTightForm(problem, i);
-        for (std::size_t j = 0; j < s.stages.size(); ++j) {
-            Return back;
-            if (problem.options.paging) {
-                back.paged = addColumn(scale * node.pagein_energy_j);
-                if (paged_out_[i] < 0) paged_out_[i] = addColumn(scale * node.pageout_energy_j);
-                const int source = addRow(0, kInf);
-                term(source, paged_out_[i], 1);
-                term(source, back.paged, -1);
-            }
-            if (recomputable) {
-                back.recomputed = addColumn(scale * node.compute_energy_j);
-                term(time_, back.recomputed, node.compute_time_s);
-            }
-            const int one = addRow(-kInf, 1);
-            term(one, back.paged, 1);
-            term(one, back.recomputed, 1);
-            s.returns.push_back(back);
-        }
+        for (std::size_t j = 0; j < s.stages.size(); ++j) s.returns.push_back(addReturn(problem, i, scale));
         // Away at one stage and here at the next: back in between.
         for (std::size_t j = 0; j + 1 < s.stages.size(); ++j) {
             const int row = addRow(-kInf, 0);
@@ -160,9 +136,7 @@ private:
     }
 
     std::vector<std::vector<int>> here_;  // [t][i], for the chosen stages over the budget
-    std::vector<int> paged_out_;
     std::map<std::pair<int, int>, Stretch> stretches_;  // (value, read interval)
-    int time_ = -1;
     bool impossible_ = false;
 };
 
@@ -200,14 +174,6 @@ BucketBound bucketBound(const Problem& problem, const std::vector<int>& stages, 
     }
     OsiClpSolverInterface lp;
     loadBinaryMilp(lp, milp);
-    lp.getModelPtr()->setMaximumSeconds(std::max(0.01, seconds));
-    lp.initialSolve();
-    if (lp.isProvenPrimalInfeasible()) {
-        out.infeasible = true;
-        return out;
-    }
-    if (!lp.isProvenOptimal()) return out;  // cut short, it bounds nothing
-    lp.getModelPtr()->setMaximumSeconds(-1);  // as in checkpoint_bound.cpp: CBC's clock from here
     CbcModel model(lp);
     SolverOptions options;
     options.relative_gap = 1e-9;
@@ -222,7 +188,7 @@ BucketBound bucketBound(const Problem& problem, const std::vector<int>& stages, 
         return out;
     }
     out.complete = model.isProvenOptimal();
-    out.bound_j = std::max(offset_j, offset_j + provenLowerBound(model, lp.getObjValue(), stopped->cut_short) / scale);
+    out.bound_j = std::max(offset_j, offset_j + provenLowerBound(model, 0.0, stopped->cut_short) / scale);
     return out;
 }
 

@@ -76,7 +76,8 @@ void configureCbc(CbcModel& model, const SolverOptions& options, double offset_j
 double provenLowerBound(const CbcModel& model, double root_lp, bool cut_short)
 {
     if (model.isProvenOptimal()) return model.getObjValue() - model.getAllowableGap();
-    const bool root_done = model.getNodeCount() > 0 || (model.isNodeLimitReached() && !model.isSecondsLimitReached() && !cut_short);
+    const bool root_done = model.getNodeCount() > 0 ||
+                           (model.isNodeLimitReached() && !model.isSecondsLimitReached() && !cut_short);
     const double cbc = model.getBestPossibleObjValue();
     return root_done && cbc < 1e300 ? std::max(root_lp, cbc) : root_lp;
 }

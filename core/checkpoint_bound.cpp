@@ -12,6 +12,7 @@
 
 #include "cbc_setup.h"
 #include "formulation.h"
+#include "return_columns.h"
 #include "stage_bound.h"
 
 namespace poet {
@@ -22,16 +23,13 @@ using Clock = std::chrono::steady_clock;
 constexpr double kInf = std::numeric_limits<double>::max();
 
 // The MILP of checkpoint_bound.h, in triplet form (cbc_setup.h).
-class CheckpointMilp : public BinaryMilpBuilder {
+class CheckpointMilp : public ReturnColumns {
 public:
-    CheckpointMilp(const Problem& problem, double scale)
+    CheckpointMilp(const Problem& problem, double scale) : ReturnColumns(problem)
     {
         const Graph& g = problem.graph;
         const int n = g.size();
         const double budget = static_cast<double>(problem.ram_budget_bytes);
-        paged_out_.assign(n, -1);
-        const double spare = (problem.runtime_budget_factor - 1.0) * g.totalComputeTime();
-        time_ = addRow(-kInf, std::max(spare, 0.0));
         for (int t = 0; t < n; ++t) {
             const StagePeak peak = stagePeak(problem, t);
             if (peak.fixed_bytes > budget) {
@@ -75,39 +73,18 @@ public:
     int stages() const { return stages_; }
 
 private:
-    struct Return {
-        int paged = -1, recomputed = -1;
-    };
-
     // The columns for i's return after stage t, in its interval there.
     Return returnOf(const Problem& problem, int i, int t, double scale)
     {
         const auto& reads = problem.graph.successors(i);  // ascending
         const int interval = static_cast<int>(std::lower_bound(reads.begin(), reads.end(), t) - reads.begin());
-        auto [it, added] = returns_.try_emplace({i, interval});
-        if (!added) return it->second;
-        const Node& node = problem.graph.node(i);
-        Return& back = it->second;
-        if (problem.options.paging) {
-            back.paged = addColumn(scale * node.pagein_energy_j);
-            if (paged_out_[i] < 0) paged_out_[i] = addColumn(scale * node.pageout_energy_j);
-            const int source = addRow(0, kInf);
-            term(source, paged_out_[i], 1);
-            term(source, back.paged, -1);
-        }
-        if (recomputableInTightForm(problem, i)) {
-            back.recomputed = addColumn(scale * node.compute_energy_j);
-            term(time_, back.recomputed, node.compute_time_s);
-        }
-        const int one = addRow(-kInf, 1);
-        term(one, back.paged, 1);
-        term(one, back.recomputed, 1);
-        return back;
+        const auto it = returns_.find({i, interval});
+        if (it != returns_.end()) return it->second;
+        return returns_[{i, interval}] = addReturn(problem, i, scale);
     }
 
-    std::vector<int> paged_out_;
     std::map<std::pair<int, int>, Return> returns_;  // (value, interval)
-    int time_ = -1, stages_ = 0;
+    int stages_ = 0;
     bool impossible_ = false;
 };
 
