@@ -475,7 +475,7 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
         return withinGapOfKnownBound();
     };
     // The stage of the stage-peak bound where that bound binds (the others
-    // below add nothing to it), for the bucket bound after the local search.
+    // below add little to it), for the bucket bound after the local search.
     int peak_stage = -1;
     // A bound above a replayed schedule's energy cannot be: a fault (CBC's
     // cuts, say), never to be shown as a proof.
@@ -559,7 +559,9 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
                 return finishWith(SolveStatus::Infeasible, nullptr, SolutionSource::None, 0);
             if (withinGapWithPlan()) return finishWithKnownBound();
         }
-        if (known_bound_j <= stage.bound_j) peak_stage = stage.stage;
+        // The checkpoint bound's root cuts may pass the stage peak by a
+        // hair (resnet18_cifar at 17%: 0.013%); bert's pass it by 0.4%.
+        if (known_bound_j <= stage.bound_j * (1 + 1e-3)) peak_stage = stage.stage;
     }
     // A local search on the best schedule so far, a tenth of the time at
     // most each time. It runs on the quick schedule first: resnet18_cifar at

@@ -137,8 +137,8 @@ private slots:
 
     // bert on m4 at 20% and 1.5x: above the stage-peak bound by more than
     // 0.4 J, from its root cuts in a few seconds, and below a schedule; the
-    // solve proves its quick schedule within 0.5% with it (in ~11 s of its
-    // 120).
+    // solve proves its quick schedule within 0.5% with it (in ~11 s; the
+    // limit leaves the bound's tenth room on a loaded machine).
     void raisesTheBertBound()
     {
         Problem p = test::problemOf(loadTrainingGraph(ProfileCatalog::standard(), "bert", "m4"), 0, 1.5, true, true);
@@ -150,7 +150,7 @@ private slots:
                                                              .arg(b.bound_j, 0, 'g', 10)
                                                              .arg(s.bound_j, 0, 'g', 10)));
         SolverOptions o;
-        o.time_limit_s = 120;
+        o.time_limit_s = 300;
         o.relative_gap = 0.005;
         const SolveResult r = solve(p, o);
         QVERIFY(r.replay.valid);
