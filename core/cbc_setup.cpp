@@ -13,6 +13,7 @@
 #include <CglProbing.hpp>
 
 #include <algorithm>
+#include <cmath>
 
 namespace poet {
 
@@ -76,10 +77,15 @@ void configureCbc(CbcModel& model, const SolverOptions& options, double offset_j
 double provenLowerBound(const CbcModel& model, double root_lp, bool cut_short)
 {
     if (model.isProvenOptimal()) return model.getObjValue() - model.getAllowableGap();
+    const double cbc = model.getBestPossibleObjValue();
+    if (!(cbc < 1e300)) return root_lp;
     const bool root_done = model.getNodeCount() > 0 ||
                            (model.isNodeLimitReached() && !model.isSecondsLimitReached() && !cut_short);
-    const double cbc = model.getBestPossibleObjValue();
-    return root_done && cbc < 1e300 ? std::max(root_lp, cbc) : root_lp;
+    // Cut short in the root, CBC's bound is its LP with the cuts so far,
+    // unless it reports its incumbent instead (no bound at all).
+    const bool incumbent = model.bestSolution() && cbc >= model.getObjValue() - 1e-9 * std::max(1.0, std::abs(cbc));
+    if (!root_done && incumbent) return root_lp;
+    return std::max(root_lp, cbc);
 }
 
 }  // namespace poet

@@ -80,10 +80,10 @@ private:
 };
 
 // The lower bound a search of `model` proved (model units): its optimum less
-// CBC's tolerance where it finished, else its tree's bound, and at least
-// `root_lp` (its LP relaxation's value). A search stopped before its root
-// was done (by its own clock, or by an event handler: `cut_short`) has no
-// bound of its own; CBC may then report its incumbent as one.
+// CBC's tolerance where it finished, else its tree's bound (or its root LP
+// with the cuts so far), and at least `root_lp` (its LP relaxation's value).
+// A search stopped in its root (by its own clock, or by an event handler:
+// `cut_short`) may report its incumbent as its bound: that is no bound.
 double provenLowerBound(const CbcModel& model, double root_lp, bool cut_short);
 
 // A MILP of binary columns built column by column and row by row, in the

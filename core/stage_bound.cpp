@@ -174,7 +174,7 @@ StageBound stagePeakBound(const Problem& problem, double seconds, const std::ato
         // Solved: its optimum (less CBC's tolerance); cut short: what CBC
         // proved, and at least the LP bound.
         const auto* stopped = static_cast<const SearchStop*>(model.getEventHandler());
-        const double value = provenLowerBound(model, lp_bound, stopped->cut_short || stopped->reached);
+        const double value = provenLowerBound(model, lp_bound, stopped->cut_short);
         const bool dominated = stopped->reached;
         if (!model.isProvenOptimal() && !dominated) out.complete = false;
         if (value > best) {
