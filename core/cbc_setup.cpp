@@ -76,8 +76,13 @@ void configureCbc(CbcModel& model, const SolverOptions& options, double offset_j
 
 double provenLowerBound(const CbcModel& model, double root_lp, bool cut_short)
 {
-    if (model.isProvenOptimal()) return model.getObjValue() - model.getAllowableGap();
     const double cbc = model.getBestPossibleObjValue();
+    if (model.isProvenOptimal()) {
+        // Stopped on the gap asked for, CBC keeps its tree's bound; finished,
+        // it reports its incumbent, proven only to within its allowable gap.
+        const double within_gap = model.getObjValue() - model.getAllowableGap();
+        return model.secondaryStatus() == 2 && cbc < 1e300 ? std::max(within_gap, cbc) : within_gap;
+    }
     if (!(cbc < 1e300)) return root_lp;
     const bool root_done = model.getNodeCount() > 0 ||
                            (model.isNodeLimitReached() && !model.isSecondsLimitReached() && !cut_short);
