@@ -6,6 +6,7 @@
 
 #include "exact_solve.h"
 #include "problem_loader.h"
+#include "stage_bound.h"
 #include "tiny_graphs.h"
 
 namespace poet::test {
@@ -60,6 +61,23 @@ inline void chainRows()
     QTest::newRow("uneven chain") << false;
     QTest::newRow("cheap odd nodes") << true;
 }
+
+// Over the problems where a bound holding every stage's peak (checkpoint,
+// bucket) was compared: never below the stage-peak bound (each stage's MILP
+// is a relaxation of it), how often above it, and how often it meets the
+// optimum.
+struct AboveTheStagePeak {
+    int compared = 0, above_peak = 0, met = 0;
+    void add(double bound_j, const Problem& p, const SolveResult& ref)
+    {
+        ++compared;
+        const StageBound s = stagePeakBound(p, 10);
+        QVERIFY2(bound_j >= s.bound_j * (1 - 1e-9), qPrintable(describe(p)));
+        if (bound_j > s.bound_j * (1 + 1e-9)) ++above_peak;
+        if (bound_j >= ref.replay.total_energy_j * (1 - 1e-9)) ++met;
+    }
+    void report() const { qInfo("%d compared, %d above the stage peak, %d met", compared, above_peak, met); }
+};
 
 // What a bound (a StageBound or an ArrivalBound) said on one small problem,
 // checked against the exact solve: a proof that no schedule exists must

@@ -32,23 +32,19 @@ private slots:
         const Graph g = test::trainingChain({3, 5, 2, 6, 4, 7, 1}, cheap_odd);
         std::vector<int> every(g.size());
         std::iota(every.begin(), every.end(), 0);
-        int compared = 0, above_peak = 0, met = 0;
+        test::AboveTheStagePeak tally;
         test::checkBoundOnEverySmallProblem(
             g, 6, [&](const Problem& p) { return bucketBound(p, every, 30); },
             [&](test::Verdict v, const BucketBound& b, const Problem& p, const SolveResult& ref) {
                 if (v != test::Verdict::Compared) return;
-                ++compared;
-                const StageBound s = stagePeakBound(p, 10);
-                QVERIFY2(b.bound_j >= s.bound_j * (1 - 1e-9), qPrintable(test::describe(p)));
-                if (b.bound_j > s.bound_j * (1 + 1e-9)) ++above_peak;
-                if (b.bound_j >= ref.replay.total_energy_j * (1 - 1e-9)) ++met;
-                const BucketBound chosen = bucketBound(p, bucketBoundStages(p, s.stage, 2), 30);
+                tally.add(b.bound_j, p, ref);
+                const BucketBound chosen = bucketBound(p, bucketBoundStages(p, stagePeakBound(p, 10).stage, 2), 30);
                 QVERIFY2(chosen.complete, qPrintable(test::describe(p)));
                 test::verifyBelowOptimum(chosen.bound_j, ref, test::describe(p) + " (chosen stages)");
                 QVERIFY2(chosen.bound_j <= b.bound_j * (1 + 1e-9), qPrintable(test::describe(p)));
             });
-        qInfo("%d compared, %d above the stage peak, %d met", compared, above_peak, met);
-        QVERIFY(compared >= 40 && above_peak >= 10 && met >= 40);
+        tally.report();
+        QVERIFY(tally.compared >= 40 && tally.above_peak >= 10 && tally.met >= 40);
     }
 
     // resnet18_cifar on m4 at 15% and 1.5x: the stage-peak stage and the last

@@ -86,19 +86,14 @@ private slots:
     {
         QFETCH(bool, cheap_odd);
         const Graph g = test::trainingChain({3, 5, 2, 6, 4, 7, 1}, cheap_odd);
-        int compared = 0, above_peak = 0, met = 0;
+        test::AboveTheStagePeak tally;
         test::checkBoundOnEverySmallProblem(
             g, 6, [](const Problem& p) { return checkpointBound(p, 10, nullptr, -INFINITY, INFINITY, true); },
             [&](test::Verdict v, const CheckpointBound& b, const Problem& p, const SolveResult& ref) {
-                if (v != test::Verdict::Compared) return;
-                ++compared;
-                const StageBound s = stagePeakBound(p, 10);
-                QVERIFY2(b.bound_j >= s.bound_j * (1 - 1e-9), qPrintable(test::describe(p)));
-                if (b.bound_j > s.bound_j * (1 + 1e-9)) ++above_peak;
-                if (b.bound_j >= ref.replay.total_energy_j * (1 - 1e-9)) ++met;
+                if (v == test::Verdict::Compared) tally.add(b.bound_j, p, ref);
             });
-        qInfo("%d compared, %d above the stage peak, %d met", compared, above_peak, met);
-        QVERIFY(compared >= 40 && above_peak >= 10 && met >= 40);
+        tally.report();
+        QVERIFY(tally.compared >= 40 && tally.above_peak >= 10 && tally.met >= 40);
     }
 
     // Cut short beside another thread's CBC solve (the solver's background
