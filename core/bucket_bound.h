@@ -28,7 +28,7 @@
 // is here at one of its stages in between. Distinct buckets are distinct
 // events. Leaving stages out only drops rows, so any set of stages bounds.
 //
-// Where it pays: resnet18_cifar on m4 at 14 to 16% and 1.5x, where the
+// Where it pays: resnet18_cifar on m4 at 14 to 17% and 1.5x, where the
 // stage-peak stage (values of layer1 away while layer3's gradients run)
 // and the last stages (the same values back for layer1's gradients, one
 // after another, in a budget of six of them) both cost. Its LP is weak
