@@ -91,7 +91,7 @@ private:
 }  // namespace
 
 CheckpointBound checkpointBound(const Problem& problem, double seconds, const std::atomic<bool>* cancel,
-                                double worth_j, double enough_j, bool exact)
+                                double enough_j, bool exact)
 {
     const auto deadline =
         Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(std::max(0.0, seconds)));
@@ -124,7 +124,7 @@ CheckpointBound checkpointBound(const Problem& problem, double seconds, const st
     lp.getModelPtr()->setMaximumSeconds(-1);
     const double lp_j = offset_j + lp.getObjValue() / scale;
     out.bound_j = lp_j;
-    if (lp_j <= worth_j || lp_j >= enough_j || Clock::now() > deadline || (cancel && cancel->load())) return out;
+    if (lp_j >= enough_j || Clock::now() > deadline || (cancel && cancel->load())) return out;
 
     CbcModel model(lp);
     SolverOptions options;

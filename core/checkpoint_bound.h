@@ -45,11 +45,10 @@ struct CheckpointBound {
     bool complete = false;    // the MILP was solved exactly (else: its LP, or CBC's bound when cut short)
 };
 
-// Solves the LP; where it exceeds `worth_j` (a bound already known: below
-// it, the MILP is not worth its time) and is short of `enough_j`, CBC's
-// root with its cuts, for at most `seconds`, or with `exact` the whole
-// search (the tests' strongest claim).
+// Solves the LP and, where that is short of `enough_j`, CBC's root with
+// its cuts, for at most `seconds`, or with `exact` the whole search (the
+// tests' strongest claim).
 CheckpointBound checkpointBound(const Problem& problem, double seconds, const std::atomic<bool>* cancel = nullptr,
-                                double worth_j = -INFINITY, double enough_j = INFINITY, bool exact = false);
+                                double enough_j = INFINITY, bool exact = false);
 
 }  // namespace poet

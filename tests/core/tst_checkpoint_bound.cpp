@@ -49,7 +49,7 @@ private slots:
         QFETCH(double, stage_peak);
         const Graph g = two_peaks ? test::twoPeaksGraph(0.2, 0.3) : test::longSkipGraph(0.2, 0.3);
         const Problem p = test::problemOf(g, ram, factor, true, true);
-        const CheckpointBound b = checkpointBound(p, 10, nullptr, -INFINITY, INFINITY, true);
+        const CheckpointBound b = checkpointBound(p, 10, nullptr, INFINITY, true);
         QVERIFY(!b.infeasible && b.complete);
         QVERIFY2(std::abs(b.bound_j - bound) < 1e-6, qPrintable(QString::number(b.bound_j, 'g', 12)));
         const StageBound s = stagePeakBound(p, 10);
@@ -88,7 +88,7 @@ private slots:
         const Graph g = test::trainingChain({3, 5, 2, 6, 4, 7, 1}, cheap_odd);
         test::AboveTheStagePeak tally;
         test::checkBoundOnEverySmallProblem(
-            g, 6, [](const Problem& p) { return checkpointBound(p, 10, nullptr, -INFINITY, INFINITY, true); },
+            g, 6, [](const Problem& p) { return checkpointBound(p, 10, nullptr, INFINITY, true); },
             [&](test::Verdict v, const CheckpointBound& b, const Problem& p, const SolveResult& ref) {
                 if (v == test::Verdict::Compared) tally.add(b.bound_j, p, ref);
             });
@@ -104,7 +104,7 @@ private slots:
     {
         Problem p = test::resnet18Cifar(0, 1.5);
         p.ram_budget_bytes = plainPassPeakBytes(p.graph) / 5;
-        const CheckpointBound exact = checkpointBound(p, 60, nullptr, -INFINITY, INFINITY, true);
+        const CheckpointBound exact = checkpointBound(p, 60, nullptr, INFINITY, true);
         QVERIFY(exact.complete);
         std::atomic<bool> stop{false};
         std::thread beside([&] {
@@ -139,7 +139,7 @@ private slots:
         Problem p = test::problemOf(loadTrainingGraph(ProfileCatalog::standard(), "bert", "m4"), 0, 1.5, true, true);
         p.ram_budget_bytes = plainPassPeakBytes(p.graph) / 5;
         const StageBound s = stagePeakBound(p, 30);
-        const CheckpointBound b = checkpointBound(p, 30, nullptr, s.bound_j);
+        const CheckpointBound b = checkpointBound(p, 30);
         QVERIFY(!b.infeasible);
         QVERIFY2(b.bound_j > s.bound_j + 0.4, qPrintable(QStringLiteral("%1 vs the stage peak's %2")
                                                              .arg(b.bound_j, 0, 'g', 10)
