@@ -197,6 +197,7 @@ std::vector<double> PagingPlan::spansAndNeed()
     const int n = g.size();
     const ReplayReport kept = replaySchedule(g, base_, ReplayLimits{-1, -1, false, true});
     std::vector<double> need(n, 0);
+    release_points_.assign(n, {});
     if (!kept.valid) return need;  // no spans: the plan decodes to base_, which the caller's replay rejects
     for (int t = 0; t < n; ++t)
         for (std::int64_t bytes : kept.ram_trace[t]) need[t] = std::max(need[t], static_cast<double>(bytes));
@@ -217,6 +218,37 @@ std::vector<double> PagingPlan::spansAndNeed()
             for (int t = anchors[k]; t <= anchors[k + 1]; ++t) held_between = held_between && base_.S_RAM(t, i);
             if (held_between && anchors[k + 1] >= anchors[k] + 2)
                 spans_.push_back({i, anchors[k] + 1, anchors[k + 1] - 1});
+        }
+    }
+    // Where a span's value is last read before its anchor stage's last step,
+    // it leaves RAM then (not kept for the next stage). Measured: without
+    // this, a fixed compute plan's own paging did not fit at resnet18_cifar
+    // at 16% (its recomputation stages read a paged-in value early on).
+    std::vector<std::vector<std::pair<int, int>>> leaving(n);  // per stage: (first step without it, span)
+    for (std::size_t k = 0; k < spans_.size(); ++k) {
+        const int a = spans_[k].from - 1, i = spans_[k].value;
+        int last_reader = -1;
+        for (int v : g.successors(i))
+            if (v <= a && base_.R(a, v)) last_reader = std::max(last_reader, v);
+        if (last_reader >= 0 && last_reader < a) leaving[a].emplace_back(last_reader + 1, static_cast<int>(k));
+    }
+    for (int t = 0; t < n; ++t) {
+        if (leaving[t].empty()) continue;
+        std::sort(leaving[t].begin(), leaving[t].end());
+        const auto& trace = kept.ram_trace[t];
+        auto fullest = [&](int from, int to) {  // steps from..to-1
+            double most = 0;
+            for (int j = from; j < to; ++j) most = std::max(most, static_cast<double>(trace[j]));
+            return most;
+        };
+        std::vector<ReleasePoint>& points = release_points_[t];
+        points.push_back({fullest(0, leaving[t].front().first), {}});
+        for (std::size_t q = 0; q < leaving[t].size(); ++q) {
+            ReleasePoint point{0, points.back().spans};
+            point.spans.push_back(leaving[t][q].second);
+            const int to = q + 1 < leaving[t].size() ? leaving[t][q + 1].first : t + 1;
+            point.need_from = fullest(leaving[t][q].first, to);
+            points.push_back(std::move(point));
         }
     }
     return need;
@@ -306,7 +338,14 @@ void PagingPlan::addColumnsAndRows(const std::vector<double>& need, const std::v
 
     const double budget = static_cast<double>(problem.ram_budget_bytes);
     double smallest = 0;
-    for (int t = 0; t < n; ++t) smallest = std::max(smallest, need[t] - coverable[t]);
+    for (int t = 0; t < n; ++t) {
+        if (release_points_[t].empty()) smallest = std::max(smallest, need[t] - coverable[t]);
+        for (const ReleasePoint& point : release_points_[t]) {
+            double left = 0;
+            for (int k : point.spans) left += static_cast<double>(g.node(spans_[k].value).memory_bytes);
+            smallest = std::max(smallest, point.need_from - coverable[t] - left);
+        }
+    }
     smallest_budget_ = static_cast<std::int64_t>(smallest);
 
     constexpr double kInf = std::numeric_limits<double>::max();
@@ -403,8 +442,16 @@ void PagingPlan::addColumnsAndRows(const std::vector<double>& need, const std::v
             }
         }
         const double excess = need[t] - budget;
-        if (excess > 0 || !held_transient.empty()) {
-            held_transient.insert(held_transient.end(), covered.begin(), covered.end());
+        held_transient.insert(held_transient.end(), covered.begin(), covered.end());
+        if (!release_points_[t].empty()) {
+            // One row per release point instead (no chain runs here: a fixed compute plan).
+            for (const ReleasePoint& point : release_points_[t]) {
+                if (point.need_from <= budget) continue;
+                std::vector<std::pair<int, double>> terms = held_transient;
+                for (int k : point.spans) terms.emplace_back(page_col_[k], bytesOf(spans_[k].value));
+                row(point.need_from - budget, kInf, terms);
+            }
+        } else if (excess > 0 || held_transient.size() > covered.size()) {
             row(excess, kInf, held_transient);
         }
         // A step row binds only where its chain runs: where k is not

@@ -117,6 +117,8 @@ private:
     };
     int addColumn(double energy_j);
     // From base_: spans_, and each stage's RAM with everything kept (need_t).
+    // Also, where base_ computes several nodes in one stage (a fixed compute
+    // plan's recomputations), release_points_.
     std::vector<double> spansAndNeed();
     // Columns and rows from need_t (each stage's RAM with everything kept)
     // and spans_; per span whether and how it can be recomputed.
@@ -140,6 +142,18 @@ private:
         std::vector<int> kept;  // computed earlier, read no more, held only if kept (indices into kept_[k])
     };
     std::vector<ChainStep> chainSteps(int k, const std::vector<int>& visits) const;
+
+    // A value read in stage t whose span starts at t+1 leaves RAM after its
+    // last reader there (the replay's release), so the steps of t after that
+    // need less: per stage, from each such step on, the fullest step's RAM
+    // with everything kept and the spans whose values have left by then.
+    // Empty where each stage computes one node (its read is the stage's
+    // last step).
+    struct ReleasePoint {
+        double need_from = 0;    // the fullest step from here to the next point
+        std::vector<int> spans;  // spans whose values have left by this step (cumulative)
+    };
+    std::vector<std::vector<ReleasePoint>> release_points_;
 
     const Problem& p_;
     double scale_ = 1, offset_j_ = 0;
