@@ -192,4 +192,23 @@ BucketBound bucketBound(const Problem& problem, const std::vector<int>& stages, 
     return out;
 }
 
+void growBucketBound(const Problem& problem, int peak_stage, int first_tail, double seconds,
+                     const std::atomic<bool>* cancel, const std::function<void(const BucketBound&, int tail)>& found)
+{
+    const auto deadline =
+        Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(std::max(0.0, seconds)));
+    const std::vector<int> all = bucketBoundStages(problem, peak_stage, problem.graph.size());
+    std::vector<int> last;
+    for (int tail = first_tail; last != all; ++tail) {
+        const double left_s = std::chrono::duration<double>(deadline - Clock::now()).count();
+        if (left_s <= 0 || (cancel && cancel->load())) return;
+        std::vector<int> stages = bucketBoundStages(problem, peak_stage, tail);
+        if (stages == last) continue;  // the tail took in the stage-peak stage
+        const BucketBound bound = bucketBound(problem, stages, left_s, cancel);
+        found(bound, tail);
+        if (!bound.complete || bound.infeasible) return;
+        last = std::move(stages);
+    }
+}
+
 }  // namespace poet

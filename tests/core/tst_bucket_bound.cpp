@@ -42,6 +42,22 @@ private slots:
                 QVERIFY2(chosen.complete, qPrintable(test::describe(p)));
                 test::verifyBelowOptimum(chosen.bound_j, ref, test::describe(p) + " (chosen stages)");
                 QVERIFY2(chosen.bound_j <= b.bound_j * (1 + 1e-9), qPrintable(test::describe(p)));
+                // Ever longer tails, from one stage: each below the optimum,
+                // one stage more each time, until none is left to add.
+                const int peak_stage = stagePeakBound(p, 10).stage;
+                std::vector<int> tails;
+                growBucketBound(p, peak_stage, 1, 30, nullptr, [&](const BucketBound& grown, int tail) {
+                    QVERIFY(grown.complete && !grown.infeasible);
+                    test::verifyBelowOptimum(grown.bound_j, ref, test::describe(p) + QStringLiteral(" (tail %1)").arg(tail));
+                    tails.push_back(tail);
+                });
+                const std::vector<int> all = bucketBoundStages(p, peak_stage, g.size());
+                QCOMPARE(tails.empty(), all.empty());  // no stage over the budget: nothing to prove
+                if (all.empty()) return;
+                QCOMPARE(tails.front(), 1);
+                for (std::size_t k = 1; k < tails.size(); ++k)  // a tail that adds nothing is skipped
+                    QVERIFY(bucketBoundStages(p, peak_stage, tails[k]) != bucketBoundStages(p, peak_stage, tails[k - 1]));
+                QCOMPARE(bucketBoundStages(p, peak_stage, tails.back()), all);
             });
         tally.report();
         QVERIFY(tally.compared >= 40 && tally.above_peak >= 10 && tally.met >= 40);
@@ -72,6 +88,29 @@ private slots:
         QVERIFY2(r.message.find("bucket bound") != std::string::npos, r.message.c_str());
         QVERIFY(r.best_bound_j <= r.replay.total_energy_j);
         QVERIFY(b.bound_j <= r.replay.total_energy_j);
+    }
+
+    // The same case, one stage more (what the solver's second core tries
+    // next): solved exactly too, 4.7 mJ above the nine-stage tail.
+    void aLongerTailProvesMore()
+    {
+        Problem p = test::resnet18Cifar(0, 1.5);
+        p.ram_budget_bytes = plainPassPeakBytes(p.graph) * 15 / 100;
+        const int peak_stage = stagePeakBound(p, 30).stage;
+        const BucketBound nine = bucketBound(p, bucketBoundStages(p, peak_stage, 9), 60);
+        QVERIFY(nine.complete);
+        std::atomic<bool> stop{false};
+        std::vector<std::pair<int, BucketBound>> found;
+        growBucketBound(p, peak_stage, 10, 300, &stop, [&](const BucketBound& b, int tail) {
+            found.emplace_back(tail, b);
+            stop = true;  // one is enough here
+        });
+        QCOMPARE(static_cast<int>(found.size()), 1);
+        QCOMPARE(found[0].first, 10);
+        QVERIFY(found[0].second.complete);
+        QVERIFY2(found[0].second.bound_j >= nine.bound_j + 0.004,
+                 qPrintable(QStringLiteral("%1 vs %2").arg(found[0].second.bound_j, 0, 'g', 10).arg(nine.bound_j, 0, 'g', 10)));
+        QVERIFY(found[0].second.bound_j <= 0.620860);  // the solver's schedule at 30 s (README)
     }
 };
 
