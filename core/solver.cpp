@@ -763,12 +763,9 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
                           SolutionSource::None, known_bound_j);
     }
 
-    std::optional<LongerTails> tails;
+    const bool grow_tails = options.threads >= 2 && peak_stage >= 0;
     SolverOptions cbc_options = options;
-    if (options.threads >= 2 && peak_stage >= 0) {
-        tails.emplace(problem, peak_stage, options.time_limit_s - secondsSince(start), shared);
-        cbc_options.threads = options.threads - 1;
-    }
+    if (grow_tails) cbc_options.threads = options.threads - 1;
     CbcModel model(lp);
     configureCbc(model, cbc_options, f.objectiveOffsetJ(), f.objectiveScale(), options.time_limit_s - secondsSince(start));
 
@@ -783,6 +780,8 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
     IncumbentHandler handler(&shared);
     model.passInEventHandler(&handler);
 
+    std::optional<LongerTails> tails;  // started once `shared` holds the incumbent and the bound so far
+    if (grow_tails) tails.emplace(problem, peak_stage, options.time_limit_s - secondsSince(start), shared);
     if (!(cancel && cancel->load())) model.branchAndBound();
     if (tails) {
         tails->stop();
