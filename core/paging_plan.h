@@ -106,6 +106,7 @@ private:
         int value, from, to;    // away from RAM at the starts of stages from..to; read at to+1
         int alternative = -1;   // the same span, recomputed by the other chain (spans_ index), or -1
         bool is_alternative = false;
+        int out_at = -1;        // where its page-out is, if not at from-1 (a later run's: in the first run)
     };
     // An input of a recomputation's chain that is held over the span `span`
     // (a blocker: it must not be away then). Read by a transient whose own
