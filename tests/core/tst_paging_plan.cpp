@@ -57,7 +57,7 @@ Problem resnetBlock(std::int64_t ram)
 }
 
 // A plan's optimum (CBC, one thread, gap 1e-9), decoded; none if it has none.
-std::optional<Schedule> solveExactly(const PagingPlan& plan)
+std::optional<Schedule> solvePlanExactly(const PagingPlan& plan)
 {
     OsiClpSolverInterface lp;
     loadBinaryMilp(lp, plan);
@@ -380,10 +380,10 @@ private slots:
     // (counted as held to the stage's end, the paging did not fit); and a
     // value recomputed for one read may be away until its next one, paged
     // in from the copy written in the forward pass (no span allowed that).
-    // The schedules: formulation.md's optima on three small chains, and the
-    // covering plan's on resnet18_cifar's stem and first block and on
-    // resnet18_cifar at 12% (where it pages layer1.1.bn2 out at 18,
-    // recomputes it at 110 and pages it in at 114; ~3 s).
+    // The schedules: exact optima (test::solveExactly) on three small
+    // chains, and the covering plan's on resnet18_cifar's stem and first
+    // block and on resnet18_cifar at 12% (where it pages layer1.1.bn2 out
+    // at 18, recomputes it at 110 and pages it in at 114; ~3 s).
     void fixedPlanFitsItsOwnSchedule()
     {
         int fitted = 0, paged = 0;
@@ -391,7 +391,7 @@ private slots:
             const PagingPlan plan(p, scheduleFromRecompute(p.graph, own.R));
             const QString where = QStringLiteral("%1 nodes, %2 B, %3x").arg(p.graph.size()).arg(p.ram_budget_bytes)
                                       .arg(p.runtime_budget_factor);
-            const std::optional<Schedule> s = solveExactly(plan);
+            const std::optional<Schedule> s = solvePlanExactly(plan);
             QVERIFY2(s, qPrintable(where + ": no plan"));
             const ReplayReport r = replaySchedule(p.graph, *s, limitsOf(p));
             QVERIFY2(r.valid, qPrintable(where + ": " + (r.errors.empty() ? "" : r.errors.front().c_str())));
@@ -410,7 +410,7 @@ private slots:
                     if (best.status == SolveStatus::Optimal) check(p, *best.schedule, best.replay.total_energy_j);
                 }
         for (const Problem& p : {resnetBlock(300000), resnetBlock(450000), bundled("resnet18_cifar", 0.12, 1.5, true, true)}) {
-            const std::optional<Schedule> s = solveExactly(PagingPlan(p));
+            const std::optional<Schedule> s = solvePlanExactly(PagingPlan(p));
             QVERIFY(s);
             check(p, *s, replaySchedule(p.graph, *s).total_energy_j);
         }
