@@ -66,7 +66,8 @@ private slots:
     // resnet18_cifar on m4 at 15% and 1.5x: the stage-peak stage and the last
     // nine, solved exactly, raise the stage peak by 9 mJ; a solve of 12 s on
     // one core raises it by 4 mJ at least, says which bound it is, and its
-    // schedule stays above both.
+    // schedule stays above both. One stage more (what the solver's second
+    // core tries next) is solved exactly too, 4.7 mJ above the nine.
     void raisesTheResnetBound()
     {
         Problem p = test::resnet18Cifar(0, 1.5);
@@ -88,29 +89,20 @@ private slots:
         QVERIFY2(r.message.find("bucket bound") != std::string::npos, r.message.c_str());
         QVERIFY(r.best_bound_j <= r.replay.total_energy_j);
         QVERIFY(b.bound_j <= r.replay.total_energy_j);
-    }
 
-    // The same case, one stage more (what the solver's second core tries
-    // next): solved exactly too, 4.7 mJ above the nine-stage tail.
-    void aLongerTailProvesMore()
-    {
-        Problem p = test::resnet18Cifar(0, 1.5);
-        p.ram_budget_bytes = plainPassPeakBytes(p.graph) * 15 / 100;
-        const int peak_stage = stagePeakBound(p, 30).stage;
-        const BucketBound nine = bucketBound(p, bucketBoundStages(p, peak_stage, 9), 60);
-        QVERIFY(nine.complete);
         std::atomic<bool> stop{false};
         std::vector<std::pair<int, BucketBound>> found;
-        growBucketBound(p, peak_stage, 10, 300, &stop, [&](const BucketBound& b, int tail) {
-            found.emplace_back(tail, b);
+        growBucketBound(p, s.stage, 10, 300, &stop, [&](const BucketBound& longer, int tail) {
+            found.emplace_back(tail, longer);
             stop = true;  // one is enough here
         });
         QCOMPARE(static_cast<int>(found.size()), 1);
         QCOMPARE(found[0].first, 10);
         QVERIFY(found[0].second.complete);
-        QVERIFY2(found[0].second.bound_j >= nine.bound_j + 0.004,
-                 qPrintable(QStringLiteral("%1 vs %2").arg(found[0].second.bound_j, 0, 'g', 10).arg(nine.bound_j, 0, 'g', 10)));
+        QVERIFY2(found[0].second.bound_j >= b.bound_j + 0.004,
+                 qPrintable(QStringLiteral("%1 vs %2").arg(found[0].second.bound_j, 0, 'g', 10).arg(b.bound_j, 0, 'g', 10)));
         QVERIFY(found[0].second.bound_j <= 0.620860);  // the solver's schedule at 30 s (README)
+        QVERIFY(found[0].second.bound_j <= r.replay.total_energy_j);
     }
 };
 
