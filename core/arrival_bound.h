@@ -7,22 +7,23 @@
 // (N_b, "new at b") must be in RAM when node b runs, so each one either
 //  - was held while node b-1 ran (its RAM counts there, alongside node
 //    b-1's inputs and output: h),
-//  - was paged in during stage b-1 (Φin, and a share λ_i of its page-out: p), or
+//  - was paged in during stage b-1 (Φin, and its page-out λ_ib: p), or
 //  - is recomputed during stage b (Φc: c), which needs its inputs then:
 //    held through b-1 (h), paged in during b-1 (p), or recomputed in b (c).
 // While a value w is recomputed, w, its inputs and every input of node b
 // not itself recomputed in b are in RAM. So, per stage b:
 //
-//   A_b = min Σ (Φin_i + λ_i [i ∈ N_b]) p_i + Σ Φc_i c_i
+//   A_b = min Σ (Φin_i + λ_ib [i ∈ N_b]) p_i + Σ Φc_i c_i
 //   h_i + p_i + c_i = 1 for i ∈ N_b (≤ 1 for the rest);  c_w ≤ h_u + p_u + c_u
 //   Σ m_i h_i ≤ B − Σ_{I_{b-1} ∪ {b-1}} m
 //   Σ_{x ∈ I_b \ (in(w) ∪ {w})} m_x (1 − c_x) + Σ_{in(w) ∪ {w}} m ≤ B + M (1 − c_w)
 //   Σ τ c ≤ spare runtime
 //
 // The events A_b charges (page-ins during b-1, recomputations during b) are
-// distinct for distinct b, and λ_i = Φout_i / |{b : i ∈ N_b}| charges each
-// page-out at most once, so plain-pass energy + Σ_b A_b bounds every
-// schedule, and a stage with no solution proves that no schedule exists.
+// distinct for distinct b, and λ_ib = Φout_i at the last b with i ∈ N_b
+// (0 at the others: the last is a backward node's read, where the value
+// must come back) charges each page-out at most once, so plain-pass energy
+// + Σ_b A_b bounds every schedule, and a stage with no solution proves that no schedule exists.
 // It is strong where one extra value no longer fits beside a backward
 // node's operands (resnet18_cifar below ~13% of its peak: every backward
 // stage pays a page-in), and zero where it does.
@@ -39,9 +40,9 @@
 // budgets this forbids bringing a conv's output in for one stage to
 // recompute the batch norm after it and again for the next. Windows
 // partition the stages (each starts in any state), page-ins during a-1..e-1
-// and recomputations during a..e are charged, each page-out is shared as
-// above: the sum over windows bounds every schedule. resnet18_cifar at 12%
-// and 1.5x: 0.6685 J per stage, 0.7100 J with windows of 6 stages (0.45 s).
+// and recomputations during a..e are charged, each page-out where λ puts
+// it: the sum over windows bounds every schedule. resnet18_cifar at 12%
+// and 1.5x: 0.6685 J per stage, 0.7125 J with windows of 6 stages (0.45 s).
 // Above ~13% it gives no more than the stage-peak bound: at 15%, even
 // 16-stage windows (without the page-in-again rule) reached 0.601 J
 // against its 0.597 J, and CBC slows down beyond that.
@@ -82,8 +83,8 @@ ArrivalBound carriedArrivalBound(const Problem& problem, int window, double seco
 
 // What `schedule` spends in stages first..last as both bounds count it:
 // page-ins during first-1..last-1, recomputations during first..last, and,
-// of each value it pages out, the page-out's share for each stage there
-// where the value is new (not read or computed by the node before). Every
+// each page-out of a value whose last new-at stage (read there, not read
+// or computed by the node before: λ above) is there. Every
 // piece of a bound is at most this for every valid schedule, and the sum
 // over a partition of the stages at most the schedule's energy beyond one
 // plain pass: where a schedule pays more than a piece says is where its

@@ -155,9 +155,12 @@ private slots:
         QVERIFY(arrival.bound_j <= r.replay.total_energy_j);
         // Windows of six stages see that a conv's output cannot be brought in
         // for one stage and again for the next: higher still, and reported.
+        // (0.0440 J higher; 0.0415 J when each page-out was split over its
+        // value's new-at stages, half of layer1.0.relu3's going to the
+        // forward skip read that finds it in RAM.)
         const ArrivalBound carried = carriedArrivalBound(p, 6, 30);
         QVERIFY(carried.complete && !carried.infeasible);
-        QVERIFY2(carried.bound_j > arrival.bound_j + 0.03, qPrintable(QStringLiteral("%1 vs %2")
+        QVERIFY2(carried.bound_j > arrival.bound_j + 0.043, qPrintable(QStringLiteral("%1 vs %2")
                                                                           .arg(carried.bound_j, 0, 'g', 9)
                                                                           .arg(arrival.bound_j, 0, 'g', 9)));
         QVERIFY(carried.bound_j <= r.replay.total_energy_j);

@@ -314,6 +314,13 @@ private slots:
         QVERIFY(bound.complete);
         qInfo("plan %.9f J, carried bound %.9f J", r.total_energy_j, bound.bound_j);
         QVERIFY(r.total_energy_j <= bound.bound_j * (1 + 1e-6));
+        // So the plan is optimal, and bounds from shorter windows stay below
+        // it. They charge the page-outs of bn1 and layer1.0.relu2 at their
+        // backward reads, not at their skip reads (by conv3 and by the add).
+        for (const int window : {3, 6}) {
+            const ArrivalBound part = carriedArrivalBound(p, window, 60);
+            QVERIFY(part.complete && part.bound_j <= r.total_energy_j * (1 + 1e-9));
+        }
         QVERIFY(std::abs(r.total_energy_j - optimum_j) < 1e-6);  // the figures above, as a record
         QCOMPARE_GT(r.recomputations, 0);
     }
