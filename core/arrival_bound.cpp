@@ -363,14 +363,49 @@ ArrivalBound carriedArrivalBound(const Problem& problem, int window, double seco
 {
     const PageoutCharges pageout(problem.graph);
     const double scale = modelUnitsPerJoule(problem.graph.totalComputeEnergy());
-    std::vector<Piece> pieces;
     const int n = problem.graph.size();
-    for (int a = 1; a < n; a += window) {
-        const int e = std::min(n - 1, a + window - 1);
+    window = std::clamp(window, 1, n - 1);
+    // A window at every first stage (and the shorter ones that start the
+    // graph): where block boundaries fall decides what a window sees, so
+    // the partition is chosen afterwards, not fixed in advance. The windows
+    // of the partition from stage 1 come first, so that they are solved
+    // exactly first when time is short.
+    std::vector<Piece> pieces;
+    auto add = [&](int a, int e) {
         CarriedMilp milp(problem, a, e, pageout, scale);
         if (milp.needed()) pieces.push_back({a, e, std::move(milp)});
+    };
+    for (int a = 1; a < n; a += window) add(a, std::min(n - 1, a + window - 1));
+    for (int e = 1; e < window; ++e) add(1, e);
+    for (int a = 2; a < n; ++a)
+        if ((a - 1) % window != 0) add(a, std::min(n - 1, a + window - 1));
+    ArrivalBound all = sumOfPieces(problem, pieces, scale, seconds, cancel);
+    if (all.infeasible) return all;
+    // The windows that do not overlap with the largest sum (stages in no
+    // window count nothing): best[e] over stages 1..e.
+    std::vector<double> best(n, 0.0);
+    std::vector<int> chosen(n, -1);  // the piece ending at e in best[e], or -1
+    std::vector<std::vector<int>> ending(n);
+    for (int k = 0; k < static_cast<int>(all.pieces.size()); ++k) ending[all.pieces[k].last].push_back(k);
+    for (int e = 1; e < n; ++e) {
+        best[e] = best[e - 1];
+        for (int k : ending[e]) {
+            const double sum = best[all.pieces[k].first - 1] + all.pieces[k].extra_j;
+            if (sum > best[e]) best[e] = sum, chosen[e] = k;
+        }
     }
-    return sumOfPieces(problem, pieces, scale, seconds, cancel);
+    ArrivalBound out = all;
+    out.pieces.clear();
+    for (int e = n - 1; e >= 1;) {
+        if (chosen[e] < 0) {
+            --e;
+            continue;
+        }
+        out.pieces.insert(out.pieces.begin(), all.pieces[chosen[e]]);
+        e = all.pieces[chosen[e]].first - 1;
+    }
+    out.bound_j = problem.graph.totalComputeEnergy() + best[n - 1];
+    return out;
 }
 
 double chargedIn(const Problem& problem, const Schedule& schedule, int first, int last)

@@ -38,11 +38,15 @@
 // paged in again during s stays in RAM through node s (formulation.md frees
 // nothing that is in RAM at s+1), so it counts in h at s. At the tightest
 // budgets this forbids bringing a conv's output in for one stage to
-// recompute the batch norm after it and again for the next. Windows
-// partition the stages (each starts in any state), page-ins during a-1..e-1
-// and recomputations during a..e are charged, each page-out where λ puts
-// it: the sum over windows bounds every schedule. resnet18_cifar at 12%
-// and 1.5x: 0.6685 J per stage, 0.7125 J with windows of 6 stages (0.45 s).
+// recompute the batch norm after it and again for the next. A window
+// starts in any state; page-ins during a-1..e-1 and recomputations during
+// a..e are charged, each page-out where λ puts it: the sum over windows
+// that do not overlap bounds every schedule. There is a window at every
+// first stage, and the set with the largest sum is taken (a longest path
+// over the stages): what a window sees depends on where a block's backward
+// stages fall in it. resnet18_cifar at 12% and 1.5x: 0.6685 J per stage,
+// 0.7125 J with the windows of 6 stages from stage 1 (0.45 s), 0.7174 J
+// with the best set (~5 s; of 7 stages, 0.7223 J in ~11 s).
 // Above ~13% it gives no more than the stage-peak bound: at 15%, even
 // 16-stage windows (without the page-in-again rule) reached 0.601 J
 // against its 0.597 J, and CBC slows down beyond that.
@@ -77,7 +81,9 @@ struct ArrivalBound {
 ArrivalBound arrivalBound(const Problem& problem, double seconds, const std::atomic<bool>* cancel = nullptr);
 
 // The carried bound over windows of `window` stages (`stage`: the first
-// stage of a window with no solution).
+// stage of a window with no solution; `pieces`: the windows summed). The
+// windows from stage 1 on are solved exactly first, so a short `seconds`
+// gives at least their sum.
 ArrivalBound carriedArrivalBound(const Problem& problem, int window, double seconds,
                                  const std::atomic<bool>* cancel = nullptr);
 

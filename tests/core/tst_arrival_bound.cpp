@@ -128,7 +128,9 @@ private slots:
             }
         });
         qInfo("%d pieces, %d met exactly", pieces, met);
-        QVERIFY2(pieces >= 100 && met >= 20, qPrintable(QStringLiteral("%1 pieces, %2 met").arg(pieces).arg(met)));
+        // (The carried bound lists the windows it sums: those with anything
+        // to pay, so fewer pieces than stages, and more of them met.)
+        QVERIFY2(pieces >= 60 && met >= 30, qPrintable(QStringLiteral("%1 pieces, %2 met").arg(pieces).arg(met)));
     }
 
     // resnet18_cifar at 12% of its peak and 1.5x: a backward node's three
@@ -144,26 +146,34 @@ private slots:
         QVERIFY2(arrival.bound_j > stage.bound_j + 0.05, qPrintable(QStringLiteral("%1 vs %2")
                                                                          .arg(arrival.bound_j, 0, 'g', 9)
                                                                          .arg(stage.bound_j, 0, 'g', 9)));
-        // The carried bound gets a twentieth of the limit (~0.5 s is enough
-        // on an idle machine; 2 s leaves room for a loaded one), and proves
-        // the schedule within 5%: the solve ends there.
+        // The carried bound gets a fifth of the limit (~5 s is enough on an
+        // idle machine; 20 s leaves room for a loaded one), and proves the
+        // schedule within 5%: the solve ends there.
         SolverOptions o;
-        o.time_limit_s = 40;
+        o.time_limit_s = 100;
         o.relative_gap = 0.05;
         const SolveResult r = solve(p, o);
         QVERIFY(r.replay.valid);
         QVERIFY(arrival.bound_j <= r.replay.total_energy_j);
         // Windows of six stages see that a conv's output cannot be brought in
         // for one stage and again for the next: higher still, and reported.
-        // (0.0440 J higher; 0.0415 J when each page-out was split over its
-        // value's new-at stages, half of layer1.0.relu3's going to the
-        // forward skip read that finds it in RAM.)
-        const ArrivalBound carried = carriedArrivalBound(p, 6, 30);
+        // 0.0489 J higher, from the best windows that do not overlap; the
+        // windows from stage 1 on give 0.0440 J (0.0415 J when each page-out
+        // was split over its value's new-at stages, half of layer1.0.relu3's
+        // going to the forward skip read that finds it in RAM).
+        const ArrivalBound carried = carriedArrivalBound(p, 6, 60);
         QVERIFY(carried.complete && !carried.infeasible);
-        QVERIFY2(carried.bound_j > arrival.bound_j + 0.043, qPrintable(QStringLiteral("%1 vs %2")
+        QVERIFY2(carried.bound_j > arrival.bound_j + 0.047, qPrintable(QStringLiteral("%1 vs %2")
                                                                           .arg(carried.bound_j, 0, 'g', 9)
                                                                           .arg(arrival.bound_j, 0, 'g', 9)));
         QVERIFY(carried.bound_j <= r.replay.total_energy_j);
+        double sum_j = p.graph.totalComputeEnergy();  // its pieces: windows in order, apart, summing to it
+        for (std::size_t k = 0; k < carried.pieces.size(); ++k) {
+            QVERIFY(carried.pieces[k].last - carried.pieces[k].first < 6);
+            if (k > 0) QVERIFY(carried.pieces[k].first > carried.pieces[k - 1].last);
+            sum_j += carried.pieces[k].extra_j;
+        }
+        QVERIFY(std::abs(sum_j - carried.bound_j) < 1e-9);
         QVERIFY(r.best_bound_j >= carried.bound_j * (1 - 1e-12));  // the solver reports it
         // And window by window, below what the solver's schedule spends there.
         for (const ArrivalBound* b : {&arrival, &carried}) {
