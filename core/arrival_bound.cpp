@@ -364,21 +364,24 @@ ArrivalBound carriedArrivalBound(const Problem& problem, int window, double seco
     const PageoutCharges pageout(problem.graph);
     const double scale = modelUnitsPerJoule(problem.graph.totalComputeEnergy());
     const int n = problem.graph.size();
-    window = std::clamp(window, 1, n - 1);
     // A window at every first stage (and the shorter ones that start the
     // graph): where block boundaries fall decides what a window sees, so
     // the partition is chosen afterwards, not fixed in advance. The windows
     // of the partition from stage 1 come first, so that they are solved
-    // exactly first when time is short.
+    // exactly first when time is short. A window holding all stages needs
+    // no other: what fits in one window costs no more there.
     std::vector<Piece> pieces;
     auto add = [&](int a, int e) {
         CarriedMilp milp(problem, a, e, pageout, scale);
         if (milp.needed()) pieces.push_back({a, e, std::move(milp)});
     };
+    window = std::max(1, window);
     for (int a = 1; a < n; a += window) add(a, std::min(n - 1, a + window - 1));
-    for (int e = 1; e < window; ++e) add(1, e);
-    for (int a = 2; a < n; ++a)
-        if ((a - 1) % window != 0) add(a, std::min(n - 1, a + window - 1));
+    if (window < n - 1) {
+        for (int e = 1; e < window; ++e) add(1, e);
+        for (int a = 2; a < n; ++a)
+            if ((a - 1) % window != 0) add(a, std::min(n - 1, a + window - 1));
+    }
     ArrivalBound all = sumOfPieces(problem, pieces, scale, seconds, cancel);
     if (all.infeasible) return all;
     // The windows that do not overlap with the largest sum (stages in no
