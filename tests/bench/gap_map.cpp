@@ -74,22 +74,22 @@ int main(int argc, char** argv)
     std::printf("%9s  %-28s %-28s %12s %12s %12s\n", "stages", "first", "last", "spent_J", "bound_J", "gap_J");
     double spent_all = 0, bound_all = 0;
     const int n = p.graph.size();
-    auto piece_at = [&](int a) -> const BoundPiece* {
-        for (const BoundPiece& piece : carried.pieces)
-            if (piece.first == a) return &piece;
-        return nullptr;
-    };
-    for (int a = 1; a < n; a += window) {
-        const int e = std::min(n - 1, a + window - 1);
+    // The windows the bound sums, and the stages between them (in no
+    // window: the bound asks nothing there).
+    std::size_t next = 0;  // the next piece (in stage order)
+    for (int a = 1; a < n;) {
+        const BoundPiece* piece = next < carried.pieces.size() && carried.pieces[next].first == a ? &carried.pieces[next] : nullptr;
+        const int e = piece ? piece->last : next < carried.pieces.size() ? carried.pieces[next].first - 1 : n - 1;
         const double spent = chargedIn(p, *r.schedule, a, e);
-        const BoundPiece* piece = piece_at(a);
-        const double bound = piece ? piece->extra_j : 0.0;  // no piece: nothing needed there
+        const double bound = piece ? piece->extra_j : 0.0;
         spent_all += spent;
         bound_all += bound;
-        if (spent == 0 && bound == 0) continue;
-        std::printf("%4d-%-4d  %-28s %-28s %12.9f %12.9f %12.9f%s\n", a, e, p.graph.node(a).name.c_str(),
-                    p.graph.node(e).name.c_str(), spent, bound, spent - bound,
-                    piece && !piece->exact ? "  (LP)" : "");
+        if (spent != 0 || bound != 0)
+            std::printf("%4d-%-4d  %-28s %-28s %12.9f %12.9f %12.9f%s\n", a, e, p.graph.node(a).name.c_str(),
+                        p.graph.node(e).name.c_str(), spent, bound, spent - bound,
+                        piece ? (piece->exact ? "" : "  (LP)") : "  (no window)");
+        if (piece) ++next;
+        a = e + 1;
     }
     std::printf("%9s  %-28s %-28s %12.9f %12.9f %12.9f\n", "all", "", "", spent_all, bound_all, spent_all - bound_all);
     std::printf("# the schedule's extra energy %.9f J (charges leave out page-outs beyond the shares)\n",
