@@ -274,10 +274,15 @@ private:
 
 // The sum over pieces (stages, or windows named by their first stage):
 // every piece's LP first (their sum is already a bound), then each piece
-// exactly while the time lasts; a piece cut short counts with its LP.
+// exactly while the time lasts; a piece cut short counts with its LP. The
+// `early` pieces are solved exactly first, then the others by their LP
+// value, largest first: a window whose LP is near zero often takes longest
+// to prove that it is (resnet18_cifar at 12%, windows of 7: 2.2 s for
+// 0.0001 J, where others take 0.05 s).
 struct Piece {
     int stage, last;
     BinaryMilpBuilder milp;
+    bool early = false;
 };
 
 ArrivalBound sumOfPieces(const Problem& problem, const std::vector<Piece>& pieces, double scale, double seconds,
@@ -292,12 +297,13 @@ ArrivalBound sumOfPieces(const Problem& problem, const std::vector<Piece>& piece
         int stage, last;
         std::unique_ptr<OsiClpSolverInterface> lp;
         double value = 0;  // model units
-        bool exact = false;
+        bool exact = false, early = false;
     };
     std::vector<Solved> solved;
     double total = 0;
     for (const Piece& piece : pieces) {
         Solved s{piece.stage, piece.last, std::make_unique<OsiClpSolverInterface>()};
+        s.early = piece.early;
         loadBinaryMilp(*s.lp, piece.milp);
         s.lp->initialSolve();
         if (s.lp->isProvenPrimalInfeasible()) {
@@ -312,7 +318,13 @@ ArrivalBound sumOfPieces(const Problem& problem, const std::vector<Piece>& piece
     SolverOptions exact;
     exact.relative_gap = 1e-9;
     out.complete = true;
-    for (Solved& s : solved) {
+    std::vector<Solved*> order;
+    for (Solved& s : solved) order.push_back(&s);
+    std::stable_sort(order.begin(), order.end(), [](const Solved* a, const Solved* b) {
+        return a->early != b->early ? a->early : a->value > b->value;
+    });
+    for (Solved* next : order) {
+        Solved& s = *next;
         if (Clock::now() > deadline || (cancel && cancel->load()) || !s.lp->isProvenOptimal()) {
             out.complete = false;
             continue;
@@ -371,16 +383,16 @@ ArrivalBound carriedArrivalBound(const Problem& problem, int window, double seco
     // exactly first when time is short. A window holding all stages needs
     // no other: what fits in one window costs no more there.
     std::vector<Piece> pieces;
-    auto add = [&](int a, int e) {
+    auto add = [&](int a, int e, bool early) {
         CarriedMilp milp(problem, a, e, pageout, scale);
-        if (milp.needed()) pieces.push_back({a, e, std::move(milp)});
+        if (milp.needed()) pieces.push_back({a, e, std::move(milp), early});
     };
     window = std::max(1, window);
-    for (int a = 1; a < n; a += window) add(a, std::min(n - 1, a + window - 1));
+    for (int a = 1; a < n; a += window) add(a, std::min(n - 1, a + window - 1), true);
     if (window < n - 1) {
-        for (int e = 1; e < window; ++e) add(1, e);
+        for (int e = 1; e < window; ++e) add(1, e, false);
         for (int a = 2; a < n; ++a)
-            if ((a - 1) % window != 0) add(a, std::min(n - 1, a + window - 1));
+            if ((a - 1) % window != 0) add(a, std::min(n - 1, a + window - 1), false);
     }
     ArrivalBound all = sumOfPieces(problem, pieces, scale, seconds, cancel);
     if (all.infeasible) return all;

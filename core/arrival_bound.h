@@ -44,9 +44,10 @@
 // that do not overlap bounds every schedule. There is a window at every
 // first stage, and the set with the largest sum is taken (a longest path
 // over the stages): what a window sees depends on where a block's backward
-// stages fall in it. resnet18_cifar at 12% and 1.5x: 0.6685 J per stage,
-// 0.7125 J with the windows of 6 stages from stage 1 (0.45 s), 0.7174 J
-// with the best set (~5 s; of 7 stages, 0.7223 J in ~11 s).
+// stages fall in it. resnet18_cifar at 12% and 1.5x: 0.6685 J per stage;
+// windows of 6 stages: 0.7125 J from stage 1 on (0.45 s), 0.7174 J the
+// best set (~5 s); of 7: 0.7223 J (~11 s, 0.7222 J after 6 s); of 8 no
+// more (~18 s).
 // Above ~13% it gives no more than the stage-peak bound: at 15%, even
 // 16-stage windows (without the page-in-again rule) reached 0.601 J
 // against its 0.597 J, and CBC slows down beyond that.
@@ -83,7 +84,7 @@ ArrivalBound arrivalBound(const Problem& problem, double seconds, const std::ato
 // The carried bound over windows of `window` stages (`stage`: the first
 // stage of a window with no solution; `pieces`: the windows summed). The
 // windows from stage 1 on are solved exactly first, so a short `seconds`
-// gives at least their sum.
+// gives at least their sum; then the others, largest LP value first.
 ArrivalBound carriedArrivalBound(const Problem& problem, int window, double seconds,
                                  const std::atomic<bool>* cancel = nullptr);
 

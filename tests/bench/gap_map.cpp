@@ -5,7 +5,7 @@
 // where a better schedule, or a stronger bound, has to be found.
 //
 //   gap_map --model resnet18_cifar [--platform m4] (--budget 0.15 | --bytes 368064)
-//           [--factor 1.5] [--window 6] [--limit 30] [--gap 0.005]
+//           [--factor 1.5] [--window 7] [--limit 30] [--gap 0.005]
 #include <cstdio>
 #include <string>
 
@@ -21,7 +21,7 @@ int main(int argc, char** argv)
     std::string model = "resnet18_cifar", platform = "m4";
     double budget = 0.15, factor = 1.5, limit = 30, gap = 0.005;
     long long bytes = 0;
-    int window = 6;
+    int window = 7;  // the solver's
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         auto next = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };

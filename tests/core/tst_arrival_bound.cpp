@@ -146,30 +146,31 @@ private slots:
         QVERIFY2(arrival.bound_j > stage.bound_j + 0.05, qPrintable(QStringLiteral("%1 vs %2")
                                                                          .arg(arrival.bound_j, 0, 'g', 9)
                                                                          .arg(stage.bound_j, 0, 'g', 9)));
-        // The carried bound gets a fifth of the limit (~5 s is enough on an
-        // idle machine; 20 s leaves room for a loaded one), and proves the
-        // schedule within 5%: the solve ends there.
+        // The carried bound gets a fifth of the limit (~11 s solves every
+        // window on an idle machine; 30 s leaves room for a loaded one), and
+        // proves the schedule within 5%: the solve ends there.
         SolverOptions o;
-        o.time_limit_s = 100;
+        o.time_limit_s = 150;
         o.relative_gap = 0.05;
         const SolveResult r = solve(p, o);
         QVERIFY(r.replay.valid);
         QVERIFY(arrival.bound_j <= r.replay.total_energy_j);
-        // Windows of six stages see that a conv's output cannot be brought in
-        // for one stage and again for the next: higher still, and reported.
-        // 0.0489 J higher, from the best windows that do not overlap; the
-        // windows from stage 1 on give 0.0440 J (0.0415 J when each page-out
-        // was split over its value's new-at stages, half of layer1.0.relu3's
-        // going to the forward skip read that finds it in RAM).
-        const ArrivalBound carried = carriedArrivalBound(p, 6, 60);
+        // Windows of seven stages (the solver's) see that a conv's output
+        // cannot be brought in for one stage and again for the next: higher
+        // still, and reported. 0.0538 J higher, from the best windows that
+        // do not overlap. Windows of six give 0.0489 J, and the six-stage
+        // windows from stage 1 on alone 0.0440 J (0.0415 J when each
+        // page-out was split over its value's new-at stages, half of
+        // layer1.0.relu3's going to the forward skip read that finds it in RAM).
+        const ArrivalBound carried = carriedArrivalBound(p, 7, 60);
         QVERIFY(carried.complete && !carried.infeasible);
-        QVERIFY2(carried.bound_j > arrival.bound_j + 0.047, qPrintable(QStringLiteral("%1 vs %2")
+        QVERIFY2(carried.bound_j > arrival.bound_j + 0.052, qPrintable(QStringLiteral("%1 vs %2")
                                                                           .arg(carried.bound_j, 0, 'g', 9)
                                                                           .arg(arrival.bound_j, 0, 'g', 9)));
         QVERIFY(carried.bound_j <= r.replay.total_energy_j);
         double sum_j = p.graph.totalComputeEnergy();  // its pieces: windows in order, apart, summing to it
         for (std::size_t k = 0; k < carried.pieces.size(); ++k) {
-            QVERIFY(carried.pieces[k].last - carried.pieces[k].first < 6);
+            QVERIFY(carried.pieces[k].last - carried.pieces[k].first < 7);
             if (k > 0) QVERIFY(carried.pieces[k].first > carried.pieces[k - 1].last);
             sum_j += carried.pieces[k].extra_j;
         }
