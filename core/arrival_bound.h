@@ -23,7 +23,8 @@
 // distinct for distinct b, and λ_ib = Φout_i at the last b with i ∈ N_b
 // (0 at the others: the last is a backward node's read, where the value
 // must come back) charges each page-out at most once, so plain-pass energy
-// + Σ_b A_b bounds every schedule, and a stage with no solution proves that no schedule exists.
+// + Σ_b A_b bounds every schedule, and a stage with no solution proves
+// that no schedule exists.
 // It is strong where one extra value no longer fits beside a backward
 // node's operands (resnet18_cifar below ~13% of its peak: every backward
 // stage pays a page-in), and zero where it does.

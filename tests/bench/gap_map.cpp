@@ -78,8 +78,9 @@ int main(int argc, char** argv)
     // window: the bound asks nothing there).
     std::size_t next = 0;  // the next piece (in stage order)
     for (int a = 1; a < n;) {
-        const BoundPiece* piece = next < carried.pieces.size() && carried.pieces[next].first == a ? &carried.pieces[next] : nullptr;
-        const int e = piece ? piece->last : next < carried.pieces.size() ? carried.pieces[next].first - 1 : n - 1;
+        const bool more = next < carried.pieces.size();
+        const BoundPiece* piece = more && carried.pieces[next].first == a ? &carried.pieces[next] : nullptr;
+        const int e = piece ? piece->last : more ? carried.pieces[next].first - 1 : n - 1;
         const double spent = chargedIn(p, *r.schedule, a, e);
         const double bound = piece ? piece->extra_j : 0.0;
         spent_all += spent;
