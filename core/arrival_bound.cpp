@@ -4,6 +4,7 @@
 #include <chrono>
 #include <limits>
 #include <memory>
+#include <numeric>
 #include <vector>
 
 #include "cbc_setup.h"
@@ -297,13 +298,12 @@ ArrivalBound sumOfPieces(const Problem& problem, const std::vector<Piece>& piece
         int stage, last;
         std::unique_ptr<OsiClpSolverInterface> lp;
         double value = 0;  // model units
-        bool exact = false, early = false;
+        bool exact = false;
     };
     std::vector<Solved> solved;
     double total = 0;
     for (const Piece& piece : pieces) {
         Solved s{piece.stage, piece.last, std::make_unique<OsiClpSolverInterface>()};
-        s.early = piece.early;
         loadBinaryMilp(*s.lp, piece.milp);
         s.lp->initialSolve();
         if (s.lp->isProvenPrimalInfeasible()) {
@@ -318,13 +318,13 @@ ArrivalBound sumOfPieces(const Problem& problem, const std::vector<Piece>& piece
     SolverOptions exact;
     exact.relative_gap = 1e-9;
     out.complete = true;
-    std::vector<Solved*> order;
-    for (Solved& s : solved) order.push_back(&s);
-    std::stable_sort(order.begin(), order.end(), [](const Solved* a, const Solved* b) {
-        return a->early != b->early ? a->early : a->value > b->value;
+    std::vector<std::size_t> order(solved.size());  // solved[k] is pieces[k]'s
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+        return pieces[a].early != pieces[b].early ? pieces[a].early : solved[a].value > solved[b].value;
     });
-    for (Solved* next : order) {
-        Solved& s = *next;
+    for (const std::size_t k : order) {
+        Solved& s = solved[k];
         if (Clock::now() > deadline || (cancel && cancel->load()) || !s.lp->isProvenOptimal()) {
             out.complete = false;
             continue;
