@@ -69,8 +69,12 @@ public:
             for (int u : g.predecessors(b))
                 if (newAt(g, b, u)) stage_[u] = b;
     }
-    // What a page-out of value i adds at stage b.
-    double at(int i, int b) const { return b == stage_[i] ? graph_.node(i).pageout_energy_j : 0.0; }
+    // What a page-out of value i adds at stage b, and at stages first..last.
+    double at(int i, int b) const { return within(i, b, b); }
+    double within(int i, int first, int last) const
+    {
+        return stage_[i] >= first && stage_[i] <= last ? graph_.node(i).pageout_energy_j : 0.0;
+    }
 
 private:
     const Graph& graph_;
@@ -196,10 +200,7 @@ public:
         std::vector<std::vector<int>> held(n, std::vector<int>(stages, -1)), paged = held, recomputed = held;
         for (int x = 0; x < n; ++x) {
             if (!used[x]) continue;
-            double charged = 0;  // of its page-out, here (if its new-at stage is)
-            for (int b = a; b <= e; ++b)
-                if (operand(b, x) && x != b && !operand(b - 1, x)) charged += pageout.at(x, b);
-            const int out = paging ? addColumn(scale * charged) : -1;
+            const int out = paging ? addColumn(scale * pageout.within(x, a, e)) : -1;
             for (int s = std::max(a - 1, x + 1); s <= e; ++s) {
                 if (s < e && !operand(s, x)) held[x][at(s)] = addColumn(0);
                 if (paging && s < e) {
@@ -439,9 +440,8 @@ double chargedIn(const Problem& problem, const Schedule& schedule, int first, in
     for (int t = first; t <= last; ++t)
         for (int i = 0; i < t; ++i)  // node i's first run is at stage i
             if (schedule.R(t, i)) spent += g.node(i).compute_energy_j;
-    for (int b = std::max(1, first); b <= last; ++b)
-        for (int u : g.predecessors(b))
-            if (paged_out[u] && newAt(g, b, u)) spent += pageout.at(u, b);
+    for (int i = 0; i < n; ++i)
+        if (paged_out[i]) spent += pageout.within(i, first, last);
     return spent;
 }
 
