@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <limits>
 #include <map>
 #include <utility>
@@ -9,6 +10,7 @@
 
 #include "cbc_setup.h"
 #include "formulation.h"
+#include "knapsack_rounding.h"
 #include "return_columns.h"
 #include "stage_bound.h"
 
@@ -41,13 +43,19 @@ public:
             }
             if (peak.plain_bytes <= budget) continue;
             here_[t].assign(t, -1);
-            const int memory = addRow(-kInf, budget - peak.fixed_bytes);
+            const double room = budget - peak.fixed_bytes;
+            const int memory = addRow(-kInf, room);
+            std::vector<int> held;
+            std::vector<double> sizes;
             for (int i = 0; i < t; ++i) {
                 if (!peak.matters[i]) continue;
                 here_[t][i] = addColumn(0);
                 term(memory, here_[t][i], static_cast<double>(g.node(i).memory_bytes));
                 stretchAt(g, i, t).stages.push_back(t);  // t ascending
+                held.push_back(here_[t][i]);
+                sizes.push_back(static_cast<double>(g.node(i).memory_bytes));
             }
+            addRoundings(held, sizes, room);
             peaks.emplace(t, std::move(peak));
         }
         for (auto& [key, stretch] : stretches_) addReturns(problem, key.first, stretch, scale);
@@ -135,6 +143,22 @@ private:
         }
     }
 
+    // The memory row's roundings (knapsack_rounding.h), on the values away:
+    // Σ c_i (1 − here_i) ≥ rhs, i.e. Σ c_i here_i ≤ Σ c_i − rhs. CBC's own
+    // cuts miss them where many values of one size compete for the room.
+    void addRoundings(const std::vector<int>& here, const std::vector<double>& sizes, double room)
+    {
+        double all = 0;
+        for (double m : sizes) all += m;
+        for (const KnapsackRounding& cut : knapsackRoundings(sizes, all - room)) {
+            double total = 0;
+            for (double c : cut.coefficient) total += c;
+            const int row = addRow(-kInf, total - cut.rhs);
+            for (std::size_t k = 0; k < here.size(); ++k)
+                if (cut.coefficient[k] != 0) term(row, here[k], cut.coefficient[k]);
+        }
+    }
+
     std::vector<std::vector<int>> here_;  // [t][i], for the chosen stages over the budget
     std::map<std::pair<int, int>, Stretch> stretches_;  // (value, read interval)
     bool impossible_ = false;
@@ -155,7 +179,7 @@ std::vector<int> bucketBoundStages(const Problem& problem, int peak_stage, int t
 }
 
 BucketBound bucketBound(const Problem& problem, const std::vector<int>& stages, double seconds,
-                        const std::atomic<bool>* cancel)
+                        const std::atomic<bool>* cancel, double cutoff_j)
 {
     const auto deadline =
         Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(std::max(0.0, seconds)));
@@ -179,12 +203,19 @@ BucketBound bucketBound(const Problem& problem, const std::vector<int>& stages, 
     options.relative_gap = 1e-9;
     configureCbc(model, options, offset_j, scale,
                  std::max(0.01, std::chrono::duration<double>(deadline - Clock::now()).count()));
+    const bool cut_off = std::isfinite(cutoff_j);
+    if (cut_off) model.setCutoff((cutoff_j - offset_j) * scale);
     SearchStop stop(deadline, cancel);
     model.passInEventHandler(&stop);
     model.branchAndBound();
     const auto* stopped = static_cast<const SearchStop*>(model.getEventHandler());
     if (model.isProvenInfeasible()) {
-        out.infeasible = true;
+        if (cut_off) {
+            out.complete = true;
+            out.bound_j = cutoff_j - model.getDblParam(CbcModel::CbcCutoffIncrement) / scale;
+        } else {
+            out.infeasible = true;
+        }
         return out;
     }
     out.complete = model.isProvenOptimal();
@@ -193,20 +224,22 @@ BucketBound bucketBound(const Problem& problem, const std::vector<int>& stages, 
 }
 
 void growBucketBound(const Problem& problem, int peak_stage, int first_tail, double seconds,
-                     const std::atomic<bool>* cancel, const std::function<void(const BucketBound&, int tail)>& found)
+                     const std::atomic<bool>* cancel, const std::function<void(const BucketBound&, int tail)>& found,
+                     int step, const std::function<double()>& enough_j)
 {
     const auto deadline =
         Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(std::max(0.0, seconds)));
     const std::vector<int> all = bucketBoundStages(problem, peak_stage, problem.graph.size());
     std::vector<int> last;
-    for (int tail = first_tail; last != all; ++tail) {
+    for (int tail = first_tail; last != all; tail += std::max(1, step)) {
         const double left_s = std::chrono::duration<double>(deadline - Clock::now()).count();
         if (left_s <= 0 || (cancel && cancel->load())) return;
         std::vector<int> stages = bucketBoundStages(problem, peak_stage, tail);
         if (stages == last) continue;  // the tail took in the stage-peak stage
-        const BucketBound bound = bucketBound(problem, stages, left_s, cancel);
+        const double cutoff_j = enough_j ? enough_j() : INFINITY;
+        const BucketBound bound = bucketBound(problem, stages, left_s, cancel, cutoff_j);
         found(bound, tail);
-        if (!bound.complete || bound.infeasible) return;
+        if (!bound.complete || bound.infeasible || bound.bound_j >= cutoff_j * (1 - 1e-12)) return;
         last = std::move(stages);
     }
 }

@@ -5,6 +5,8 @@
 #include <limits>
 #include <map>
 
+#include "knapsack_rounding.h"
+
 namespace poet {
 
 namespace {
@@ -293,13 +295,8 @@ void Formulation::buildMemory()
 // released within t after a recomputed reader k < t. So out_i ≤ z_i =
 // (1 − S_RAM[t,i]) + Σ_{readers k < t} R[t,k], and with binary out_i,
 // Σ_{A_t} m_i out_i ≥ e = Σ_{A_t} m_i + m_t + Σ_{inputs} m − B: the values out
-// must cover the excess. The LP meets that with slivers of several values; a
-// real schedule leaves out whole ones. Two strengthenings, both valid for
-// binary out_i (and then for z_i ≥ out_i, as every coefficient is ≥ 0):
-//  - capped: Σ min(m_i, e) out_i ≥ e (one value of at least e covers it);
-//  - mixed-integer rounding with divisor δ, one per distinct size m_i < e:
-//    with α_i = m_i/δ, β = e/δ and f, f_i their fractional parts,
-//    Σ (⌊α_i⌋ + min(f_i, f)/f) out_i ≥ ⌈β⌉ (e.g. equal sizes m: Σ out ≥ ⌈e/m⌉).
+// must cover the excess. Its roundings (knapsack_rounding.h) hold for binary
+// out_i, and then for z_i ≥ out_i, as every coefficient is ≥ 0.
 void Formulation::addRamCoverCuts(int t)
 {
     const Graph& g = p_.graph;
@@ -309,15 +306,15 @@ void Formulation::addRamCoverCuts(int t)
     struct Held {
         int sram;                  // S_RAM[t,i]
         std::vector<int> release;  // R[t,k] of the readers k < t that can run in t
-        double bytes;
     };
     std::vector<Held> held;
+    std::vector<double> sizes;
     double held_bytes = 0;
     for (int i = 0; i < t; ++i) {
         if (std::find(inputs.begin(), inputs.end(), i) != inputs.end() || sram(t, i) < 0) continue;
         const double m = static_cast<double>(g.node(i).memory_bytes);
         if (m <= 0) continue;
-        Held h{sram(t, i), {}, m};
+        Held h{sram(t, i), {}};
         bool read_after_t = false;
         for (int j : g.successors(i)) {
             if (j > t) read_after_t = true;
@@ -325,43 +322,24 @@ void Formulation::addRamCoverCuts(int t)
         }
         if (!read_after_t) continue;
         held.push_back(std::move(h));
+        sizes.push_back(m);
         held_bytes += m;
     }
     const double excess = held_bytes + must_hold - static_cast<double>(p_.ram_budget_bytes);
-    if (excess <= 0 || held.empty()) return;
 
     // Σ c_i z_i ≥ rhs, written as Σ c_i S_RAM[t,i] − Σ c_i R[t,k] ≤ Σ c_i − rhs.
-    auto addCut = [&](auto coefficient, double rhs) {
+    for (const KnapsackRounding& cut : knapsackRoundings(sizes, excess)) {
         std::map<int, double> row_terms;
         double total = 0;
-        for (const Held& h : held) {
-            const double c = coefficient(h.bytes);
+        for (std::size_t h = 0; h < held.size(); ++h) {
+            const double c = cut.coefficient[h];
             if (c == 0) continue;
             total += c;
-            row_terms[h.sram] += c;
-            for (int k : h.release) row_terms[k] -= c;
+            row_terms[held[h].sram] += c;
+            for (int k : held[h].release) row_terms[k] -= c;
         }
-        const int row = addRow(-kInf, total - rhs);
+        const int row = addRow(-kInf, total - cut.rhs);
         for (auto [col, c] : row_terms) coef(row, col, c);
-    };
-    addCut([&](double m) { return std::min(m, excess); }, excess);
-
-    std::vector<double> sizes;
-    for (const Held& h : held)
-        if (h.bytes < excess) sizes.push_back(h.bytes);
-    std::sort(sizes.begin(), sizes.end());
-    sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
-    for (double delta : sizes) {
-        const double beta = excess / delta;
-        const double f = beta - std::floor(beta);
-        if (f < 1e-9) continue;  // the rounding adds nothing to the row itself
-        addCut(
-            [&](double m) {
-                const double alpha = m / delta;
-                const double fi = alpha - std::floor(alpha);
-                return std::floor(alpha) + std::min(fi, f) / f;
-            },
-            std::ceil(beta));
     }
 }
 
