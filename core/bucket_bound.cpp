@@ -225,13 +225,13 @@ BucketBound bucketBound(const Problem& problem, const std::vector<int>& stages, 
 
 void growBucketBound(const Problem& problem, int peak_stage, int first_tail, double seconds,
                      const std::atomic<bool>* cancel, const std::function<void(const BucketBound&, int tail)>& found,
-                     int step, const std::function<double()>& enough_j)
+                     const std::function<double()>& enough_j)
 {
     const auto deadline =
         Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(std::max(0.0, seconds)));
     const std::vector<int> all = bucketBoundStages(problem, peak_stage, problem.graph.size());
     std::vector<int> last;
-    for (int tail = first_tail; last != all; tail += std::max(1, step)) {
+    for (int tail = first_tail; last != all; ++tail) {
         const double left_s = std::chrono::duration<double>(deadline - Clock::now()).count();
         if (left_s <= 0 || (cancel && cancel->load())) return;
         std::vector<int> stages = bucketBoundStages(problem, peak_stage, tail);

@@ -63,7 +63,7 @@ BucketBound bucketBound(const Problem& problem, const std::vector<int>& stages, 
                         const std::atomic<bool>* cancel = nullptr, double cutoff_j = INFINITY);
 
 // bucketBound on ever longer tails (bucketBoundStages): `first_tail` stages,
-// then `step` more each time the last was solved exactly, until `seconds`
+// then one more each time the last was solved exactly, until `seconds`
 // pass, `cancel` is set or the tail holds every over-budget stage (a tail
 // that adds nothing, having reached the stage-peak stage, is skipped). Each
 // bound goes to `found` as it is proven, with its tail; an infeasible one
@@ -77,6 +77,6 @@ BucketBound bucketBound(const Problem& problem, const std::vector<int>& stages, 
 // first that proves it.
 void growBucketBound(const Problem& problem, int peak_stage, int first_tail, double seconds,
                      const std::atomic<bool>* cancel, const std::function<void(const BucketBound&, int tail)>& found,
-                     int step = 1, const std::function<double()>& enough_j = {});
+                     const std::function<double()>& enough_j = {});
 
 }  // namespace poet

@@ -296,7 +296,7 @@ private:
 // Each bound goes to the incumbent handler's shared state at once, which
 // stops the LP and the search when the incumbent is within the gap of it.
 //
-// Long tails first, by two from eighteen: at the budgets where only they
+// Long tails, one by one from eighteen: at the budgets where only they
 // prove the gap (resnet18_cifar on m4 at 14% and 1.5x: tail 18 proves it
 // in 7 s alone, tail 10 is not done in 23 s). Short ones, one by one from
 // ten, where CBC's search cannot help (growShortTails): there only they
@@ -306,7 +306,7 @@ public:
     LongerTails(const Problem& problem, int peak_stage, double seconds, IncumbentHandler::Shared& shared)
         : problem_(problem), peak_stage_(peak_stage), shared_(shared)
     {
-        thread_ = std::thread([this, seconds] { grow(kLongTail, 2, seconds); });
+        thread_ = std::thread([this, seconds] { grow(kLongTail, seconds); });
     }
     LongerTails(const LongerTails&) = delete;
     LongerTails& operator=(const LongerTails&) = delete;
@@ -320,7 +320,7 @@ public:
             while (!stop_ && !(cancel && cancel->load())) std::this_thread::sleep_for(std::chrono::milliseconds(20));
             stop_ = true;
         });
-        grow(kShortTail, 1, seconds);
+        grow(kShortTail, seconds);
         stop_ = true;
         watch.join();
     }
@@ -339,7 +339,7 @@ public:
 private:
     static constexpr int kLongTail = 18, kShortTail = 10;
 
-    void grow(int first_tail, int step, double seconds)
+    void grow(int first_tail, double seconds)
     {
         auto enough_j = [this] {
             std::lock_guard lock(shared_.mutex);
@@ -357,7 +357,7 @@ private:
                 stop_ = true;  // nothing more to prove
             }
         };
-        growBucketBound(problem_, peak_stage_, first_tail, seconds, &stop_, found, step, enough_j);
+        growBucketBound(problem_, peak_stage_, first_tail, seconds, &stop_, found, enough_j);
     }
 
     const Problem& problem_;
