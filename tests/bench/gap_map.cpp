@@ -93,6 +93,6 @@ int main(int argc, char** argv)
         a = e + 1;
     }
     std::printf("%9s  %-28s %-28s %12.9f %12.9f %12.9f\n", "all", "", "", spent_all, bound_all, spent_all - bound_all);
-    std::printf("# the schedule's extra energy %.9f J (charges leave out page-outs beyond the shares)\n",
+    std::printf("# the schedule's extra energy %.9f J (the charges leave out page-outs of values never new at a stage)\n",
                 r.replay.total_energy_j - plain_j);
 }
