@@ -164,6 +164,40 @@ private:
     bool impossible_ = false;
 };
 
+// SearchStop, and CBC's cutoff lowered to the caller's (model units) as that
+// falls while the search runs: read when it starts and between nodes (the
+// tree's status, every node with a print frequency of 1). Not in the node
+// event: CBC asserts after it that the node it made is under the cutoff.
+class CutoffFollower : public SearchStop {
+public:
+    CutoffFollower(Clock::time_point deadline, const std::atomic<bool>* cancel, std::function<double()> cutoff)
+        : SearchStop(deadline, cancel), cutoff_(std::move(cutoff))
+    {
+    }
+    CbcEventHandler* clone() const override { return new CutoffFollower(*this); }
+    CbcAction event(CbcEvent which) override
+    {
+        const CbcAction action = SearchStop::event(which);
+        if (action == noAction && which == treeStatus && model_) follow(*model_);
+        return action;
+    }
+    // Reads the caller's cutoff and lowers `model`'s to it.
+    void follow(CbcModel& model)
+    {
+        if (!cutoff_) return;
+        const double cutoff = cutoff_();
+        if (!(cutoff < lowest_)) return;
+        lowest_ = cutoff;
+        if (cutoff < model.getCutoff()) model.setCutoff(cutoff);
+    }
+    // The lowest cutoff read (infinite without one).
+    double lowest() const { return lowest_; }
+
+private:
+    std::function<double()> cutoff_;
+    double lowest_ = INFINITY;
+};
+
 }  // namespace
 
 std::vector<int> bucketBoundStages(const Problem& problem, int peak_stage, int tail)
@@ -179,7 +213,7 @@ std::vector<int> bucketBoundStages(const Problem& problem, int peak_stage, int t
 }
 
 BucketBound bucketBound(const Problem& problem, const std::vector<int>& stages, double seconds,
-                        const std::atomic<bool>* cancel, double cutoff_j)
+                        const std::atomic<bool>* cancel, const std::function<double()>& cutoff_j)
 {
     const auto deadline =
         Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(std::max(0.0, seconds)));
@@ -203,23 +237,30 @@ BucketBound bucketBound(const Problem& problem, const std::vector<int>& stages, 
     options.relative_gap = 1e-9;
     configureCbc(model, options, offset_j, scale,
                  std::max(0.01, std::chrono::duration<double>(deadline - Clock::now()).count()));
-    const bool cut_off = std::isfinite(cutoff_j);
-    if (cut_off) model.setCutoff((cutoff_j - offset_j) * scale);
-    SearchStop stop(deadline, cancel);
+    std::function<double()> cutoff_units;
+    if (cutoff_j) cutoff_units = [&] { return (cutoff_j() - offset_j) * scale; };
+    CutoffFollower stop(deadline, cancel, cutoff_units);
+    stop.follow(model);
+    model.setPrintFrequency(1);
     model.passInEventHandler(&stop);
     model.branchAndBound();
-    const auto* stopped = static_cast<const SearchStop*>(model.getEventHandler());
+    const auto* follower = static_cast<const CutoffFollower*>(model.getEventHandler());
+    // Every branch pruned was at or above the cutoff of its time, and so at
+    // or above the lowest one (less CBC's increment, to be safe).
+    const double cut_off_j =
+        offset_j + (follower->lowest() - model.getDblParam(CbcModel::CbcCutoffIncrement)) / scale;
     if (model.isProvenInfeasible()) {
-        if (cut_off) {
+        if (std::isfinite(follower->lowest())) {
             out.complete = true;
-            out.bound_j = cutoff_j - model.getDblParam(CbcModel::CbcCutoffIncrement) / scale;
+            out.bound_j = cut_off_j;
         } else {
             out.infeasible = true;
         }
         return out;
     }
     out.complete = model.isProvenOptimal();
-    out.bound_j = std::max(offset_j, offset_j + provenLowerBound(model, 0.0, stopped->cut_short) / scale);
+    out.bound_j = std::max(offset_j, offset_j + provenLowerBound(model, 0.0, follower->cut_short) / scale);
+    out.bound_j = std::min(out.bound_j, cut_off_j);
     return out;
 }
 
@@ -236,10 +277,10 @@ void growBucketBound(const Problem& problem, int peak_stage, int first_tail, dou
         if (left_s <= 0 || (cancel && cancel->load())) return;
         std::vector<int> stages = bucketBoundStages(problem, peak_stage, tail);
         if (stages == last) continue;  // the tail took in the stage-peak stage
-        const double cutoff_j = enough_j ? enough_j() : INFINITY;
-        const BucketBound bound = bucketBound(problem, stages, left_s, cancel, cutoff_j);
+        const BucketBound bound = bucketBound(problem, stages, left_s, cancel, enough_j);
         found(bound, tail);
-        if (!bound.complete || bound.infeasible || bound.bound_j >= cutoff_j * (1 - 1e-12)) return;
+        // The cutoff only falls: a bound at the one read now proves it.
+        if (!bound.complete || bound.infeasible || (enough_j && bound.bound_j >= enough_j() * (1 - 1e-12))) return;
         last = std::move(stages);
     }
 }

@@ -34,7 +34,6 @@
 // after another, in a budget of six of them) both cost. Its LP is weak
 // (below the stage peak), so it is CBC's search that raises it.
 #include <atomic>
-#include <cmath>
 #include <functional>
 #include <vector>
 
@@ -53,14 +52,16 @@ struct BucketBound {
 std::vector<int> bucketBoundStages(const Problem& problem, int peak_stage, int tail);
 
 // Solves the MILP on `stages` (those over the budget among them) for at
-// most `seconds`. With a finite `cutoff_j`, CBC prunes every branch whose
-// bound reaches it: a search that finds nothing below it proves `cutoff_j`
-// (less CBC's cutoff increment), and one that does finds the exact optimum.
+// most `seconds`. With `cutoff_j` (read when the search starts and at
+// every node, so it may fall as the caller's best schedule does), CBC
+// prunes every branch whose bound reaches the lowest value read: a search
+// that finds nothing below it proves that value (less CBC's cutoff
+// increment), and one that does finds the optimum, or that value if lower.
 // resnet18_cifar on m4 at 15% and 1.5x, the last 18 stages and the
 // stage-peak stage: 53 s to its optimum (0.620627 J), 16 s to prove 0.5%
 // under the best schedule (0.617756 J); at 14% 7 s to prove 0.622582 J.
 BucketBound bucketBound(const Problem& problem, const std::vector<int>& stages, double seconds,
-                        const std::atomic<bool>* cancel = nullptr, double cutoff_j = INFINITY);
+                        const std::atomic<bool>* cancel = nullptr, const std::function<double()>& cutoff_j = {});
 
 // bucketBound on ever longer tails (bucketBoundStages): `first_tail` stages,
 // then one more each time the last was solved exactly, until `seconds`
@@ -72,9 +73,8 @@ BucketBound bucketBound(const Problem& problem, const std::vector<int>& stages, 
 // loaded core: tail 9 gives 0.6043 J at 16% (exact), tail 10 0.6090 J
 // (exact, 13 s); at 15% 0.6066, 0.6113 (7 s) and 0.6113 J (11, 17 s).
 //
-// With `enough_j` (what the caller needs proven, read before each tail),
-// each tail is solved with that as its cutoff, and the growth ends at the
-// first that proves it.
+// With `enough_j` (what the caller needs proven), each tail is solved with
+// that as its cutoff, and the growth ends at the first that proves it.
 void growBucketBound(const Problem& problem, int peak_stage, int first_tail, double seconds,
                      const std::atomic<bool>* cancel, const std::function<void(const BucketBound&, int tail)>& found,
                      const std::function<double()>& enough_j = {});
