@@ -52,14 +52,14 @@ struct BucketBound {
 std::vector<int> bucketBoundStages(const Problem& problem, int peak_stage, int tail);
 
 // Solves the MILP on `stages` (those over the budget among them) for at
-// most `seconds`. With `cutoff_j` (read when the search starts and at
-// every node, so it may fall as the caller's best schedule does), CBC
+// most `seconds`. With `cutoff_j` (read when the search starts and
+// between nodes, so it may fall as the caller's best schedule does), CBC
 // prunes every branch whose bound reaches the lowest value read: a search
 // that finds nothing below it proves that value (less CBC's cutoff
 // increment), and one that does finds the optimum, or that value if lower.
-// resnet18_cifar on m4 at 15% and 1.5x, the last 18 stages and the
-// stage-peak stage: 53 s to its optimum (0.620627 J), 16 s to prove 0.5%
-// under the best schedule (0.617756 J); at 14% 7 s to prove 0.622582 J.
+// resnet18_cifar on m4 at 16% and 1.5x, the last 18 stages and the
+// stage-peak stage: 27 s to its optimum (0.618311 J), 10 s to prove 0.5%
+// under the best schedule (0.615482 J); at 15% 13 s to prove 0.617756 J.
 BucketBound bucketBound(const Problem& problem, const std::vector<int>& stages, double seconds,
                         const std::atomic<bool>* cancel = nullptr, const std::function<double()>& cutoff_j = {});
 

@@ -48,7 +48,7 @@ void addCutsAndHeuristics(CbcModel& model)
     // Two more of the cbc binary's, at the root only. They make the bucket
     // bound's tail (resnet18_cifar on m4 at 16% and 1.5x, the last 18
     // stages and the stage-peak one) prove its cutoff in ~10 s, not 37 s
-    // (root bound 0.5978 J to 0.6033 J). In the tree, CBC 2.10.8 failed an
+    // (root bound 0.5978 J to 0.6010 J). In the tree, CBC 2.10.8 failed an
     // assertion in CbcModel::addCuts in half of those solves.
     CglTwomir twomir;
     twomir.setMaxElements(250);
