@@ -309,7 +309,7 @@ class LongerTails {
 public:
     // `best_shown_j` gives the best schedule's energy announced so far (the
     // background plan's come in while the LP runs): the tails' cutoffs
-    // follow it and CBC's incumbents (the shared state's).
+    // follow the lower of it and the shared state's best (CBC's incumbents).
     LongerTails(const Problem& problem, int peak_stage, double seconds, IncumbentHandler::Shared& shared,
                 std::function<double()> best_shown_j)
         : problem_(problem), peak_stage_(peak_stage), shared_(shared), best_shown_j_(std::move(best_shown_j))
