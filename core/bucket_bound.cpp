@@ -238,10 +238,12 @@ BucketBound bucketBound(const Problem& problem, const std::vector<int>& stages, 
     configureCbc(model, options, offset_j, scale,
                  std::max(0.01, std::chrono::duration<double>(deadline - Clock::now()).count()));
     std::function<double()> cutoff_units;
-    if (cutoff_j) cutoff_units = [&] { return (cutoff_j() - offset_j) * scale; };
+    if (cutoff_j) {
+        cutoff_units = [&] { return (cutoff_j() - offset_j) * scale; };
+        model.setPrintFrequency(1);  // the tree's status, where the cutoff is read, after every node
+    }
     CutoffFollower stop(deadline, cancel, cutoff_units);
     stop.follow(model);
-    model.setPrintFrequency(1);
     model.passInEventHandler(&stop);
     model.branchAndBound();
     const auto* follower = static_cast<const CutoffFollower*>(model.getEventHandler());

@@ -349,6 +349,8 @@ private:
 
     void grow(int first_tail, double seconds)
     {
+        // Kept in the shared state too: `found` below and CBC's handler
+        // judge the gap by its best_j.
         auto enough_j = [this] {
             const double shown_j = best_shown_j_();
             std::lock_guard lock(shared_.mutex);
