@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <functional>
 #include <limits>
 #include <memory>
 #include <numeric>
@@ -167,11 +168,13 @@ private:
 
 // Stages a..e of the carried bound (arrival_bound.h), in triplet form:
 // per value x and stage s, h = in RAM while node s runs, p = paged in during
-// s (there for s+1), c = recomputed during s. The window may start in any
-// state: what is held while node a-1 runs is free.
+// s (there for s+1), c = recomputed during s. Without a look-back stage the
+// window may start in any state: what is held while node a-1 runs is free.
+// With one (`look_back` < a-1), see addLookBack.
 class CarriedMilp : public BoundMilp {
 public:
-    CarriedMilp(const Problem& problem, int a, int e, const PageoutCharges& pageout, double scale)
+    CarriedMilp(const Problem& problem, int a, int e, const PageoutCharges& pageout, double scale,
+                int look_back = -1)
     {
         const Graph& g = problem.graph;
         const int n = g.size();
@@ -180,10 +183,12 @@ public:
             const auto& in = g.predecessors(s);
             return x == s || std::binary_search(in.begin(), in.end(), x);
         };
-        // The window's inputs, and the inputs of each that may be recomputed.
+        if (look_back >= a - 1) look_back = -1;
+        // The inputs of the window (and of the stages after the look-back
+        // stage), and the inputs of each that may be recomputed.
         std::vector<char> used(n, 0), recomputable(n, 0);
         std::vector<int> todo;
-        for (int b = a; b <= e; ++b)
+        for (int b = look_back >= 0 ? look_back + 1 : a; b <= e; ++b)
             for (int u : g.predecessors(b))
                 if (!used[u]) used[u] = 1, todo.push_back(u);
         while (!todo.empty()) {
@@ -198,9 +203,11 @@ public:
         const int stages = e - a + 2;  // a-1..e
         auto at = [&](int s) { return s - (a - 1); };
         std::vector<std::vector<int>> held(n, std::vector<int>(stages, -1)), paged = held, recomputed = held;
+        std::vector<int> paged_out(n, -1);
         for (int x = 0; x < n; ++x) {
             if (!used[x]) continue;
-            const int out = paging ? addColumn(scale * pageout.within(x, a, e)) : -1;
+            const int out = paging ? addColumn(scale * pageout.within(x, look_back >= 0 ? look_back + 1 : a, e)) : -1;
+            paged_out[x] = out;
             for (int s = std::max(a - 1, x + 1); s <= e; ++s) {
                 if (s < e && !operand(s, x)) held[x][at(s)] = addColumn(0);
                 if (paging && s < e) {
@@ -260,17 +267,99 @@ public:
             for (int x = 0; x < n; ++x)
                 if (used[x]) term(memory, held[x][at(s)], bytes(x));
         }
+        std::vector<int> held_at_start(n, -1);
+        for (int x = 0; x < n; ++x) held_at_start[x] = held[x][at(a - 1)];
+        std::vector<int> recomputed_before;  // per value, in the look-back's bucket
+        if (look_back >= 0 &&
+            !addLookBack(problem, look_back, a, used, recomputable, held_at_start, paged_out, scale, recomputed_before))
+            return;
         const double spare = (problem.runtime_budget_factor - 1.0) * g.totalComputeTime();
         const int time = addRow(-kInf, std::max(spare, 0.0));
         for (int x = 0; x < n; ++x)
-            if (used[x])
+            if (used[x]) {
                 for (int s = a; s <= e; ++s) term(time, recomputed[x][at(s)], g.node(x).compute_time_s);
+                if (!recomputed_before.empty()) term(time, recomputed_before[x], g.node(x).compute_time_s);
+            }
         needed_ = true;
     }
 
     bool needed() const { return needed_; }
 
 private:
+    // The look-back stage s: the piece covers stages s+1..e (page-ins during
+    // s..e-1, recomputations during s+1..e). What is in RAM while node s
+    // runs fits beside node s's operands; each value made by then that a
+    // node of s+1..a-1 reads, or that is in RAM while node a-1 runs (held
+    // into the window, or an operand of node a-1), was in RAM at s or
+    // arrived since: one page-in during s..a-2 or one recomputation during
+    // s+1..a-1 (columns of their own: one bucket, as in bucket_bound.h),
+    // and such a recomputation needs its inputs the same way. The stages
+    // between have no RAM rows (any set of stages bounds). Where s is the
+    // stage-peak stage, a window no longer starts with values for free that
+    // no schedule can hold through the peak: resnet18_cifar at 12% and 1.5x,
+    // stage 72 and the window 110..116 give 0.0702 J where the windows over
+    // 73..116 give 0.0483 J (the schedule spends 0.0705 J there).
+    // False if node s does not fit at all (not this bound's to prove).
+    bool addLookBack(const Problem& problem, int s, int a, const std::vector<char>& used,
+                     const std::vector<char>& recomputable, const std::vector<int>& held_at_start,
+                     const std::vector<int>& paged_out, double scale, std::vector<int>& recomputed_before)
+    {
+        const Graph& g = problem.graph;
+        const int n = g.size();
+        auto bytes = [&](int i) { return static_cast<double>(g.node(i).memory_bytes); };
+        auto operand = [&](int t, int x) {
+            const auto& in = g.predecessors(t);
+            return x == t || std::binary_search(in.begin(), in.end(), x);
+        };
+        double room = static_cast<double>(problem.ram_budget_bytes) - bytes(s);
+        for (int u : g.predecessors(s)) room -= bytes(u);
+        if (room < 0) return false;
+        // Values made after s, or in RAM at s anyway, need nothing here.
+        std::vector<char> free_at_s(n, 1);
+        std::vector<int> held_at_s(n, -1), paged_before(n, -1);
+        recomputed_before.assign(n, -1);
+        const int memory = addRow(-kInf, room);
+        for (int x = 0; x <= s; ++x) {
+            if (!used[x] || operand(s, x)) continue;
+            free_at_s[x] = 0;
+            held_at_s[x] = addColumn(0);
+            term(memory, held_at_s[x], bytes(x));
+            if (problem.options.paging) {
+                paged_before[x] = addColumn(scale * g.node(x).pagein_energy_j);
+                const int needs_out = addRow(-kInf, 0);
+                term(needs_out, paged_before[x], 1);
+                term(needs_out, paged_out[x], -1);
+            }
+            if (recomputable[x]) recomputed_before[x] = addColumn(scale * g.node(x).compute_energy_j);
+        }
+        auto there = [&](int row, int x) {  // in RAM at s, or arrived since
+            term(row, held_at_s[x], 1);
+            term(row, paged_before[x], 1);
+            term(row, recomputed_before[x], 1);
+        };
+        for (int t = s + 1; t < a; ++t)
+            for (int x : g.predecessors(t))
+                if (!free_at_s[x]) there(addRow(1, kInf), x);
+        for (int x = 0; x <= s; ++x) {
+            if (free_at_s[x]) continue;
+            if (operand(a - 1, x)) {
+                there(addRow(1, kInf), x);
+            } else if (held_at_start[x] >= 0) {
+                const int row = addRow(0, kInf);
+                there(row, x);
+                term(row, held_at_start[x], -1);
+            }
+            if (recomputed_before[x] < 0) continue;
+            for (int u : g.predecessors(x))
+                if (!free_at_s[u]) {
+                    const int row = addRow(0, kInf);
+                    there(row, u);
+                    term(row, recomputed_before[x], -1);
+                }
+        }
+        return true;
+    }
+
     bool needed_ = false;
 };
 
@@ -287,8 +376,17 @@ struct Piece {
     bool early = false;
 };
 
+// How a caller steers the exact solves, from every piece's value so far
+// (both optional): `prefer` names pieces (indices) to solve before the
+// others, and `enough` ends the solves (the caller's bound proves what it
+// needs).
+struct Steering {
+    std::function<std::vector<int>(const std::vector<BoundPiece>&)> prefer;
+    std::function<bool(const std::vector<BoundPiece>&)> enough;
+};
+
 ArrivalBound sumOfPieces(const Problem& problem, const std::vector<Piece>& pieces, double scale, double seconds,
-                         const std::atomic<bool>* cancel)
+                         const std::atomic<bool>* cancel, const Steering& steering = {})
 {
     const auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
                                              std::chrono::duration<double>(std::max(0.0, seconds)));
@@ -324,15 +422,37 @@ ArrivalBound sumOfPieces(const Problem& problem, const std::vector<Piece>& piece
     std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
         return pieces[a].early != pieces[b].early ? pieces[a].early : solved[a].value > solved[b].value;
     });
-    for (const std::size_t k : order) {
+    auto values = [&] {
+        std::vector<BoundPiece> v;
+        for (const Solved& s : solved) v.push_back({s.stage, s.last, s.value / scale, s.exact});
+        return v;
+    };
+    // One piece may take far longer than its like (resnet18_cifar at 12%,
+    // a look-back window: 75 s once, 1.5 s alone), so none gets more than
+    // a quarter of the time.
+    const auto piece_time = std::chrono::duration_cast<Clock::duration>(
+        std::chrono::duration<double>(0.25 * std::max(0.0, seconds)));
+    std::vector<char> tried(solved.size(), 0);
+    std::size_t next = 0;  // in `order`
+    auto pick = [&]() -> int {
+        if (steering.prefer)
+            for (int k : steering.prefer(values()))
+                if (!tried[k]) return k;
+        while (next < order.size() && tried[order[next]]) ++next;
+        return next < order.size() ? static_cast<int>(order[next]) : -1;
+    };
+    for (int k = pick(); k >= 0; k = pick()) {
         Solved& s = solved[k];
+        tried[k] = 1;
         if (Clock::now() > deadline || (cancel && cancel->load()) || !s.lp->isProvenOptimal()) {
             out.complete = false;
             continue;
         }
+        const auto piece_deadline = std::min(deadline, Clock::now() + piece_time);
         CbcModel model(*s.lp);
-        configureCbc(model, exact, offset_j, scale, std::chrono::duration<double>(deadline - Clock::now()).count());
-        SearchStop stop(deadline, cancel);
+        configureCbc(model, exact, offset_j, scale,
+                     std::chrono::duration<double>(piece_deadline - Clock::now()).count());
+        SearchStop stop(piece_deadline, cancel);
         model.passInEventHandler(&stop);
         model.branchAndBound();
         if (model.isProvenInfeasible()) {
@@ -352,10 +472,49 @@ ArrivalBound sumOfPieces(const Problem& problem, const std::vector<Piece>& piece
             total += value - s.value;
             s.value = value;
         }
+        if (steering.enough && steering.enough(values())) {
+            out.complete = std::all_of(solved.begin(), solved.end(), [](const Solved& x) { return x.exact; });
+            break;
+        }
     }
     out.bound_j = offset_j + total / scale;
-    for (const Solved& s : solved) out.pieces.push_back({s.stage, s.last, s.value / scale, s.exact});
+    out.pieces = values();
     return out;
+}
+
+// The pieces that do not overlap with the largest sum (stages in no piece
+// count nothing), by a longest path over the stages: their indices, in
+// stage order.
+std::vector<int> bestPartition(const std::vector<BoundPiece>& pieces, int stages)
+{
+    std::vector<double> best(stages, 0.0);  // over stages 1..e
+    std::vector<int> chosen(stages, -1);    // the piece ending at e in best[e], or -1
+    std::vector<std::vector<int>> ending(stages);
+    for (int k = 0; k < static_cast<int>(pieces.size()); ++k) ending[pieces[k].last].push_back(k);
+    for (int e = 1; e < stages; ++e) {
+        best[e] = best[e - 1];
+        for (int k : ending[e]) {
+            const double sum = best[pieces[k].first - 1] + pieces[k].extra_j;
+            if (sum > best[e]) best[e] = sum, chosen[e] = k;
+        }
+    }
+    std::vector<int> out;
+    for (int e = stages - 1; e >= 1;) {
+        if (chosen[e] < 0) {
+            --e;
+            continue;
+        }
+        out.insert(out.begin(), chosen[e]);
+        e = pieces[chosen[e]].first - 1;
+    }
+    return out;
+}
+
+double sumOf(const std::vector<BoundPiece>& pieces, const std::vector<int>& which)
+{
+    double sum = 0;
+    for (int k : which) sum += pieces[k].extra_j;
+    return sum;
 }
 
 }  // namespace
@@ -372,7 +531,8 @@ ArrivalBound arrivalBound(const Problem& problem, double seconds, const std::ato
     return sumOfPieces(problem, pieces, scale, seconds, cancel);
 }
 
-ArrivalBound carriedArrivalBound(const Problem& problem, int window, double seconds, const std::atomic<bool>* cancel)
+ArrivalBound carriedArrivalBound(const Problem& problem, int window, double seconds, const std::atomic<bool>* cancel,
+                                 int look_back_stage, double enough_j)
 {
     const PageoutCharges pageout(problem.graph);
     const double scale = modelUnitsPerJoule(problem.graph.totalComputeEnergy());
@@ -384,43 +544,34 @@ ArrivalBound carriedArrivalBound(const Problem& problem, int window, double seco
     // exactly first when time is short. A window holding all stages needs
     // no other: what fits in one window costs no more there.
     std::vector<Piece> pieces;
-    auto add = [&](int a, int e, bool early) {
-        CarriedMilp milp(problem, a, e, pageout, scale);
-        if (milp.needed()) pieces.push_back({a, e, std::move(milp), early});
+    auto add = [&](int a, int e, bool early, int look_back) {
+        CarriedMilp milp(problem, a, e, pageout, scale, look_back);
+        if (milp.needed()) pieces.push_back({look_back >= 0 ? look_back + 1 : a, e, std::move(milp), early});
     };
     window = std::max(1, window);
-    for (int a = 1; a < n; a += window) add(a, std::min(n - 1, a + window - 1), true);
+    for (int a = 1; a < n; a += window) add(a, std::min(n - 1, a + window - 1), true, -1);
     if (window < n - 1) {
-        for (int e = 1; e < window; ++e) add(1, e, false);
+        for (int e = 1; e < window; ++e) add(1, e, false, -1);
         for (int a = 2; a < n; ++a)
-            if ((a - 1) % window != 0) add(a, std::min(n - 1, a + window - 1), false);
+            if ((a - 1) % window != 0) add(a, std::min(n - 1, a + window - 1), false, -1);
     }
-    ArrivalBound all = sumOfPieces(problem, pieces, scale, seconds, cancel);
+    if (look_back_stage >= 1)
+        for (int a = look_back_stage + 2; a < n; ++a) add(a, std::min(n - 1, a + window - 1), false, look_back_stage);
+    // The pieces of the best set so far (by their LP values where not yet
+    // solved) are solved first: their values are the bound's.
+    const double plain_j = problem.graph.totalComputeEnergy();
+    Steering steering;
+    steering.prefer = [&](const std::vector<BoundPiece>& now) { return bestPartition(now, n); };
+    steering.enough = [&](const std::vector<BoundPiece>& now) {
+        return plain_j + sumOf(now, bestPartition(now, n)) >= enough_j;
+    };
+    const ArrivalBound all = sumOfPieces(problem, pieces, scale, seconds, cancel, steering);
     if (all.infeasible) return all;
-    // The windows that do not overlap with the largest sum (stages in no
-    // window count nothing): best[e] over stages 1..e.
-    std::vector<double> best(n, 0.0);
-    std::vector<int> chosen(n, -1);  // the piece ending at e in best[e], or -1
-    std::vector<std::vector<int>> ending(n);
-    for (int k = 0; k < static_cast<int>(all.pieces.size()); ++k) ending[all.pieces[k].last].push_back(k);
-    for (int e = 1; e < n; ++e) {
-        best[e] = best[e - 1];
-        for (int k : ending[e]) {
-            const double sum = best[all.pieces[k].first - 1] + all.pieces[k].extra_j;
-            if (sum > best[e]) best[e] = sum, chosen[e] = k;
-        }
-    }
     ArrivalBound out = all;
+    const std::vector<int> best = bestPartition(all.pieces, n);
     out.pieces.clear();
-    for (int e = n - 1; e >= 1;) {
-        if (chosen[e] < 0) {
-            --e;
-            continue;
-        }
-        out.pieces.insert(out.pieces.begin(), all.pieces[chosen[e]]);
-        e = all.pieces[chosen[e]].first - 1;
-    }
-    out.bound_j = problem.graph.totalComputeEnergy() + best[n - 1];
+    for (int k : best) out.pieces.push_back(all.pieces[k]);
+    out.bound_j = plain_j + sumOf(all.pieces, best);
     return out;
 }
 

@@ -2,6 +2,7 @@
 // MILP (the reference build) on small graphs, and on the tight resnet18_cifar
 // budgets it was built for.
 #include <QtTest>
+#include <algorithm>
 
 #include "arrival_bound.h"
 #include "problem_loader.h"
@@ -110,16 +111,55 @@ private slots:
                  qPrintable(QStringLiteral("%1 compared, %2 above the arrival bound").arg(compared).arg(above_arrival)));
     }
 
+    // Windows that look back to a stage before them (arrival_bound.h), on
+    // the same problems, at every look-back stage with room between it and
+    // the window: never above the optimum, and above the carried bound
+    // without one on some budgets.
+    void lookBackNeverAboveTheOptimum_data()
+    {
+        QTest::addColumn<bool>("cheap_odd");
+        QTest::addColumn<int>("cheap_run");
+        QTest::newRow("uneven chain") << false << 1;
+        QTest::newRow("two cheap nodes in a row") << true << 2;
+    }
+
+    void lookBackNeverAboveTheOptimum()
+    {
+        QFETCH(bool, cheap_odd);
+        QFETCH(int, cheap_run);
+        const Graph g = test::trainingChain({3, 5, 2, 6, 4, 7, 1}, cheap_odd, cheap_run);
+        int compared = 0, above_carried = 0;
+        test::forEachSmallProblem(g, minimumFeasibleBudgetLowerBound(g), [&](const Problem& p, const SolveResult& ref) {
+            if (ref.status != SolveStatus::Optimal) return;
+            ++compared;
+            const double carried_j = carriedArrivalBound(p, 2, 10).bound_j;
+            bool above = false;
+            for (int s = 1; s + 3 < g.size(); ++s) {
+                const ArrivalBound b = carriedArrivalBound(p, 2, 10, nullptr, s);
+                QVERIFY2(!b.infeasible, qPrintable(test::describe(p)));
+                test::verifyBelowOptimum(b.bound_j, ref, test::describe(p) + QStringLiteral(", looking back to %1").arg(s));
+                above = above || b.bound_j > carried_j * (1 + 1e-9);
+            }
+            if (above) ++above_carried;
+        });
+        qInfo("%d compared, %d above the carried bound", compared, above_carried);
+        QVERIFY2(compared >= 40 && above_carried >= 3,
+                 qPrintable(QStringLiteral("%1 compared, %2 above the carried bound").arg(compared).arg(above_carried)));
+    }
+
     // Piece by piece: each stage of the arrival bound and each window of the
-    // carried bound asks no more than the optimal schedule spends there
-    // (chargedIn), on every small problem; and some pieces meet it exactly.
+    // carried bound (looking back to the stage-peak stage or not) asks no
+    // more than the optimal schedule spends there (chargedIn), on every
+    // small problem; and some pieces meet it exactly.
     void eachPieceAtMostWhatTheOptimumSpendsThere()
     {
         const Graph g = test::trainingChain({3, 5, 2, 6, 4, 7, 1}, true, 2);
         int pieces = 0, met = 0;
         test::forEachSmallProblem(g, minimumFeasibleBudgetLowerBound(g), [&](const Problem& p, const SolveResult& ref) {
             if (ref.status != SolveStatus::Optimal) return;
-            for (const ArrivalBound& b : {arrivalBound(p, 10), carriedArrivalBound(p, 3, 10)}) {
+            const int peak = stagePeakBound(p, 10).stage;
+            for (const ArrivalBound& b :
+                 {arrivalBound(p, 10), carriedArrivalBound(p, 3, 10), carriedArrivalBound(p, 3, 10, nullptr, peak)}) {
                 QVERIFY(b.complete);
                 const int m = verifyPiecesBelowCharges(p, b, *ref.schedule, ref.replay.total_energy_j, test::describe(p));
                 QVERIFY(m >= 0);
@@ -175,9 +215,26 @@ private slots:
             sum_j += carried.pieces[k].extra_j;
         }
         QVERIFY(std::abs(sum_j - carried.bound_j) < 1e-9);
-        QVERIFY(r.best_bound_j >= carried.bound_j * (1 - 1e-12));  // the solver reports it
+        // The solver reports it, or more, or stops where its gap is met (its
+        // carried bound looks back to the stage peak and ends there).
+        QVERIFY(r.best_bound_j >=
+                std::min(carried.bound_j, r.replay.total_energy_j * (1 - o.relative_gap)) * (1 - 1e-12));
+        // Looking back to the stage-peak stage (grad layer3.1.bn3), a window
+        // no longer starts with layer1.1's values in RAM for free (no
+        // schedule holds them through that peak): stages 73..116 give 0.0702
+        // J where the windows give 0.0483 J, and the bound proves the best
+        // schedule the solver finds at this budget in 30 s (0.744527678 J)
+        // within 0.5%, where the windows alone leave 3%.
+        const StageBound peak = stagePeakBound(p, 30);
+        QCOMPARE(p.graph.node(peak.stage).name, std::string("grad layer3.1.bn3"));
+        const double within_half_percent_j = 0.744527678 * (1 - 0.005);
+        const ArrivalBound look_back = carriedArrivalBound(p, 7, 60, nullptr, peak.stage, within_half_percent_j);
+        QVERIFY2(look_back.bound_j >= within_half_percent_j && look_back.bound_j <= r.replay.total_energy_j,
+                 qPrintable(QStringLiteral("%1").arg(look_back.bound_j, 0, 'g', 9)));
+        QVERIFY(std::any_of(look_back.pieces.begin(), look_back.pieces.end(),
+                            [&](const BoundPiece& piece) { return piece.first == peak.stage + 1; }));
         // And window by window, below what the solver's schedule spends there.
-        for (const ArrivalBound* b : {&arrival, &carried}) {
+        for (const ArrivalBound* b : {&arrival, &carried, &look_back}) {
             const int met = verifyPiecesBelowCharges(p, *b, *r.schedule, r.replay.total_energy_j, test::describe(p));
             qInfo("%d of %zu pieces met by the schedule", met, b->pieces.size());
             QVERIFY(met >= 0);
