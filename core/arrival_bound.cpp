@@ -294,12 +294,9 @@ private:
     // arrived since: one page-in during s..a-2 or one recomputation during
     // s+1..a-1 (columns of their own: one bucket, as in bucket_bound.h),
     // and such a recomputation needs its inputs the same way. The stages
-    // between have no RAM rows (any set of stages bounds). Where s is the
-    // stage-peak stage, a window no longer starts with values for free that
-    // no schedule can hold through the peak: resnet18_cifar at 12% and 1.5x,
-    // stage 72 and the window 110..116 give 0.0702 J where the windows over
-    // 73..116 give 0.0483 J (the schedule spends 0.0705 J there).
-    // False if node s does not fit at all (not this bound's to prove).
+    // between have no RAM rows (any set of stages bounds). Why: see
+    // arrival_bound.h. False if node s does not fit at all (not this
+    // bound's to prove).
     bool addLookBack(const Problem& problem, int s, int a, const std::vector<char>& used,
                      const std::vector<char>& recomputable, const std::vector<int>& held_at_start,
                      const std::vector<int>& paged_out, double scale, std::vector<int>& recomputed_before)

@@ -52,6 +52,21 @@
 // Above ~13% it gives no more than the stage-peak bound: at 15%, even
 // 16-stage windows (without the page-in-again rule) reached 0.601 J
 // against its 0.597 J, and CBC slows down beyond that.
+//
+// A window that starts in any state starts with values in RAM that no
+// schedule can have kept there: at 12%, the window 110..116 starts with
+// layer1.1's last values, which nothing holds through the stage-peak stage
+// 72 (grad layer3.1.bn3), and asks 0.0481 J where the schedule spends
+// 0.0578 J (bringing them back costs 0.0094 J). So there are also windows
+// that look back to a stage s before them: the piece covers s+1..e, what is
+// in RAM while node s runs fits beside node s's operands, and every value
+// read between s and the window, or in RAM as it starts, was in RAM at s or
+// came back in between (one page-in or recomputation, as in
+// bucket_bound.h's buckets; no RAM rows between). At 12%, looking back to
+// stage 72, the window 110..116 proves 0.0702 J over 73..116 (the schedule
+// spends 0.0705 J there; the windows 0.0483 J), and the bound rises from
+// 0.7222 J to 0.7434 J (the schedule: 0.7445 J); at 11% 0.7418 J (0.68%
+// below its schedule), at 13% 0.7298 J (1.33%).
 #include <atomic>
 #include <cmath>
 #include <vector>
