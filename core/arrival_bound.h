@@ -99,11 +99,12 @@ ArrivalBound arrivalBound(const Problem& problem, double seconds, const std::ato
 
 // The carried bound over windows of `window` stages (`stage`: the first
 // stage of a window with no solution; `pieces`: the windows summed). The
-// windows from stage 1 on are solved exactly first, so a short `seconds`
-// gives at least their sum; then the others, largest LP value first, each
-// for a quarter of `seconds` at most, until the best set reaches
-// `enough_j`. With `look_back_stage` (the stage-peak bound's stage), also
-// the windows after it that look back to it (see above).
+// pieces of the best set by their values so far (LP values where not yet
+// solved) are solved exactly first, then the windows from stage 1 on, so
+// a short `seconds` gives at least their sum, then the others, largest LP
+// value first; each for a quarter of `seconds` at most, until the best set
+// reaches `enough_j`. With `look_back_stage` (the stage-peak bound's
+// stage), also the windows after it that look back to it (see above).
 ArrivalBound carriedArrivalBound(const Problem& problem, int window, double seconds,
                                  const std::atomic<bool>* cancel = nullptr, int look_back_stage = -1,
                                  double enough_j = INFINITY);
