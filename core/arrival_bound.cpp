@@ -46,6 +46,23 @@ protected:
     }
 };
 
+// x is node t or one of its inputs: in RAM while node t runs anyway.
+bool operandOf(const Graph& g, int t, int x)
+{
+    const auto& in = g.predecessors(t);
+    return x == t || std::binary_search(in.begin(), in.end(), x);
+}
+
+// The RAM left beside node t and its inputs while it runs (negative: node t
+// alone does not fit, the one-node bound's case).
+double roomBeside(const Problem& problem, int t)
+{
+    const Graph& g = problem.graph;
+    double room = static_cast<double>(problem.ram_budget_bytes - g.node(t).memory_bytes);
+    for (int u : g.predecessors(t)) room -= static_cast<double>(g.node(u).memory_bytes);
+    return room;
+}
+
 // Node b reads u, and node b-1 neither read nor computed it: u is new at b.
 bool newAt(const Graph& g, int b, int u)
 {
@@ -179,10 +196,7 @@ public:
         const Graph& g = problem.graph;
         const int n = g.size();
         auto bytes = [&](int i) { return static_cast<double>(g.node(i).memory_bytes); };
-        auto operand = [&](int s, int x) {  // in RAM while node s runs anyway
-            const auto& in = g.predecessors(s);
-            return x == s || std::binary_search(in.begin(), in.end(), x);
-        };
+        auto operand = [&](int s, int x) { return operandOf(g, s, x); };
         if (look_back >= a - 1) look_back = -1;
         // The inputs of the window (and of the stages after the look-back
         // stage), and the inputs of each that may be recomputed.
@@ -260,9 +274,8 @@ public:
             }
         }
         for (int s = a - 1; s < e; ++s) {  // while node s runs
-            double room = static_cast<double>(problem.ram_budget_bytes) - bytes(s);
-            for (int u : g.predecessors(s)) room -= bytes(u);
-            if (room < 0) return;  // the one-node bound's case: not this bound's to prove
+            const double room = roomBeside(problem, s);
+            if (room < 0) return;  // not this bound's to prove
             const int memory = addRow(-kInf, room);
             for (int x = 0; x < n; ++x)
                 if (used[x]) term(memory, held[x][at(s)], bytes(x));
@@ -303,12 +316,7 @@ private:
         const Graph& g = problem.graph;
         const int n = g.size();
         auto bytes = [&](int i) { return static_cast<double>(g.node(i).memory_bytes); };
-        auto operand = [&](int t, int x) {
-            const auto& in = g.predecessors(t);
-            return x == t || std::binary_search(in.begin(), in.end(), x);
-        };
-        double room = static_cast<double>(problem.ram_budget_bytes) - bytes(s);
-        for (int u : g.predecessors(s)) room -= bytes(u);
+        const double room = roomBeside(problem, s);
         if (room < 0) return false;
         // Values made after s, or in RAM at s anyway, need nothing here.
         std::vector<char> free_at_s(n, 1);
@@ -316,7 +324,7 @@ private:
         recomputed_before.assign(n, -1);
         const int memory = addRow(-kInf, room);
         for (int x = 0; x <= s; ++x) {
-            if (!used[x] || operand(s, x)) continue;
+            if (!used[x] || operandOf(g, s, x)) continue;
             free_at_s[x] = 0;
             held_at_s[x] = addColumn(0);
             term(memory, held_at_s[x], bytes(x));
