@@ -45,6 +45,7 @@ int Formulation::addColumn(double lo, double up, double obj, bool integer)
     col_upper.push_back(up);
     objective.push_back(obj);
     is_integer.push_back(integer ? 1 : 0);
+    column_stage_.push_back(building_stage_);
     return columns() - 1;
 }
 
@@ -110,6 +111,7 @@ void Formulation::build()
 
     // Frontier-advancing: stage t computes node t; nothing beyond t exists at t.
     for (int t = 0; t < n; ++t) {
+        building_stage_ = t;
         r_[t * n + t] = kOne;
         for (int i = 0; i < t; ++i) {
             const Node& node = g.node(i);
@@ -213,6 +215,7 @@ void Formulation::buildMemory()
     };
 
     for (int t = 0; t < n; ++t) {
+        building_stage_ = t;
         // FREE[t,(i,k)]: i's RAM is released right after k runs in stage t.
         // Releases after node t itself only lower RAM after the stage's last
         // op, below U[t,t]: they bound nothing, so they get no variable.
@@ -350,16 +353,21 @@ double Formulation::energyJ(const double* x) const
     return s / scale_ + offset_j_;
 }
 
+int Formulation::column(Var which, int t, int i) const
+{
+    switch (which) {
+    case Var::R: return r(t, i);
+    case Var::S_RAM: return sram(t, i);
+    case Var::S_SD: return ssd(t, i);
+    case Var::M_in: return min(t, i);
+    case Var::M_out: return mout(t, i);
+    }
+    return kNone;
+}
+
 double Formulation::value(Var which, const double* x, int t, int i) const
 {
-    int col = kNone;
-    switch (which) {
-    case Var::R: col = r(t, i); break;
-    case Var::S_RAM: col = sram(t, i); break;
-    case Var::S_SD: col = ssd(t, i); break;
-    case Var::M_in: col = min(t, i); break;
-    case Var::M_out: col = mout(t, i); break;
-    }
+    const int col = column(which, t, i);
     return col == kOne ? 1.0 : col == kNone ? 0.0 : x[col];
 }
 

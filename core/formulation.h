@@ -67,16 +67,20 @@ public:
     // relaxation's included): 0 for variables that do not exist, 1 for R[t,t].
     enum class Var { R, S_RAM, S_SD, M_in, M_out };
     double value(Var which, const double* x, int t, int i) const;
+    // The column of one schedule variable: kNone where it does not exist,
+    // kOne for R[t,t] (fixed 1).
+    static constexpr int kNone = -1;
+    static constexpr int kOne = -2;
+    int column(Var which, int t, int i) const;
+    // The stage each column belongs to (FREE[t,·] and U[t,·] included): what
+    // window_search.h frees, stage by stage.
+    int stageOf(int column) const { return column_stage_[column]; }
 
 private:
     int addColumn(double lo, double up, double obj, bool integer);
     int addRow(double lo, double up);
     void coef(int row, int col, double value);
 
-    // Variable lookups: -1 when the variable does not exist (fixed 0), except
-    // R[t,t] which is fixed 1 (kOne).
-    static constexpr int kNone = -1;
-    static constexpr int kOne = -2;
     int r(int t, int i) const;
     int sram(int t, int i) const;
     int ssd(int t, int i) const;
@@ -96,6 +100,8 @@ private:
     std::vector<int> r_, sram_, ssd_, min_, mout_;  // n*n index maps
     std::vector<int> free_;                          // t * E + e
     std::vector<int> u_;                             // t * n + k
+    std::vector<int> column_stage_;                  // per column
+    int building_stage_ = 0;                         // the stage addColumn tags its columns with
 };
 
 }  // namespace poet

@@ -1,0 +1,244 @@
+#include "window_search.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <optional>
+#include <vector>
+
+#include "cbc_setup.h"
+#include "formulation.h"
+#include "replay.h"
+
+namespace poet {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using Var = Formulation::Var;
+constexpr double kInf = std::numeric_limits<double>::max();
+
+// The formulation's rows, term by term, and the rows of each column: built
+// once for every window.
+struct RowIndex {
+    explicit RowIndex(const Formulation& f) : terms(f.rows()), of_column(f.columns())
+    {
+        for (std::size_t k = 0; k < f.triplet_row.size(); ++k) {
+            terms[f.triplet_row[k]].emplace_back(f.triplet_col[k], f.triplet_value[k]);
+            of_column[f.triplet_col[k]].push_back(f.triplet_row[k]);
+        }
+    }
+    std::vector<std::vector<std::pair<int, double>>> terms;
+    std::vector<std::vector<int>> of_column;
+};
+
+// One window's MILP (window_search.h), in the triplet form loadMilp takes:
+// each of its columns is a group of the formulation's columns that take
+// one value, and every other column keeps its value in `fixed`.
+struct WindowMilp {
+    int columns() const { return static_cast<int>(objective.size()); }
+    int rows() const { return static_cast<int>(row_lower.size()); }
+    std::vector<std::vector<int>> groups;
+    std::vector<double> fixed;  // a full column solution: the schedule's, with the grouped page-outs dropped
+    std::vector<double> objective, col_lower, col_upper, row_lower, row_upper, triplet_value;
+    std::vector<int> triplet_row, triplet_col;
+    std::vector<char> is_integer;
+    bool consistent = true;  // every row that only fixed columns make up holds
+};
+
+WindowMilp windowMilp(const Formulation& f, const RowIndex& index, const std::vector<double>& x, int n, int t0,
+                      int t1)
+{
+    WindowMilp m;
+    m.fixed = x;
+    std::vector<int> group_of(f.columns(), -1);
+    auto join = [&](int group, int col) {
+        if (col < 0) return;
+        group_of[col] = group;
+        m.groups[group].push_back(col);
+    };
+    auto alone = [&](int col) {
+        if (col < 0) return;
+        m.groups.emplace_back();
+        join(static_cast<int>(m.groups.size()) - 1, col);
+    };
+    std::vector<char> paging_state(f.columns(), 0);  // M_out and S_SD, grouped below
+    for (int t = 0; t < n; ++t)
+        for (int i = 0; i < t; ++i)
+            for (Var v : {Var::M_out, Var::S_SD})
+                if (const int c = f.column(v, t, i); c >= 0) paging_state[c] = 1;
+    for (int c = 0; c < f.columns(); ++c)
+        if (!paging_state[c] && f.stageOf(c) >= t0 && f.stageOf(c) <= t1) alone(c);
+    for (int i = 0; i < n; ++i) {
+        int first_held = -1;  // the first stage before the window with i in RAM
+        for (int t = i + 1; t < t0 && first_held < 0; ++t)
+            if (const int c = f.column(Var::S_RAM, t, i); c >= 0 && x[c] > 0.5) first_held = t;
+        const int out = first_held >= 0 ? f.column(Var::M_out, first_held, i) : Formulation::kNone;
+        if (out >= 0) {  // paged out there or nowhere, on flash from then on
+            m.groups.emplace_back();
+            const int group = static_cast<int>(m.groups.size()) - 1;
+            join(group, out);
+            for (int t = first_held + 1; t < n; ++t) join(group, f.column(Var::S_SD, t, i));
+            for (int t = 0; t < n; ++t)
+                if (const int c = f.column(Var::M_out, t, i); c >= 0 && group_of[c] < 0) m.fixed[c] = 0;
+        } else {  // made in the window or after: its own paging columns from the window on
+            for (int t = t0; t < n; ++t) {
+                if (t <= t1) alone(f.column(Var::M_out, t, i));
+                alone(f.column(Var::S_SD, t, i));
+            }
+        }
+    }
+    for (const auto& group : m.groups) {
+        double cost = 0;
+        for (int c : group) cost += f.objective[c];
+        m.objective.push_back(cost);
+        const bool one = group.size() == 1;
+        m.col_lower.push_back(one ? f.col_lower[group[0]] : 0.0);
+        m.col_upper.push_back(one ? f.col_upper[group[0]] : 1.0);
+        m.is_integer.push_back(one ? f.is_integer[group[0]] : 1);
+    }
+    std::vector<char> touched(f.rows(), 0);
+    for (const auto& group : m.groups)
+        for (int c : group)
+            for (int r : index.of_column[c]) touched[r] = 1;
+    std::map<int, double> sum;  // per group, in one row
+    for (int r = 0; r < f.rows(); ++r) {
+        if (!touched[r]) continue;
+        sum.clear();
+        double fixed_part = 0;
+        for (auto [c, a] : index.terms[r]) {
+            if (group_of[c] >= 0) sum[group_of[c]] += a;
+            else fixed_part += a * m.fixed[c];
+        }
+        const double lo = f.row_lower[r] <= -kInf ? -kInf : f.row_lower[r] - fixed_part;
+        const double up = f.row_upper[r] >= kInf ? kInf : f.row_upper[r] - fixed_part;
+        const double tolerance = 1e-7 * std::max({1.0, std::abs(lo == -kInf ? 0 : lo), std::abs(up == kInf ? 0 : up)});
+        double least = 0, most = 0;  // what the groups can add up to
+        int terms = 0;
+        for (auto [g, a] : sum) {
+            if (a == 0) continue;
+            ++terms;
+            least += std::min(a * m.col_lower[g], a * m.col_upper[g]);
+            most += std::max(a * m.col_lower[g], a * m.col_upper[g]);
+        }
+        if (terms == 0) {
+            if (lo > tolerance || up < -tolerance) m.consistent = false;
+            continue;
+        }
+        if (least >= lo - tolerance && most <= up + tolerance) continue;  // holds whatever the groups do
+        const int row = m.rows();
+        m.row_lower.push_back(lo);
+        m.row_upper.push_back(up);
+        for (auto [g, a] : sum)
+            if (a != 0) {
+                m.triplet_row.push_back(row);
+                m.triplet_col.push_back(g);
+                m.triplet_value.push_back(a);
+            }
+    }
+    return m;
+}
+
+// The window's optimum if it is below the schedule's (`x`), as a full
+// column solution; `exact` says whether the search finished.
+std::optional<std::vector<double>> solveWindow(const WindowMilp& m, const std::vector<double>& x,
+                                               Clock::time_point deadline, const std::atomic<bool>* cancel,
+                                               bool& exact)
+{
+    exact = false;
+    OsiClpSolverInterface lp;
+    loadMilp(lp, m, m.col_lower.data(), m.col_upper.data(), m.is_integer);
+    lp.setHintParam(OsiDoReducePrint, true, OsiHintTry);
+    lp.initialSolve();
+    if (!lp.isProvenOptimal()) return std::nullopt;
+    std::vector<double> start(m.columns(), 0.0);
+    double start_cost = 0;
+    for (int g = 0; g < m.columns(); ++g) {
+        for (int c : m.groups[g]) start[g] = std::max(start[g], x[c]);
+        start_cost += m.objective[g] * start[g];
+    }
+    // A bare CbcModel: the windows' root cuts took longer than their search.
+    CbcModel model(lp);
+    model.setLogLevel(0);
+    model.setAllowableFractionGap(1e-9);
+    model.setMaximumSeconds(std::max(0.0, std::chrono::duration<double>(deadline - Clock::now()).count()));
+    SearchStop stop(deadline, cancel);
+    model.passInEventHandler(&stop);
+    model.setBestSolution(start.data(), m.columns(), start_cost, true);
+    model.branchAndBound();
+    exact = model.isProvenOptimal() && !stop.cut_short;
+    const double* best = model.bestSolution();
+    // Model units are ~1e6 per plain pass: a micro-unit is no saving.
+    if (!best || model.getObjValue() >= start_cost - 1e-6) return std::nullopt;
+    std::vector<double> y = m.fixed;
+    for (int g = 0; g < m.columns(); ++g)
+        for (int c : m.groups[g]) y[c] = m.is_integer[g] ? std::round(best[g]) : best[g];
+    return y;
+}
+
+// What a schedule spends in stages t0..t1 beyond one plain pass, but its
+// page-outs: where a window may save something.
+double spentIn(const Graph& g, const Schedule& s, int t0, int t1)
+{
+    double spent = 0;
+    for (int t = t0; t <= t1; ++t)
+        for (int i = 0; i < t; ++i) {
+            if (s.M_in(t, i)) spent += g.node(i).pagein_energy_j;
+            if (s.R(t, i)) spent += g.node(i).compute_energy_j;
+        }
+    return spent;
+}
+
+}  // namespace
+
+Schedule improveByWindows(const Problem& problem, const Schedule& s, Clock::time_point deadline,
+                          const std::atomic<bool>* cancel, const std::function<void(const Schedule&)>& improved)
+{
+    const Graph& g = problem.graph;
+    const int n = g.size();
+    const ReplayLimits limits = limitsOf(problem);
+    const ReplayReport first = replaySchedule(g, s, limits);
+    if (!first.valid) return s;
+    const Formulation f(problem);
+    const RowIndex index(f);
+    Schedule best = s;
+    double best_j = first.total_energy_j;
+    std::vector<double> x = f.encode(best);
+    auto over = [&] { return Clock::now() >= deadline || (cancel && cancel->load()); };
+    int width = 3;
+    double cap_s = 0.25;
+    while (!over() && width < n) {
+        std::vector<std::pair<double, int>> order;  // spent, first stage
+        for (int t0 = 1; t0 + width - 1 < n; ++t0)
+            if (const double spent = spentIn(g, best, t0, t0 + width - 1); spent > 0) order.emplace_back(spent, t0);
+        std::stable_sort(order.begin(), order.end(), [](auto a, auto b) { return a.first > b.first; });
+        bool changed = false, all_exact = true;
+        for (auto [spent, t0] : order) {
+            if (over()) break;
+            const WindowMilp m = windowMilp(f, index, x, n, t0, t0 + width - 1);
+            bool exact = false;
+            const auto window_deadline =
+                std::min(deadline, Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                                      std::chrono::duration<double>(cap_s)));
+            const std::optional<std::vector<double>> y =
+                m.consistent ? solveWindow(m, x, window_deadline, cancel, exact) : std::nullopt;
+            all_exact = all_exact && exact;
+            if (!y) continue;
+            Schedule candidate = f.decode(y->data());
+            const ReplayReport replay = replaySchedule(g, candidate, limits);
+            if (!replay.valid || !(replay.total_energy_j < best_j)) continue;
+            best = std::move(candidate);
+            best_j = replay.total_energy_j;
+            x = f.encode(best);
+            changed = true;
+            if (improved) improved(best);
+        }
+        if (changed) continue;
+        if (all_exact) ++width;
+        else cap_s *= 2;
+    }
+    return best;
+}
+
+}  // namespace poet

@@ -1,0 +1,41 @@
+#pragma once
+// A large-neighbourhood search on a valid schedule: formulation.md's MILP
+// re-solved exactly on a few consecutive stages with the rest of the
+// schedule fixed. It finds what the local rules (schedule_improvement.h) and
+// the paging plan cannot: resnet18_cifar on m4 at 13% and 1.5x, the best
+// schedule (0.739648 J) pages layer1.1.relu3 in for the first backward
+// stage of layer1.1 and brings two more values in to recompute the add;
+// re-solving stages 109..111 pages layer1.1.relu2 and conv3 in one stage
+// sooner and recomputes bn3, the add and relu3 from them, so relu3 is never
+// paged out: 0.729963 J, 1.3% less (0.02% above the carried bound).
+//
+// In each window t0..t1 every variable of those stages is free (R, S_RAM,
+// M_in, M_out, S_SD, FREE, U); outside it R, S_RAM, M_in, FREE and U keep
+// the schedule's values. Page-outs may move: a value in RAM at some stage
+// before t0 is paged out there or not at all (a page-out costs the same at
+// any stage and the copy on flash stays valid, so the earliest is never
+// worse): one column stands for that page-out and for its copy on flash at
+// every later stage. So the window can drop a page-out that no page-in
+// needs any more, or add one for a value it now pages in.
+#include <atomic>
+#include <chrono>
+#include <functional>
+
+#include "problem.h"
+#include "schedule.h"
+
+namespace poet {
+
+// Windows of three stages first, by the energy the schedule spends in them
+// (page-ins and recomputations), largest first; each solve is cut short
+// after a quarter of a second at first, then twice as long on each pass
+// that changes nothing, and a pass where every window was solved exactly
+// and nothing changed moves on to windows one stage longer. Each better
+// schedule (replayed under the problem's limits) goes to `improved` at
+// once. Ends at `deadline` or on `cancel`, returning the best schedule
+// (`s` itself when nothing helps); `s` must be valid.
+Schedule improveByWindows(const Problem& problem, const Schedule& s, std::chrono::steady_clock::time_point deadline,
+                          const std::atomic<bool>* cancel = nullptr,
+                          const std::function<void(const Schedule&)>& improved = {});
+
+}  // namespace poet
