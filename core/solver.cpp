@@ -218,8 +218,8 @@ public:
     // The plan runs until options.time_limit_s (from `start`), then the
     // local search on its best for at most `search_s`, then the window
     // search on the better of that and `best_shown()` until `windows_s`
-    // (from `start`). Each schedule goes to `announce` (with its replay) as
-    // soon as it is found.
+    // (from `start`) or stopWindows(). Each schedule goes to `announce`
+    // (with its replay) as soon as it is found.
     using Announce = std::function<void(const Schedule&, const ReplayReport&)>;
     BackgroundPlan(const Problem& problem, SolverOptions options, Clock::time_point start, double search_s,
                    double windows_s, Announce announce, std::function<std::optional<Schedule>()> best_shown,
@@ -272,16 +272,18 @@ public:
     void stopWindows() { windows_stop_ = true; }
 
     // Waits for the plan to end (passing a cancel on to it), handing each
-    // new schedule to `use` as it comes; the window search ends at once (CBC's
-    // search wants both cores).
+    // new schedule to `use` as it comes. The window search ends at once
+    // (CBC's search wants both cores), or with `windows_to_the_end` runs on
+    // to its deadline or until `use` returns true (enough).
     template <class Use>
-    void finish(Use use)
+    void finish(Use use, bool windows_to_the_end = false)
     {
-        stopWindows();
+        if (!windows_to_the_end) stopWindows();
         for (bool last = false; !last;) {
             last = done_;  // read before take(): the final schedule is handed before done_ is set
-            if (cancel_ && cancel_->load()) stop_ = true;
-            if (std::optional<Schedule> s = take()) use(std::move(*s));
+            if (cancel_ && cancel_->load()) stop_ = windows_stop_ = true;
+            if (std::optional<Schedule> s = take())
+                if (use(std::move(*s))) stopWindows();
             if (!last) std::this_thread::sleep_for(std::chrono::milliseconds(5));
         }
     }
@@ -583,7 +585,7 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
     if (plan_as_heuristic && options.threads >= 2)
         background_plan.emplace(
             problem, planOptions(0.5 * options.time_limit_s), start, 0.1 * options.time_limit_s,
-            0.6 * options.time_limit_s,
+            options.time_limit_s,
             [&, first_s = result.first_solution_time_s](const Schedule& s, const ReplayReport& replay) {
                 announce(s, replay, first_s);
             },
@@ -857,10 +859,23 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
     }
     takeTailsBound();  // where it proves the gap, it stopped the LP
     if (withinGapWithPlan()) return finishWithKnownBound();
+    // CBC's tree starts from the LP: where that is further below the known
+    // bound than the gap, its search does not prove the gap in the time
+    // left, and at those budgets its incumbents never beat the plan's and
+    // the local search's (resnet18_cifar on m4 at 11 to 21% and 1.5x: the
+    // best schedule within 3.5 s in every case; bert at 10%: nothing better
+    // in 600 s). The short tails take its core instead where they run
+    // (measured at 13.5 to 17%), else the window search goes on to the end.
+    const bool search_cannot_prove = warm && lp_j < known_bound_j * (1 - options.relative_gap);
     // The background plan ran beside the LP too (bert at 20%: the LP takes
     // ~50 s); CBC starts from its best schedule.
     if (background_plan) {
-        background_plan->finish(takeFromPlan);  // each announced as it comes
+        background_plan->finish(
+            [&](Schedule s) {
+                takeFromPlan(std::move(s));  // each announced as it comes
+                return withinGapOfKnownBound();
+            },
+            search_cannot_prove && !tails);
         if (withinGapOfKnownBound()) return finishWithKnownBound();
     }
     // Out of time (or cancelled) already: CBC would only misread the cut-short LP.
@@ -873,13 +888,7 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
                           SolutionSource::None, known_bound_j);
     }
 
-    // CBC's tree starts from the LP: where that is further below the known
-    // bound than the gap, its search does not prove the gap in the time
-    // left, and at those budgets its incumbents never beat the plan's and
-    // the local search's (resnet18_cifar on m4 at 11 to 21% and 1.5x: the
-    // best schedule within 3.5 s in every case). The short tails take its
-    // core instead (measured at 13.5 to 17%).
-    if (tails && warm && lp_j < known_bound_j * (1 - options.relative_gap)) {
+    if (tails && search_cannot_prove) {
         tails->growShortTails(options.time_limit_s - secondsSince(start), cancel);
         tails->stop();
         takeTailsBound();

@@ -206,37 +206,49 @@ Schedule improveByWindows(const Problem& problem, const Schedule& s, Clock::time
     double best_j = first.total_energy_j;
     std::vector<double> x = f.encode(best);
     auto over = [&] { return Clock::now() >= deadline || (cancel && cancel->load()); };
-    int width = 3;
-    double cap_s = 0.25;
-    while (!over() && width < n) {
-        std::vector<std::pair<double, int>> order;  // spent, first stage
-        for (int t0 = 1; t0 + width - 1 < n; ++t0)
-            if (const double spent = spentIn(g, best, t0, t0 + width - 1); spent > 0) order.emplace_back(spent, t0);
-        std::stable_sort(order.begin(), order.end(), [](auto a, auto b) { return a.first > b.first; });
-        bool changed = false, all_exact = true;
-        for (auto [spent, t0] : order) {
-            if (over()) break;
-            const WindowMilp m = windowMilp(f, index, x, n, t0, t0 + width - 1);
-            bool exact = false;
-            const auto window_deadline =
-                std::min(deadline, Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                                                      std::chrono::duration<double>(cap_s)));
-            const std::optional<std::vector<double>> y =
-                m.consistent ? solveWindow(m, x, window_deadline, cancel, exact) : std::nullopt;
-            all_exact = all_exact && exact;
-            if (!y) continue;
-            Schedule candidate = f.decode(y->data());
-            const ReplayReport replay = replaySchedule(g, candidate, limits);
-            if (!replay.valid || !(replay.total_energy_j < best_j)) continue;
-            best = std::move(candidate);
-            best_j = replay.total_energy_j;
-            x = f.encode(best);
-            changed = true;
-            if (improved) improved(best);
+    // Per width, passes over the windows not yet solved exactly against the
+    // current schedule, each cut short at a limit that doubles from pass
+    // to pass (up to 2 s); a better schedule starts the width over.
+    for (int width = 3; width < n && !over(); ++width) {
+        std::vector<char> settled(n, 0);  // by first stage: solved exactly, nothing better
+        for (double cap_s = 0.25; !over();) {
+            std::vector<std::pair<double, int>> order;  // spent, first stage
+            for (int t0 = 1; t0 + width - 1 < n; ++t0)
+                if (const double spent = spentIn(g, best, t0, t0 + width - 1); spent > 0 && !settled[t0])
+                    order.emplace_back(spent, t0);
+            if (order.empty()) break;
+            std::stable_sort(order.begin(), order.end(), [](auto a, auto b) { return a.first > b.first; });
+            bool changed = false;
+            for (auto [spent, t0] : order) {
+                if (over()) break;
+                const WindowMilp m = windowMilp(f, index, x, n, t0, t0 + width - 1);
+                bool exact = false;
+                const auto window_deadline =
+                    std::min(deadline, Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                                          std::chrono::duration<double>(cap_s)));
+                const std::optional<std::vector<double>> y =
+                    m.consistent ? solveWindow(m, x, window_deadline, cancel, exact) : std::nullopt;
+                if (!y) {
+                    settled[t0] = exact;
+                    continue;
+                }
+                Schedule candidate = f.decode(y->data());
+                const ReplayReport replay = replaySchedule(g, candidate, limits);
+                if (!replay.valid || !(replay.total_energy_j < best_j)) continue;
+                best = std::move(candidate);
+                best_j = replay.total_energy_j;
+                x = f.encode(best);
+                changed = true;
+                std::fill(settled.begin(), settled.end(), 0);
+                if (improved) improved(best);
+            }
+            if (changed) {
+                cap_s = 0.25;
+                continue;
+            }
+            if (cap_s >= 2.0) break;  // the rest are too hard at this width
+            cap_s *= 2;
         }
-        if (changed) continue;
-        if (all_exact) ++width;
-        else cap_s *= 2;
     }
     return best;
 }
