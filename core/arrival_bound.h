@@ -78,7 +78,7 @@ namespace poet {
 
 // One term of the sum: stages first..last, and the energy beyond one plain
 // pass that every schedule spends there as chargedIn counts it (the piece's
-// MILP optimum, or its LP bound where cut short).
+// MILP optimum, or the bound its search proved where cut short).
 struct BoundPiece {
     int first = 0, last = 0;
     double extra_j = 0;
@@ -89,12 +89,14 @@ struct ArrivalBound {
     double bound_j = 0;       // no schedule costs less
     bool infeasible = false;  // stage `stage` has no way to get its inputs within the budgets
     int stage = -1;
-    bool complete = false;    // every stage solved exactly (else a stage cut short counts with its LP bound)
+    // Every stage solved exactly (else a stage cut short counts with the
+    // bound its search proved).
+    bool complete = false;
     std::vector<BoundPiece> pieces;  // the terms of the sum (stages or windows with anything to pay)
 };
 
 // Every stage's LP, then each stage exactly for at most `seconds` in all; a
-// stage cut short counts with its LP bound.
+// stage cut short counts with the bound its search proved.
 ArrivalBound arrivalBound(const Problem& problem, double seconds, const std::atomic<bool>* cancel = nullptr);
 
 // The carried bound over windows of `window` stages (`stage`: the first
