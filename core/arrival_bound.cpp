@@ -370,8 +370,8 @@ private:
 // exactly while the time lasts; a piece cut short counts with the bound its
 // search proved. The `early` pieces are solved exactly first, then the
 // others by their LP value, largest first: a window whose LP is near zero
-// often takes longest to prove that it is (resnet18_cifar at 12%, windows of 7: 2.2 s for
-// 0.0001 J, where others take 0.05 s).
+// often takes longest to prove that it is (resnet18_cifar at 12%, windows
+// of 7: 2.2 s for 0.0001 J, where others take 0.05 s).
 struct Piece {
     int stage, last;
     BinaryMilpBuilder milp;

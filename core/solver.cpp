@@ -795,12 +795,13 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
     // Longer tails on the second core from here on, beside the LP and CBC.
     const bool grow_tails = options.threads >= 2 && peak_stage >= 0;
     std::optional<LongerTails> tails;
-    if (grow_tails && background_plan) background_plan->stopWindows();
-    if (grow_tails)
+    if (grow_tails) {
+        if (background_plan) background_plan->stopWindows();
         tails.emplace(problem, peak_stage, options.time_limit_s - secondsSince(start), shared, [&] {
             std::lock_guard lock(announce_mutex);
             return announced ? announced_replay.total_energy_j : INFINITY;
         });
+    }
     auto takeTailsBound = [&] {
         if (!tails) return;
         double bound_j = 0;
@@ -862,10 +863,11 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
     // CBC's tree starts from the LP: where that is further below the known
     // bound than the gap, its search does not prove the gap in the time
     // left, and at those budgets its incumbents never beat the plan's and
-    // the local search's (resnet18_cifar on m4 at 11 to 21% and 1.5x: the
-    // best schedule within 3.5 s in every case; bert at 10%: nothing better
-    // in 600 s). The short tails take its core instead where they run
-    // (measured at 13.5 to 17%), else the window search goes on to the end.
+    // the local search's (resnet18_cifar on m4 at 11 to 21% and 1.5x, before
+    // the window search: the best schedule within 3.5 s in every case; bert
+    // at 10%: nothing better in 600 s). The short tails take its core
+    // instead where they run (measured at 13.5 to 17%), else the window
+    // search goes on to the end.
     const bool search_cannot_prove = warm && lp_j < known_bound_j * (1 - options.relative_gap);
     // The background plan ran beside the LP too (bert at 20%: the LP takes
     // ~50 s); CBC starts from its best schedule.
