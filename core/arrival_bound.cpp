@@ -198,11 +198,12 @@ public:
         auto bytes = [&](int i) { return static_cast<double>(g.node(i).memory_bytes); };
         auto operand = [&](int s, int x) { return operandOf(g, s, x); };
         if (look_back >= a - 1) look_back = -1;
+        first_ = look_back >= 0 ? look_back + 1 : a;
         // The inputs of the window (and of the stages after the look-back
         // stage), and the inputs of each that may be recomputed.
         std::vector<char> used(n, 0), recomputable(n, 0);
         std::vector<int> todo;
-        for (int b = look_back >= 0 ? look_back + 1 : a; b <= e; ++b)
+        for (int b = first_; b <= e; ++b)
             for (int u : g.predecessors(b))
                 if (!used[u]) used[u] = 1, todo.push_back(u);
         while (!todo.empty()) {
@@ -220,7 +221,7 @@ public:
         std::vector<int> paged_out(n, -1);
         for (int x = 0; x < n; ++x) {
             if (!used[x]) continue;
-            const int out = paging ? addColumn(scale * pageout.within(x, look_back >= 0 ? look_back + 1 : a, e)) : -1;
+            const int out = paging ? addColumn(scale * pageout.within(x, first_, e)) : -1;
             paged_out[x] = out;
             for (int s = std::max(a - 1, x + 1); s <= e; ++s) {
                 if (s < e && !operand(s, x)) held[x][at(s)] = addColumn(0);
@@ -297,15 +298,17 @@ public:
     }
 
     bool needed() const { return needed_; }
+    int first() const { return first_; }  // the first stage the piece covers
 
 private:
     // The look-back stage s: the piece covers stages s+1..e (page-ins during
     // s..e-1, recomputations during s+1..e). What is in RAM while node s
     // runs fits beside node s's operands; each value made by then that a
     // node of s+1..a-1 reads (node a-1's operands among them), or that is
-    // held into the window, was in RAM at s or arrived since: one page-in during s..a-2 or one recomputation during
-    // s+1..a-1 (columns of their own: one bucket, as in bucket_bound.h),
-    // and such a recomputation needs its inputs the same way. The stages
+    // held into the window, was in RAM at s or arrived since: one page-in
+    // during s..a-2 or one recomputation during s+1..a-1 (columns of their
+    // own: one bucket, as in bucket_bound.h), and such a recomputation
+    // needs its inputs the same way. The stages
     // between have no RAM rows (any set of stages bounds). Why: see
     // arrival_bound.h. False if node s does not fit at all (not this
     // bound's to prove).
@@ -363,6 +366,7 @@ private:
     }
 
     bool needed_ = false;
+    int first_ = 0;
 };
 
 // The sum over pieces (stages, or windows named by their first stage):
@@ -547,7 +551,7 @@ ArrivalBound carriedArrivalBound(const Problem& problem, int window, double seco
     std::vector<Piece> pieces;
     auto add = [&](int a, int e, bool early, int look_back) {
         CarriedMilp milp(problem, a, e, pageout, scale, look_back);
-        if (milp.needed()) pieces.push_back({look_back >= 0 ? look_back + 1 : a, e, std::move(milp), early});
+        if (milp.needed()) pieces.push_back({milp.first(), e, std::move(milp), early});
     };
     window = std::max(1, window);
     for (int a = 1; a < n; a += window) add(a, std::min(n - 1, a + window - 1), true, -1);

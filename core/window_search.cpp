@@ -47,8 +47,19 @@ struct WindowMilp {
     bool consistent = true;  // every row that only fixed columns make up holds
 };
 
-WindowMilp windowMilp(const Formulation& f, const RowIndex& index, const std::vector<double>& x, int n, int t0,
-                      int t1)
+// Per column: an M_out or S_SD (grouped by windowMilp, not freed by stage).
+std::vector<char> pagingStateColumns(const Formulation& f, int n)
+{
+    std::vector<char> paging_state(f.columns(), 0);
+    for (int t = 0; t < n; ++t)
+        for (int i = 0; i < t; ++i)
+            for (Var v : {Var::M_out, Var::S_SD})
+                if (const int c = f.column(v, t, i); c >= 0) paging_state[c] = 1;
+    return paging_state;
+}
+
+WindowMilp windowMilp(const Formulation& f, const RowIndex& index, const std::vector<char>& paging_state,
+                      const std::vector<double>& x, int n, int t0, int t1)
 {
     WindowMilp m;
     m.fixed = x;
@@ -63,11 +74,6 @@ WindowMilp windowMilp(const Formulation& f, const RowIndex& index, const std::ve
         m.groups.emplace_back();
         join(static_cast<int>(m.groups.size()) - 1, col);
     };
-    std::vector<char> paging_state(f.columns(), 0);  // M_out and S_SD, grouped below
-    for (int t = 0; t < n; ++t)
-        for (int i = 0; i < t; ++i)
-            for (Var v : {Var::M_out, Var::S_SD})
-                if (const int c = f.column(v, t, i); c >= 0) paging_state[c] = 1;
     for (int c = 0; c < f.columns(); ++c)
         if (!paging_state[c] && f.stageOf(c) >= t0 && f.stageOf(c) <= t1) alone(c);
     for (int i = 0; i < n; ++i) {
@@ -202,6 +208,7 @@ Schedule improveByWindows(const Problem& problem, const Schedule& s, Clock::time
     if (!first.valid) return s;
     const Formulation f(problem);
     const RowIndex index(f);
+    const std::vector<char> paging_state = pagingStateColumns(f, n);
     Schedule best = s;
     double best_j = first.total_energy_j;
     std::vector<double> x = f.encode(best);
@@ -221,7 +228,7 @@ Schedule improveByWindows(const Problem& problem, const Schedule& s, Clock::time
             bool changed = false;
             for (auto [spent, t0] : order) {
                 if (over()) break;
-                const WindowMilp m = windowMilp(f, index, x, n, t0, t0 + width - 1);
+                const WindowMilp m = windowMilp(f, index, paging_state, x, n, t0, t0 + width - 1);
                 bool exact = false;
                 const auto window_deadline =
                     std::min(deadline, Clock::now() + std::chrono::duration_cast<Clock::duration>(

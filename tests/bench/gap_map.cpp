@@ -71,7 +71,7 @@ int main(int argc, char** argv)
 
     const ArrivalBound carried = carriedArrivalBound(p, window, limit, nullptr, peak.stage);
     std::printf("# carried bound, windows of %d (and those looking back to stage %d): %.9f J%s\n", window, peak.stage,
-                carried.bound_j, carried.complete ? "" : " (some windows cut short: their LP bound)");
+                carried.bound_j, carried.complete ? "" : " (some windows cut short: the bound their search proved)");
     std::printf("%9s  %-28s %-28s %12s %12s %12s\n", "stages", "first", "last", "spent_J", "bound_J", "gap_J");
     double spent_all = 0, bound_all = 0;
     const int n = p.graph.size();
