@@ -5,10 +5,12 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <memory>
 #include <utility>
 #include <vector>
 
 #include "cbc_setup.h"
+#include "fault_guard.h"
 #include "formulation.h"
 #include "knapsack_rounding.h"
 #include "return_columns.h"
@@ -232,7 +234,9 @@ BucketBound bucketBound(const Problem& problem, const std::vector<int>& stages, 
     }
     OsiClpSolverInterface lp;
     loadBinaryMilp(lp, milp);
-    CbcModel model(lp);
+    // Freed only where the search ends normally: see the fault below.
+    auto owned_model = std::make_unique<CbcModel>(lp);
+    CbcModel& model = *owned_model;
     SolverOptions options;
     options.relative_gap = 1e-9;
     configureCbc(model, options, offset_j, scale,
@@ -245,7 +249,12 @@ BucketBound bucketBound(const Problem& problem, const std::vector<int>& stages, 
     CutoffFollower stop(deadline, cancel, cutoff_units);
     stop.follow(model);
     model.passInEventHandler(&stop);
-    model.branchAndBound();
+    if (!runFaultGuarded([&] { model.branchAndBound(); })) {
+        // CBC faulted (fault_guard.h): this tail proves nothing, and the
+        // model's state after the fault is not safe to free.
+        (void)owned_model.release();
+        return out;
+    }
     const auto* follower = static_cast<const CutoffFollower*>(model.getEventHandler());
     // Every branch pruned was at or above the cutoff of its time, and so at
     // or above the lowest one (less CBC's increment, to be safe).

@@ -34,6 +34,22 @@ double secondsSince(Clock::time_point start)
     return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
+Clock::time_point secondsAfter(Clock::time_point t, double seconds)
+{
+    return t + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+}
+
+// How long the short tails run where the window search follows them. Half
+// the time left: resnet18_cifar on m4 at 17% and 1.5x, tail 11 (0.596339 J
+// where tail 10 gives 0.593607 J: a 1.26% gap, not 1.71%) took 6 to 7 s
+// beside the plan and the long tails, and a fifth or 0.3 of the time cut it
+// short; the window search found no better schedules at 13.5 to 21% for
+// the extra time (bench_solve, 30 s limit).
+double shortTailsShare(double seconds_left)
+{
+    return 0.5 * seconds_left;
+}
+
 double relativeGap(double objective, double bound)
 {
     if (objective <= 0) return 0;
@@ -206,6 +222,24 @@ PlanOutcome solvePagingPlan(const PagingPlan& plan, const Problem& problem, cons
     return out;
 }
 
+// Runs `work` on the calling thread with a stop flag that is set as soon
+// as `done()` holds (asked every 20 ms on a watching thread): the searches
+// below take one flag, their callers have several reasons to end them.
+template <class Done, class Work>
+void runUntil(Done done, Work work)
+{
+    std::atomic<bool> stop{false}, finished{false};
+    std::thread watch([&] {
+        while (!finished) {
+            if (done()) stop = true;
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        }
+    });
+    work(static_cast<const std::atomic<bool>*>(&stop));
+    finished = true;
+    watch.join();
+}
+
 // The paging plan (where it is a heuristic), the local search on its best
 // and the window search (window_search.h) on the best schedule shown so
 // far, on a second core from the start while the calling thread computes
@@ -235,14 +269,12 @@ public:
                 solvePagingPlan(plan, problem_, options, start, INFINITY, -1, &stop_, keep).best;
             if (best) replayAndHand(*best);
             if (best && !stop_) {
-                const auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                                                         std::chrono::duration<double>(search_s));
+                const auto deadline = secondsAfter(Clock::now(), search_s);
                 replayAndHand(dropRecomputations(problem_.graph, *best, limitsOf(problem_), deadline, &stop_));
             }
             // The best shown includes what was just handed over.
             if (const std::optional<Schedule> from = best_shown(); from && !stop_) {
-                const auto deadline = start + std::chrono::duration_cast<Clock::duration>(
-                                                  std::chrono::duration<double>(windows_s));
+                const auto deadline = secondsAfter(start, windows_s);
                 improveByWindows(problem_, *from, deadline, &windows_stop_,
                                  [this](const Schedule& better) { replayAndHand(better); });
             }
@@ -336,7 +368,7 @@ public:
                 std::function<double()> best_shown_j)
         : problem_(problem), peak_stage_(peak_stage), shared_(shared), best_shown_j_(std::move(best_shown_j))
     {
-        thread_ = std::thread([this, seconds] { grow(kLongTail, seconds); });
+        thread_ = std::thread([this, seconds] { grow(kLongTail, seconds, &stop_); });
     }
     LongerTails(const LongerTails&) = delete;
     LongerTails& operator=(const LongerTails&) = delete;
@@ -346,14 +378,12 @@ public:
     // `seconds` pass, a tail proves the gap or `cancel` is set.
     void growShortTails(double seconds, const std::atomic<bool>* cancel)
     {
-        std::thread watch([this, cancel] {
-            while (!stop_ && !(cancel && cancel->load())) std::this_thread::sleep_for(std::chrono::milliseconds(20));
-            stop_ = true;
-        });
-        grow(kShortTail, seconds);
-        stop_ = true;
-        watch.join();
+        runUntil([this, cancel] { return proved() || (cancel && cancel->load()); },
+                 [&](const std::atomic<bool>* stop) { grow(kShortTail, seconds, stop); });
     }
+
+    // Whether a tail proved the gap (or stop() was called).
+    bool proved() const { return stop_; }
 
     // Ends the search (CBC is done) and waits for it.
     void stop()
@@ -369,7 +399,7 @@ public:
 private:
     static constexpr int kLongTail = 18, kShortTail = 10;
 
-    void grow(int first_tail, double seconds)
+    void grow(int first_tail, double seconds, const std::atomic<bool>* stop)
     {
         // Kept in the shared state too: `found` below and CBC's handler
         // judge the gap by its best_j.
@@ -391,7 +421,7 @@ private:
                 stop_ = true;  // nothing more to prove
             }
         };
-        growBucketBound(problem_, peak_stage_, first_tail, seconds, &stop_, found, enough_j);
+        growBucketBound(problem_, peak_stage_, first_tail, seconds, stop, found, enough_j);
     }
 
     const Problem& problem_;
@@ -481,6 +511,14 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
         r.solve_time_s = secondsSince(start);
         r.first_solution_time_s = first_solution_s;
         onIncumbent(r);
+    };
+    auto bestShown = [&] {
+        std::lock_guard lock(announce_mutex);
+        return announced;
+    };
+    auto bestShownJ = [&] {
+        std::lock_guard lock(announce_mutex);
+        return announced ? announced_replay.total_energy_j : INFINITY;
     };
     // The paging plan on a second core (BackgroundPlan, below). Declared
     // after what it announces through, and before finishWith, which stops it.
@@ -589,11 +627,7 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
             [&, first_s = result.first_solution_time_s](const Schedule& s, const ReplayReport& replay) {
                 announce(s, replay, first_s);
             },
-            [&] {
-                std::lock_guard lock(announce_mutex);
-                return announced;
-            },
-            cancel);
+            bestShown, cancel);
     // Takes the background plan's newest schedule where it beats the best so
     // far: it may end the solve at the next bound.
     auto takeFromPlan = [&](std::optional<Schedule> s) {
@@ -706,8 +740,7 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
     auto searchFromWarm = [&] {
         if (!options.use_heuristics || !warm) return;
         const double before_j = warm_energy_j;
-        const auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                                                 std::chrono::duration<double>(0.1 * options.time_limit_s));
+        const auto deadline = secondsAfter(Clock::now(), 0.1 * options.time_limit_s);
         consider(dropRecomputations(problem.graph, *warm, limits, deadline, cancel));
         if (warm_energy_j < before_j) announceWarm();
     };
@@ -782,25 +815,18 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
         return result;
     }
 
-    OsiClpSolverInterface lp;
-    loadMilp(lp, f, f.col_lower.data(), f.col_upper.data(), f.is_integer);
-    lp.setHintParam(OsiDoReducePrint, true, OsiHintTry);
-
     IncumbentHandler::Shared shared;
     describeSolve(shared, f, problem, options, start, cancel, onIncumbent);
-    LpDeadline lp_deadline(&shared);
-    lp.getModelPtr()->passInEventHandler(&lp_deadline);
     shared.best_j = warm_energy_j;
     shared.known_bound_j = known_bound_j;
-    // Longer tails on the second core from here on, beside the LP and CBC.
+    // Longer tails on the second core from here on, beside the short tails
+    // and the window search (or, with no schedule yet, the LP and CBC).
     const bool grow_tails = options.threads >= 2 && peak_stage >= 0;
     std::optional<LongerTails> tails;
     if (grow_tails) {
         if (background_plan) background_plan->stopWindows();
-        tails.emplace(problem, peak_stage, options.time_limit_s - secondsSince(start), shared, [&] {
-            std::lock_guard lock(announce_mutex);
-            return announced ? announced_replay.total_energy_j : INFINITY;
-        });
+        tails.emplace(problem, peak_stage, options.time_limit_s - secondsSince(start), shared,
+                      [&] { return bestShownJ(); });
     }
     auto takeTailsBound = [&] {
         if (!tails) return;
@@ -813,6 +839,60 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
         }
         raiseKnownBound(bound_j, [tail] { return bucketBoundName(tail); });
     };
+    if (tails && warm) {
+        // No LP relaxation and no CBC search where the tails run: there the
+        // LP is 3 to 5% below the known bound (resnet18_cifar on m4 at 13.5
+        // to 21% and 1.2 to 2x: 0.5716 J against 0.5934 J at 17%), so CBC's
+        // search cannot prove the gap, its incumbents never beat the plan's
+        // and the window search's, and the LP alone took 11 to 18 s of the
+        // 30. The short tails take this core instead, for half the time
+        // left; then the window search, beside the long tails (which alone
+        // prove 13.5 to 16%), to the end.
+        tails->growShortTails(shortTailsShare(options.time_limit_s - secondsSince(start)), cancel);
+        takeTailsBound();
+        if (withinGapWithPlan()) return finishWithKnownBound();
+        // Each pass starts from the best schedule shown and ends when the
+        // plan (still running on the other core) shows a better one.
+        std::atomic<double> windows_from_j = INFINITY;
+        std::atomic<bool> within_gap{false};
+        auto over = [&] {
+            return within_gap || tails->proved() || (cancel && cancel->load()) ||
+                   secondsSince(start) >= options.time_limit_s;
+        };
+        for (bool plan_showed_better = true; plan_showed_better && !over();
+             plan_showed_better = bestShownJ() < windows_from_j) {
+            takeFromPlan(bestShown());
+            windows_from_j = warm_energy_j;
+            runUntil([&] { return over() || bestShownJ() < windows_from_j; },
+                     [&](const std::atomic<bool>* stop) {
+                         improveByWindows(problem, *warm, secondsAfter(start, options.time_limit_s), stop,
+                                          [&](const Schedule& better) {
+                                              takeFromPlan(better);
+                                              windows_from_j = warm_energy_j;
+                                              takeTailsBound();
+                                              within_gap = withinGapOfKnownBound();
+                                          });
+                     });
+        }
+        // Out of windows (small graphs): the long tails may still prove the gap.
+        while (!over()) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        if (background_plan)
+            background_plan->finish([&](Schedule s) {
+                takeFromPlan(std::move(s));
+                return false;
+            });
+        tails->stop();
+        takeTailsBound();
+        if (withinGapWithPlan()) return finishWithKnownBound();
+        result.message = known_bound_name + " gives the lower bound";
+        return finishWith(SolveStatus::Feasible, &*warm, SolutionSource::Heuristic, known_bound_j);
+    }
+
+    OsiClpSolverInterface lp;
+    loadMilp(lp, f, f.col_lower.data(), f.col_upper.data(), f.is_integer);
+    lp.setHintParam(OsiDoReducePrint, true, OsiHintTry);
+    LpDeadline lp_deadline(&shared);
+    lp.getModelPtr()->passInEventHandler(&lp_deadline);
 
     // The LP relaxation first: its rounding is a second fast schedule, and its
     // value a bound that may already prove the best schedule within the gap
@@ -865,9 +945,8 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
     // left, and at those budgets its incumbents never beat the plan's and
     // the local search's (resnet18_cifar on m4 at 11 to 21% and 1.5x, before
     // the window search: the best schedule within 3.5 s in every case; bert
-    // at 10%: nothing better in 600 s). The short tails take its core
-    // instead where they run (measured at 13.5 to 17%), else the window
-    // search goes on to the end.
+    // at 10%: nothing better in 600 s). The window search goes on to the
+    // end instead.
     const bool search_cannot_prove = warm && lp_j < known_bound_j * (1 - options.relative_gap);
     // The background plan ran beside the LP too (bert at 20%: the LP takes
     // ~50 s); CBC starts from its best schedule.
@@ -877,7 +956,7 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
                 takeFromPlan(std::move(s));  // each announced as it comes
                 return withinGapOfKnownBound();
             },
-            search_cannot_prove && !tails);
+            search_cannot_prove);
         if (withinGapOfKnownBound()) return finishWithKnownBound();
     }
     // Out of time (or cancelled) already: CBC would only misread the cut-short LP.
@@ -888,15 +967,6 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
         }
         return finishWith(cancel && cancel->load() ? SolveStatus::Cancelled : SolveStatus::NoSolution, nullptr,
                           SolutionSource::None, known_bound_j);
-    }
-
-    if (tails && search_cannot_prove) {
-        tails->growShortTails(options.time_limit_s - secondsSince(start), cancel);
-        tails->stop();
-        takeTailsBound();
-        if (withinGapWithPlan()) return finishWithKnownBound();
-        result.message = known_bound_name + " gives the lower bound";
-        return finishWith(SolveStatus::Feasible, &*warm, SolutionSource::Heuristic, known_bound_j);
     }
 
     SolverOptions cbc_options = options;
