@@ -60,6 +60,7 @@ std::vector<int> bucketBoundStages(const Problem& problem, int peak_stage, int t
 // resnet18_cifar on m4 at 16% and 1.5x, the last 18 stages and the
 // stage-peak stage: 27 s to its optimum (0.618311 J), 10 s to prove 0.5%
 // under the best schedule (0.615482 J); at 15% 13 s to prove 0.617756 J.
+// Where CBC faults (fault_guard.h), the bound is the compute energy alone.
 BucketBound bucketBound(const Problem& problem, const std::vector<int>& stages, double seconds,
                         const std::atomic<bool>* cancel = nullptr, const std::function<double()>& cutoff_j = {});
 
