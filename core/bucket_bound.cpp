@@ -10,7 +10,6 @@
 #include <vector>
 
 #include "cbc_setup.h"
-#include "fault_guard.h"
 #include "formulation.h"
 #include "knapsack_rounding.h"
 #include "return_columns.h"
@@ -237,7 +236,7 @@ BucketBound bucketBound(const Problem& problem, const std::vector<int>& stages, 
     }
     OsiClpSolverInterface lp;
     loadBinaryMilp(lp, milp);
-    // Freed only where the search ends normally: see the fault below.
+    // On the heap: leaked where CBC faults (guardedBranchAndBound).
     auto owned_model = std::make_unique<CbcModel>(lp);
     CbcModel& model = *owned_model;
     SolverOptions options;
@@ -252,12 +251,7 @@ BucketBound bucketBound(const Problem& problem, const std::vector<int>& stages, 
     CutoffFollower stop(deadline, cancel, cutoff_units);
     stop.follow(model);
     model.passInEventHandler(&stop);
-    if (!runFaultGuarded([&] { model.branchAndBound(); })) {
-        // CBC faulted (fault_guard.h): this tail proves nothing, and the
-        // model's state after the fault is not safe to free.
-        (void)owned_model.release();
-        return out;
-    }
+    if (!guardedBranchAndBound(owned_model)) return out;  // CBC faulted: this tail proves nothing
     const auto* follower = static_cast<const CutoffFollower*>(model.getEventHandler());
     // Every branch pruned was at or above the cutoff of its time, and so at
     // or above the lowest one (less CBC's increment, to be safe).

@@ -17,6 +17,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "fault_guard.h"
+
 namespace poet {
 
 void addCutsAndHeuristics(CbcModel& model)
@@ -84,6 +86,13 @@ void configureCbc(CbcModel& model, const SolverOptions& options, double offset_j
     model.setDblParam(CbcModel::CbcCutoffIncrement, 1e-6);
     if (options.threads > 1 && CbcModel::haveMultiThreadSupport()) model.setNumberThreads(options.threads);
     addCutsAndHeuristics(model);
+}
+
+bool guardedBranchAndBound(std::unique_ptr<CbcModel>& model)
+{
+    if (runFaultGuarded([&] { model->branchAndBound(); })) return true;
+    (void)model.release();
+    return false;
 }
 
 double provenLowerBound(const CbcModel& model, double root_lp, bool cut_short)

@@ -4,6 +4,7 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <memory>
 #include <vector>
 
 #include <CbcEventHandler.hpp>
@@ -21,6 +22,11 @@ void addCutsAndHeuristics(CbcModel& model);
 // Limits, tolerances and threads; model units are `scale` per joule, and
 // the objective leaves out the constant `offset_j`.
 void configureCbc(CbcModel& model, const SolverOptions& options, double offset_j, double scale, double seconds_left);
+
+// CBC's search under a fault guard (fault_guard.h). False where CBC
+// faulted: the model is then released and leaked, as its state is not
+// safe to free, and the search proved and found nothing.
+bool guardedBranchAndBound(std::unique_ptr<CbcModel>& model);
 
 // Loads a MILP in triplet form (columns(), rows(), triplet_*, objective,
 // row bounds) into Clp, with its integer columns marked.

@@ -10,7 +10,8 @@
 // cutoff lowered during the search fails an assertion in CbcModel::addCuts
 // (SIGABRT). Other cutoffs, cut generators or branching rules move the
 // fault elsewhere or cost the bound its strength (tst_bucket_bound.cpp
-// reproduces the first).
+// reproduces the first). cbc_setup.h's guardedBranchAndBound runs CBC's
+// search in the bucket bound and the window search under a guard.
 
 #include <functional>
 

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -165,14 +166,16 @@ std::optional<std::vector<double>> solveWindow(const WindowMilp& m, const std::v
         start_cost += m.objective[g] * start[g];
     }
     // A bare CbcModel: the windows' root cuts took longer than their search.
-    CbcModel model(lp);
+    // On the heap: leaked where CBC faults (guardedBranchAndBound).
+    auto owned_model = std::make_unique<CbcModel>(lp);
+    CbcModel& model = *owned_model;
     model.setLogLevel(0);
     model.setAllowableFractionGap(1e-9);
     model.setMaximumSeconds(std::max(0.0, std::chrono::duration<double>(deadline - Clock::now()).count()));
     SearchStop stop(deadline, cancel);
     model.passInEventHandler(&stop);
     model.setBestSolution(start.data(), m.columns(), start_cost, true);
-    model.branchAndBound();
+    if (!guardedBranchAndBound(owned_model)) return std::nullopt;  // CBC faulted: as if cut short
     exact = model.isProvenOptimal() && !stop.cut_short;
     const double* best = model.bestSolution();
     // Model units are ~1e6 per plain pass: a micro-unit is no saving.
