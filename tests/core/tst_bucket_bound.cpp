@@ -148,6 +148,7 @@ private slots:
         QVERIFY2(longer.bound_j >= cutoff_j * (1 - 1e-9), qPrintable(QString::number(longer.bound_j, 'g', 10)));
         QVERIFY(peak.bound_j < cutoff_j - 0.01);  // one stage proves far less
     }
+
     // resnet18_cifar on m4 at 15% and 1.5x: the last 18 stages with the
     // cutoff the solver has there at first (0.5% under 0.630206 J) make CBC
     // 2.10.8 read through a garbage index after ~13 s, every time
