@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cbc_setup.h"
+#include "deadline.h"
 #include "formulation.h"
 
 namespace poet {
@@ -394,8 +395,7 @@ struct Steering {
 ArrivalBound sumOfPieces(const Problem& problem, const std::vector<Piece>& pieces, double scale, double seconds,
                          const std::atomic<bool>* cancel, const Steering& steering = {})
 {
-    const auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                                             std::chrono::duration<double>(std::max(0.0, seconds)));
+    const auto deadline = secondsAfter(Clock::now(), std::max(0.0, seconds));
     const double offset_j = problem.graph.totalComputeEnergy();
     ArrivalBound out;
     out.bound_j = offset_j;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cbc_setup.h"
+#include "deadline.h"
 #include "formulation.h"
 #include "knapsack_rounding.h"
 #include "return_columns.h"
@@ -219,8 +220,7 @@ std::vector<int> bucketBoundStages(const Problem& problem, int peak_stage, int t
 BucketBound bucketBound(const Problem& problem, const std::vector<int>& stages, double seconds,
                         const std::atomic<bool>* cancel, const std::function<double()>& cutoff_j)
 {
-    const auto deadline =
-        Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(std::max(0.0, seconds)));
+    const auto deadline = secondsAfter(Clock::now(), std::max(0.0, seconds));
     const double offset_j = problem.graph.totalComputeEnergy();
     const double scale = modelUnitsPerJoule(offset_j);
     BucketBound out;
@@ -276,8 +276,7 @@ void growBucketBound(const Problem& problem, int peak_stage, int first_tail, dou
                      const std::atomic<bool>* cancel, const std::function<void(const BucketBound&, int tail)>& found,
                      const std::function<double()>& enough_j)
 {
-    const auto deadline =
-        Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(std::max(0.0, seconds)));
+    const auto deadline = secondsAfter(Clock::now(), std::max(0.0, seconds));
     const std::vector<int> all = bucketBoundStages(problem, peak_stage, problem.graph.size());
     std::vector<int> last;
     for (int tail = first_tail; last != all; ++tail) {

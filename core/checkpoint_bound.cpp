@@ -11,6 +11,7 @@
 #include <CglTwomir.hpp>
 
 #include "cbc_setup.h"
+#include "deadline.h"
 #include "formulation.h"
 #include "return_columns.h"
 #include "stage_bound.h"
@@ -93,8 +94,7 @@ private:
 CheckpointBound checkpointBound(const Problem& problem, double seconds, const std::atomic<bool>* cancel,
                                 double enough_j, bool exact)
 {
-    const auto deadline =
-        Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(std::max(0.0, seconds)));
+    const auto deadline = secondsAfter(Clock::now(), std::max(0.0, seconds));
     const double offset_j = problem.graph.totalComputeEnergy();
     const double scale = modelUnitsPerJoule(offset_j);
     CheckpointBound out;

@@ -14,6 +14,7 @@
 #include "bucket_bound.h"
 #include "checkpoint_bound.h"
 #include "cbc_setup.h"
+#include "deadline.h"
 #include "formulation.h"
 #include "heuristic_schedule.h"
 #include "paging_plan.h"
@@ -32,11 +33,6 @@ using Clock = std::chrono::steady_clock;
 double secondsSince(Clock::time_point start)
 {
     return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
-Clock::time_point secondsAfter(Clock::time_point t, double seconds)
-{
-    return t + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
 }
 
 // How long the short tails run where the window search follows them. Half
@@ -844,8 +840,7 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
     std::optional<LongerTails> tails;
     if (grow_tails) {
         if (background_plan) background_plan->stopWindows();
-        tails.emplace(problem, peak_stage, options.time_limit_s - secondsSince(start), shared,
-                      [&] { return bestShownJ(); });
+        tails.emplace(problem, peak_stage, options.time_limit_s - secondsSince(start), shared, bestShownJ);
     }
     auto takeTailsBound = [&] {
         if (!tails) return;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cbc_setup.h"
+#include "deadline.h"
 #include "formulation.h"
 
 namespace poet {
@@ -108,8 +109,7 @@ StagePeak stagePeak(const Problem& problem, int t)
 StageBound stagePeakBound(const Problem& problem, double seconds, const std::atomic<bool>* cancel, double enough_j)
 {
     const auto start = Clock::now();
-    const auto deadline =
-        start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(std::max(0.0, seconds)));
+    const auto deadline = secondsAfter(start, std::max(0.0, seconds));
     const Graph& g = problem.graph;
     const double offset_j = g.totalComputeEnergy();
     const double scale = modelUnitsPerJoule(offset_j);

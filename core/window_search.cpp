@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cbc_setup.h"
+#include "deadline.h"
 #include "formulation.h"
 #include "replay.h"
 
@@ -233,9 +234,7 @@ Schedule improveByWindows(const Problem& problem, const Schedule& s, Clock::time
                 if (over()) break;
                 const WindowMilp m = windowMilp(f, index, paging_state, x, n, t0, t0 + width - 1);
                 bool exact = false;
-                const auto window_deadline =
-                    std::min(deadline, Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                                                          std::chrono::duration<double>(cap_s)));
+                const auto window_deadline = std::min(deadline, secondsAfter(Clock::now(), cap_s));
                 const std::optional<std::vector<double>> y =
                     m.consistent ? solveWindow(m, x, window_deadline, cancel, exact) : std::nullopt;
                 if (!y) {

@@ -7,6 +7,7 @@
 
 #include "baselines.h"
 #include "bound_checks.h"
+#include "deadline.h"
 #include "heuristic_schedule.h"
 #include "replay.h"
 #include "window_search.h"
@@ -25,7 +26,7 @@ ReplayReport replayUnder(const Problem& p, const Schedule& s)
 
 Clock::time_point in(double seconds)
 {
-    return Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+    return secondsAfter(Clock::now(), seconds);
 }
 
 }  // namespace
