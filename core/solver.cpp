@@ -271,8 +271,9 @@ public:
             // The best shown includes what was just handed over.
             if (const std::optional<Schedule> from = best_shown(); from && !stop_) {
                 const auto deadline = secondsAfter(start, windows_s);
-                improveByWindows(problem_, *from, deadline, &windows_stop_,
-                                 [this](const Schedule& better) { replayAndHand(better); });
+                improveByWindows(
+                    problem_, *from, deadline, &windows_stop_,
+                    [this](const Schedule& better) { replayAndHand(better); }, &window_threads_);
             }
             done_ = true;
         });
@@ -306,7 +307,8 @@ public:
     template <class Use>
     void finish(Use use, bool windows_to_the_end = false)
     {
-        if (!windows_to_the_end) stopWindows();
+        if (windows_to_the_end) window_threads_ = 2;  // the caller's core is free: two windows at once
+        else stopWindows();
         for (bool last = false; !last;) {
             last = done_;  // read before take(): the final schedule is handed before done_ is set
             if (cancel_ && cancel_->load()) stop_ = windows_stop_ = true;
@@ -333,6 +335,7 @@ private:
     const std::atomic<bool>* cancel_;
     Announce announce_;
     std::atomic<bool> stop_{false}, windows_stop_{false}, done_{false};
+    std::atomic<int> window_threads_{1};
     std::mutex mutex_;
     std::optional<Schedule> latest_;
     std::thread thread_;
@@ -382,17 +385,16 @@ public:
     // Whether a tail proved the gap (or stop() was called).
     bool proved() const { return stop_; }
 
-    // Stops the long tails where the short ones got no further than their
-    // first (ten stages) and no long one is done: resnet18_cifar on m4 at
-    // 20 and 21% and 1.5x, where tail 18 is never done in 30 s. Without it
-    // the window search proves 21% (0.294% at 28.5 s, median of 3; 0.535%
-    // beside it); 20% is unchanged. Where tail 11 is done (13.5 to 19%)
-    // they go on: at 13.5% tail 18 is done about when the short tails end,
-    // and tail 19 proves the gap.
-    void dropLongTailsIfHopeless()
+    // Stops the long tails where none is done by now (the short tails' end),
+    // and says whether it did: the second core is then free. At
+    // resnet18_cifar on m4 and 1.5x, tail 18 is done in 12 to 13 s at 13.5
+    // to 16%, and then proves the gap, alone or with tail 19; at 17 to 21%
+    // it is not done in 30 s.
+    bool dropLongTailsUnlessOneIsDone()
     {
         std::lock_guard lock(shared_.mutex);
-        if (longest_done_ <= kShortTail) long_stop_ = true;
+        if (longest_done_ < kLongTail) long_stop_ = true;
+        return long_stop_;
     }
 
     // Ends the search and waits for it.
@@ -442,7 +444,7 @@ private:
     IncumbentHandler::Shared& shared_;
     const std::function<double()> best_shown_j_;
     std::atomic<bool> stop_{false};
-    std::atomic<bool> long_stop_{false};  // set with stop_, or alone (dropLongTailsIfHopeless)
+    std::atomic<bool> long_stop_{false};  // set with stop_, or alone (dropLongTailsUnlessOneIsDone)
     double bound_j_ = 0;
     int tail_ = 0;
     int longest_done_ = 0;  // the longest tail solved exactly
@@ -864,7 +866,8 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
         // prove 13.5 to 16%), to the end.
         tails->growShortTails(shortTailsShare(options.time_limit_s - secondsSince(start)), cancel);
         takeTailsBound();
-        tails->dropLongTailsIfHopeless();
+        // Where the long tails stop, the window search solves two windows at once.
+        const std::atomic<int> window_threads = tails->dropLongTailsUnlessOneIsDone() ? 2 : 1;
         if (withinGapWithPlan()) return finishWithKnownBound();
         // Each pass starts from the best schedule shown and ends when the
         // plan (still running on the other core) shows a better one.
@@ -886,7 +889,8 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
                                               windows_from_j = warm_energy_j;
                                               takeTailsBound();
                                               within_gap = withinGapOfKnownBound();
-                                          });
+                                          },
+                                          &window_threads);
                      });
         }
         // Out of windows (small graphs): the long tails may still prove the gap.

@@ -5,7 +5,9 @@
 #include <limits>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
+#include <thread>
 #include <vector>
 
 #include "cbc_setup.h"
@@ -203,7 +205,8 @@ double spentIn(const Graph& g, const Schedule& s, int t0, int t1)
 }  // namespace
 
 Schedule improveByWindows(const Problem& problem, const Schedule& s, Clock::time_point deadline,
-                          const std::atomic<bool>* cancel, const std::function<void(const Schedule&)>& improved)
+                          const std::atomic<bool>* cancel, const std::function<void(const Schedule&)>& improved,
+                          const std::atomic<int>* threads)
 {
     const Graph& g = problem.graph;
     const int n = g.size();
@@ -213,9 +216,13 @@ Schedule improveByWindows(const Problem& problem, const Schedule& s, Clock::time
     const Formulation f(problem);
     const RowIndex index(f);
     const std::vector<char> paging_state = pagingStateColumns(f, n);
+    // The best schedule, its column values and how often it changed; the
+    // workers read and replace them under the mutex.
+    std::mutex mutex;
     Schedule best = s;
     double best_j = first.total_energy_j;
     std::vector<double> x = f.encode(best);
+    long changes = 0;
     auto over = [&] { return Clock::now() >= deadline || (cancel && cancel->load()); };
     // Per width, passes over the windows not yet solved exactly against the
     // current schedule, each cut short at a limit that doubles from pass
@@ -223,35 +230,58 @@ Schedule improveByWindows(const Problem& problem, const Schedule& s, Clock::time
     for (int width = 3; width < n && !over(); ++width) {
         std::vector<char> settled(n, 0);  // by first stage: solved exactly, nothing better
         for (double cap_s = 0.25; !over();) {
-            std::vector<std::pair<double, int>> order;  // spent, first stage
-            for (int t0 = 1; t0 + width - 1 < n; ++t0)
-                if (const double spent = spentIn(g, best, t0, t0 + width - 1); spent > 0 && !settled[t0])
-                    order.emplace_back(spent, t0);
-            if (order.empty()) break;
-            std::stable_sort(order.begin(), order.end(), [](auto a, auto b) { return a.first > b.first; });
-            bool changed = false;
-            for (auto [spent, t0] : order) {
-                if (over()) break;
-                const WindowMilp m = windowMilp(f, index, paging_state, x, n, t0, t0 + width - 1);
-                bool exact = false;
-                const auto window_deadline = std::min(deadline, secondsAfter(Clock::now(), cap_s));
-                const std::optional<std::vector<double>> y =
-                    m.consistent ? solveWindow(m, x, window_deadline, cancel, exact) : std::nullopt;
-                if (!y) {
-                    settled[t0] = exact;
-                    continue;
-                }
-                Schedule candidate = f.decode(y->data());
-                const ReplayReport replay = replaySchedule(g, candidate, limits);
-                if (!replay.valid || !(replay.total_energy_j < best_j)) continue;
-                best = std::move(candidate);
-                best_j = replay.total_energy_j;
-                x = f.encode(best);
-                changed = true;
-                std::fill(settled.begin(), settled.end(), 0);
-                if (improved) improved(best);
+            std::vector<int> order;  // first stages, by what the schedule spends there
+            {
+                std::vector<std::pair<double, int>> spent_at;
+                for (int t0 = 1; t0 + width - 1 < n; ++t0)
+                    if (const double spent = spentIn(g, best, t0, t0 + width - 1); spent > 0 && !settled[t0])
+                        spent_at.emplace_back(spent, t0);
+                std::stable_sort(spent_at.begin(), spent_at.end(), [](auto a, auto b) { return a.first > b.first; });
+                for (auto [spent, t0] : spent_at) order.push_back(t0);
             }
-            if (changed) {
+            if (order.empty()) break;
+            const long changes_before = changes;
+            std::atomic<std::size_t> next{0};
+            // Takes the next window of the pass until none is left: each is
+            // built on the schedule of the moment; one found better than a
+            // schedule that has changed since is still taken if it beats it.
+            auto work = [&] {
+                for (std::size_t k; !over() && (k = next++) < order.size();) {
+                    const int t0 = order[k];
+                    std::vector<double> x_then;
+                    long changes_then = 0;
+                    {
+                        std::lock_guard lock(mutex);
+                        x_then = x;
+                        changes_then = changes;
+                    }
+                    const WindowMilp m = windowMilp(f, index, paging_state, x_then, n, t0, t0 + width - 1);
+                    bool exact = false;
+                    const auto window_deadline = std::min(deadline, secondsAfter(Clock::now(), cap_s));
+                    const std::optional<std::vector<double>> y =
+                        m.consistent ? solveWindow(m, x_then, window_deadline, cancel, exact) : std::nullopt;
+                    if (!y) {
+                        std::lock_guard lock(mutex);
+                        if (changes == changes_then) settled[t0] = exact;
+                        continue;
+                    }
+                    Schedule candidate = f.decode(y->data());
+                    const ReplayReport replay = replaySchedule(g, candidate, limits);
+                    std::lock_guard lock(mutex);
+                    if (!replay.valid || !(replay.total_energy_j < best_j)) continue;
+                    best = std::move(candidate);
+                    best_j = replay.total_energy_j;
+                    x = f.encode(best);
+                    ++changes;
+                    std::fill(settled.begin(), settled.end(), 0);
+                    if (improved) improved(best);
+                }
+            };
+            std::vector<std::thread> helpers;
+            for (int i = 1; threads && i < threads->load(); ++i) helpers.emplace_back(work);
+            work();
+            for (std::thread& helper : helpers) helper.join();
+            if (changes != changes_before) {
                 cap_s = 0.25;
                 continue;
             }

@@ -34,10 +34,15 @@ namespace poet {
 // width over. (bert at 10% and 1.5x: a three-stage window needs ~1 s to
 // save 0.2%; resnet18_cifar at 17%, given 120 s after a 30 s solve, a
 // five-stage one saves 0.24%.) Each better schedule (replayed under the
-// problem's limits) goes to `improved` at once. Ends at `deadline` or on `cancel`, returning the best schedule
-// (`s` itself when nothing helps); `s` must be valid.
+// problem's limits) goes to `improved` at once (from one thread at a time,
+// each better than the last). Ends at `deadline` or on `cancel`, returning
+// the best schedule (`s` itself when nothing helps); `s` must be valid.
+// With `threads` (read at the start of each pass: a caller may free a core
+// mid-search; none means one), that many windows of a pass are solved at
+// once.
 Schedule improveByWindows(const Problem& problem, const Schedule& s, std::chrono::steady_clock::time_point deadline,
                           const std::atomic<bool>* cancel = nullptr,
-                          const std::function<void(const Schedule&)>& improved = {});
+                          const std::function<void(const Schedule&)>& improved = {},
+                          const std::atomic<int>* threads = nullptr);
 
 }  // namespace poet
