@@ -303,11 +303,12 @@ public:
     // Waits for the plan to end (passing a cancel on to it), handing each
     // new schedule to `use` as it comes. The window search ends at once
     // (CBC's search wants both cores), or with `windows_to_the_end` runs on
-    // to its deadline or until `use` returns true (enough).
+    // to its deadline, two windows at once from its next pass, or until
+    // `use` returns true (enough).
     template <class Use>
     void finish(Use use, bool windows_to_the_end = false)
     {
-        if (windows_to_the_end) window_threads_ = 2;  // the caller's core is free: two windows at once
+        if (windows_to_the_end) window_threads_ = 2;  // the caller's core is free
         else stopWindows();
         for (bool last = false; !last;) {
             last = done_;  // read before take(): the final schedule is handed before done_ is set
