@@ -384,7 +384,8 @@ private slots:
         QTest::newRow("bert 20%, two threads") << "bert" << 0.2 << 2 << 120.0 << 1.5 << 30.0;
         // resnet18_cifar at 20%: the short tails start at 4 to 6 s and take
         // half the time left, beside the long tails; the window search
-        // follows them (at ~17 s of a 30 s limit, ~23 s of 40 s).
+        // follows them (at ~17 s of a 30 s limit, ~23 s of 40 s), two
+        // windows at once where no long tail is done (here).
         QTest::newRow("resnet18_cifar 20%, in the short tails") << "resnet18_cifar" << 0.2 << 2 << 120.0 << 8.0 << 14.0;
         QTest::newRow("resnet18_cifar 20%, in the window search") << "resnet18_cifar" << 0.2 << 2 << 40.0 << 28.0 << 34.0;
     }
