@@ -390,7 +390,10 @@ public:
     // and says whether it did: the second core is then free. At
     // resnet18_cifar on m4 and 1.5x, tail 18 is done in 12 to 13 s at 13.5
     // to 16%, and then proves the gap, alone or with tail 19; at 17 to 21%
-    // it is not done in 30 s.
+    // it is not done in 30 s. The price: at 13.5% it is done only ~2.7 s
+    // before this point, so a machine ~20% slower loses that proof. Keeping
+    // them 0.15 of the limit longer where tail 11 is done (17 to 19%) cost
+    // 17 and 18% their gain from the second window thread (1.26%, not 1.03%).
     bool dropLongTailsUnlessOneIsDone()
     {
         std::lock_guard lock(shared_.mutex);
