@@ -620,6 +620,11 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
                                                  : " proves it within the gap");
         return finishWith(SolveStatus::Optimal, &*warm, SolutionSource::Heuristic, known_bound_j);
     };
+    // The best schedule, not proven within the gap: the known bound is all there is.
+    auto finishShortOfKnownBound = [&] {
+        result.message = known_bound_name + " gives the lower bound";
+        return finishWith(SolveStatus::Feasible, &*warm, SolutionSource::Heuristic, known_bound_j);
+    };
     if (withinGapOfKnownBound()) return finishWithKnownBound();
     const bool plan_is_exact = options.variant == FormulationVariant::Tight && PagingPlan::applies(problem);
     // Where recomputation is possible the paging plan is a restriction (each
@@ -908,8 +913,7 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
         tails->stop();
         takeTailsBound();
         if (withinGapWithPlan()) return finishWithKnownBound();
-        result.message = known_bound_name + " gives the lower bound";
-        return finishWith(SolveStatus::Feasible, &*warm, SolutionSource::Heuristic, known_bound_j);
+        return finishShortOfKnownBound();
     }
 
     OsiClpSolverInterface lp;
@@ -985,10 +989,7 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
     }
     // Out of time (or cancelled) already: CBC would only misread the cut-short LP.
     if (shared.lp_stopped || secondsSince(start) > options.time_limit_s || (cancel && cancel->load())) {
-        if (warm) {
-            result.message = known_bound_name + " gives the lower bound";
-            return finishWith(SolveStatus::Feasible, &*warm, SolutionSource::Heuristic, known_bound_j);
-        }
+        if (warm) return finishShortOfKnownBound();
         return finishWith(cancel && cancel->load() ? SolveStatus::Cancelled : SolveStatus::NoSolution, nullptr,
                           SolutionSource::None, known_bound_j);
     }

@@ -230,16 +230,12 @@ Schedule improveByWindows(const Problem& problem, const Schedule& s, Clock::time
     for (int width = 3; width < n && !over(); ++width) {
         std::vector<char> settled(n, 0);  // by first stage: solved exactly, nothing better
         for (double cap_s = 0.25; !over();) {
-            std::vector<int> order;  // first stages, by what the schedule spends there
-            {
-                std::vector<std::pair<double, int>> spent_at;
-                for (int t0 = 1; t0 + width - 1 < n; ++t0)
-                    if (const double spent = spentIn(g, best, t0, t0 + width - 1); spent > 0 && !settled[t0])
-                        spent_at.emplace_back(spent, t0);
-                std::stable_sort(spent_at.begin(), spent_at.end(), [](auto a, auto b) { return a.first > b.first; });
-                for (auto [spent, t0] : spent_at) order.push_back(t0);
-            }
+            std::vector<std::pair<double, int>> order;  // spent, first stage
+            for (int t0 = 1; t0 + width - 1 < n; ++t0)
+                if (const double spent = spentIn(g, best, t0, t0 + width - 1); spent > 0 && !settled[t0])
+                    order.emplace_back(spent, t0);
             if (order.empty()) break;
+            std::stable_sort(order.begin(), order.end(), [](auto a, auto b) { return a.first > b.first; });
             const long changes_before = changes;
             std::atomic<std::size_t> next{0};
             // Takes the next window of the pass until none is left: each is
@@ -247,7 +243,7 @@ Schedule improveByWindows(const Problem& problem, const Schedule& s, Clock::time
             // schedule that has changed since is still taken if it beats it.
             auto work = [&] {
                 for (std::size_t k; !over() && (k = next++) < order.size();) {
-                    const int t0 = order[k];
+                    const int t0 = order[k].second;
                     std::vector<double> x_then;
                     long changes_then = 0;
                     {
