@@ -537,7 +537,7 @@ ArrivalBound arrivalBound(const Problem& problem, double seconds, const std::ato
 }
 
 ArrivalBound carriedArrivalBound(const Problem& problem, int window, double seconds, const std::atomic<bool>* cancel,
-                                 int look_back_stage, double enough_j)
+                                 int look_back_stage, const std::function<double()>& enough_j)
 {
     const PageoutCharges pageout(problem.graph);
     const double scale = modelUnitsPerJoule(problem.graph.totalComputeEnergy());
@@ -572,7 +572,7 @@ ArrivalBound carriedArrivalBound(const Problem& problem, int window, double seco
     Steering steering;
     steering.prefer = [&](const std::vector<BoundPiece>& now) { return bestPartition(now, n); };
     steering.enough = [&](const std::vector<BoundPiece>& now) {
-        return plain_j + sumOf(now, bestPartition(now, n)) >= enough_j;
+        return enough_j && plain_j + sumOf(now, bestPartition(now, n)) >= enough_j();
     };
     const ArrivalBound all = sumOfPieces(problem, pieces, scale, seconds, cancel, steering);
     if (all.infeasible) return all;

@@ -69,6 +69,7 @@
 // below its schedule), at 13% 0.7298 J (1.33%).
 #include <atomic>
 #include <cmath>
+#include <functional>
 #include <vector>
 
 #include "problem.h"
@@ -105,11 +106,12 @@ ArrivalBound arrivalBound(const Problem& problem, double seconds, const std::ato
 // solved) are solved exactly first, then the windows from stage 1 on, so
 // a short `seconds` gives at least their sum, then the others, largest LP
 // value first; each for a quarter of `seconds` at most, until the best set
-// reaches `enough_j`. With `look_back_stage` (the stage-peak bound's
-// stage), also the windows after it that look back to it (see above).
+// reaches `enough_j()` (read after each piece: it falls as the caller's best
+// schedule does). With `look_back_stage` (the stage-peak bound's stage),
+// also the windows after it that look back to it (see above).
 ArrivalBound carriedArrivalBound(const Problem& problem, int window, double seconds,
                                  const std::atomic<bool>* cancel = nullptr, int look_back_stage = -1,
-                                 double enough_j = INFINITY);
+                                 const std::function<double()>& enough_j = {});
 
 // What `schedule` spends in stages first..last as both bounds count it:
 // page-ins during first-1..last-1, recomputations during first..last, and,
