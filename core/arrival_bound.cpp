@@ -5,7 +5,9 @@
 #include <functional>
 #include <limits>
 #include <memory>
+#include <mutex>
 #include <numeric>
+#include <thread>
 #include <vector>
 
 #include "cbc_setup.h"
@@ -393,7 +395,7 @@ struct Steering {
 };
 
 ArrivalBound sumOfPieces(const Problem& problem, const std::vector<Piece>& pieces, double scale, double seconds,
-                         const std::atomic<bool>* cancel, const Steering& steering = {})
+                         const std::atomic<bool>* cancel, const Steering& steering = {}, int threads = 1)
 {
     const auto deadline = secondsAfter(Clock::now(), std::max(0.0, seconds));
     const double offset_j = problem.graph.totalComputeEnergy();
@@ -447,41 +449,56 @@ ArrivalBound sumOfPieces(const Problem& problem, const std::vector<Piece>& piece
         while (next < order.size() && tried[order[next]]) ++next;
         return next < order.size() ? static_cast<int>(order[next]) : -1;
     };
-    for (int k = pick(); k >= 0; k = pick()) {
-        Solved& s = solved[k];
-        tried[k] = 1;
-        if (Clock::now() > deadline || (cancel && cancel->load()) || !s.lp->isProvenOptimal()) {
-            out.complete = false;
-            continue;
+    // Each worker takes the next piece to solve and records its value
+    // under the mutex; the solves themselves run at once.
+    std::mutex mutex;
+    bool enough = false, infeasible = false;
+    auto work = [&] {
+        std::unique_lock lock(mutex);
+        for (int k; !enough && !infeasible && (k = pick()) >= 0;) {
+            Solved& s = solved[k];
+            tried[k] = 1;
+            if (Clock::now() > deadline || (cancel && cancel->load()) || !s.lp->isProvenOptimal()) {
+                out.complete = false;
+                continue;
+            }
+            lock.unlock();
+            const auto piece_deadline = std::min(deadline, Clock::now() + piece_time);
+            CbcModel model(*s.lp);
+            configureCbc(model, exact, offset_j, scale,
+                         std::chrono::duration<double>(piece_deadline - Clock::now()).count());
+            SearchStop stop(piece_deadline, cancel);
+            model.passInEventHandler(&stop);
+            model.branchAndBound();
+            lock.lock();
+            if (model.isProvenInfeasible()) {
+                infeasible = true;
+                out.stage = s.stage;
+                break;
+            }
+            // Cut short, its tree's bound counts (the LP's where CBC stopped in
+            // its root cuts: it may report its incumbent as its bound then). At
+            // 13% and 1.5x the look-back window 106..112 is exact in 2.6 s at
+            // 318,988 B and 4.6 s at 318,989 B, past its 3 s.
+            const double value = provenLowerBound(model, s.value, stop.cut_short);
+            s.exact = model.isProvenOptimal();
+            if (!s.exact) out.complete = false;
+            if (value > s.value) {
+                total += value - s.value;
+                s.value = value;
+            }
+            if (steering.enough && steering.enough(values())) enough = true;
         }
-        const auto piece_deadline = std::min(deadline, Clock::now() + piece_time);
-        CbcModel model(*s.lp);
-        configureCbc(model, exact, offset_j, scale,
-                     std::chrono::duration<double>(piece_deadline - Clock::now()).count());
-        SearchStop stop(piece_deadline, cancel);
-        model.passInEventHandler(&stop);
-        model.branchAndBound();
-        if (model.isProvenInfeasible()) {
-            out.infeasible = true;
-            out.stage = s.stage;
-            return out;
-        }
-        // Cut short, its tree's bound counts (the LP's where CBC stopped in
-        // its root cuts: it may report its incumbent as its bound then). At
-        // 13% and 1.5x the look-back window 106..112 is exact in 2.6 s at
-        // 318,988 B and 4.6 s at 318,989 B, past its 3 s.
-        const double value = provenLowerBound(model, s.value, stop.cut_short);
-        s.exact = model.isProvenOptimal();
-        if (!s.exact) out.complete = false;
-        if (value > s.value) {
-            total += value - s.value;
-            s.value = value;
-        }
-        if (steering.enough && steering.enough(values())) {
-            out.complete = std::all_of(solved.begin(), solved.end(), [](const Solved& x) { return x.exact; });
-            break;
-        }
+    };
+    std::vector<std::thread> helpers;
+    for (int i = 1; i < threads; ++i) helpers.emplace_back(work);
+    work();
+    for (std::thread& helper : helpers) helper.join();
+    if (infeasible) {
+        out.infeasible = true;
+        return out;
     }
+    if (enough) out.complete = std::all_of(solved.begin(), solved.end(), [](const Solved& x) { return x.exact; });
     out.bound_j = offset_j + total / scale;
     out.pieces = values();
     return out;
@@ -537,7 +554,7 @@ ArrivalBound arrivalBound(const Problem& problem, double seconds, const std::ato
 }
 
 ArrivalBound carriedArrivalBound(const Problem& problem, int window, double seconds, const std::atomic<bool>* cancel,
-                                 int look_back_stage, const std::function<double()>& enough_j)
+                                 int look_back_stage, const std::function<double()>& enough_j, int threads)
 {
     const PageoutCharges pageout(problem.graph);
     const double scale = modelUnitsPerJoule(problem.graph.totalComputeEnergy());
@@ -574,7 +591,7 @@ ArrivalBound carriedArrivalBound(const Problem& problem, int window, double seco
     steering.enough = [&](const std::vector<BoundPiece>& now) {
         return enough_j && plain_j + sumOf(now, bestPartition(now, n)) >= enough_j();
     };
-    const ArrivalBound all = sumOfPieces(problem, pieces, scale, seconds, cancel, steering);
+    const ArrivalBound all = sumOfPieces(problem, pieces, scale, seconds, cancel, steering, threads);
     if (all.infeasible) return all;
     ArrivalBound out = all;
     const std::vector<int> best = bestPartition(all.pieces, n);

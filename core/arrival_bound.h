@@ -108,10 +108,11 @@ ArrivalBound arrivalBound(const Problem& problem, double seconds, const std::ato
 // value first; each for a quarter of `seconds` at most, until the best set
 // reaches `enough_j()` (read after each piece: it falls as the caller's best
 // schedule does). With `look_back_stage` (the stage-peak bound's stage),
-// also the windows after it that look back to it (see above).
+// also the windows after it that look back to it (see above). `threads`
+// windows are solved at once.
 ArrivalBound carriedArrivalBound(const Problem& problem, int window, double seconds,
                                  const std::atomic<bool>* cancel = nullptr, int look_back_stage = -1,
-                                 const std::function<double()>& enough_j = {});
+                                 const std::function<double()>& enough_j = {}, int threads = 1);
 
 // What `schedule` spends in stages first..last as both bounds count it:
 // page-ins during first-1..last-1, recomputations during first..last, and,

@@ -742,20 +742,22 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
             // solved in 5 s; the windows from stage 1 alone: 0.7125 J), and
             // to 0.7434 J in ~11 s with the windows that look back to the
             // stage-peak stage (within 0.5% of the 0.7445 J schedule).
-            // Seven tenths of the time at most: nothing else bounds these
-            // budgets. At 11% (30 s) it reaches 0.7466 J at ~21 s, within
-            // 0.02% of the 0.746761 J schedule the plan has by 8 s; given
-            // two fifths it stopped at 0.7370 J (a 1.30% gap) and the LP
-            // after it ran 14 s to a bound below that.
-            // It stops once it proves the gap of the best schedule shown
-            // (the plan's, at 12%: 0.744316 J by ~12 s; the quick one's
-            // 0.7466 J would ask it for 0.3% more).
+            // Seven tenths of the time at most (nothing else bounds these
+            // budgets), two windows at once on two cores (beside the plan),
+            // and it stops once it proves the gap of the best schedule
+            // shown, which falls while it runs (11.5%: the quick schedule's
+            // 0.7519 J when it begins, the plan's 0.7445 J at 2 s). At 11%
+            // (30 s) it reaches 0.7466 J, within 0.05% of the schedule, at
+            // ~15 s (one window at a time: ~18 s; given two fifths of the
+            // time it stopped at 0.7370 J, a 1.30% gap, and the LP after it
+            // ran 14 s to a bound below that); 12% ends at 6.5 s (7.5 s).
             auto gap_asks_j = [&] {
                 const double best_j = std::min(warm_energy_j, bestShownJ());
                 return std::isfinite(best_j) ? best_j * (1 - 0.99 * options.relative_gap) : INFINITY;
             };
             const ArrivalBound carried =
-                carriedArrivalBound(problem, 7, 0.7 * options.time_limit_s, cancel, stage.stage, gap_asks_j);
+                carriedArrivalBound(problem, 7, 0.7 * options.time_limit_s, cancel, stage.stage, gap_asks_j,
+                                    options.threads);
             if (provesInfeasible(
                     carried.infeasible, carried.bound_j,
                     [&] {
