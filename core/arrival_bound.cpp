@@ -394,6 +394,26 @@ struct Steering {
     std::function<bool(const std::vector<BoundPiece>&)> enough;
 };
 
+// SearchStop that also stops a piece's search once the sum is over (another
+// worker's piece reached what is enough, or proved that nothing fits).
+class PieceStop : public SearchStop {
+public:
+    PieceStop(Clock::time_point deadline, const std::atomic<bool>* cancel, const std::atomic<bool>* over)
+        : SearchStop(deadline, cancel), over_(over)
+    {
+    }
+    CbcEventHandler* clone() const override { return new PieceStop(*this); }
+    CbcAction event(CbcEvent which) override
+    {
+        if (!over_->load()) return SearchStop::event(which);
+        cut_short = true;
+        return stop;
+    }
+
+private:
+    const std::atomic<bool>* over_;
+};
+
 ArrivalBound sumOfPieces(const Problem& problem, const std::vector<Piece>& pieces, double scale, double seconds,
                          const std::atomic<bool>* cancel, const Steering& steering = {}, int threads = 1)
 {
@@ -453,9 +473,10 @@ ArrivalBound sumOfPieces(const Problem& problem, const std::vector<Piece>& piece
     // under the mutex; the solves themselves run at once.
     std::mutex mutex;
     bool enough = false, infeasible = false;
+    std::atomic<bool> over{false};  // either of them
     auto work = [&] {
         std::unique_lock lock(mutex);
-        for (int k; !enough && !infeasible && (k = pick()) >= 0;) {
+        for (int k; !over && (k = pick()) >= 0;) {
             Solved& s = solved[k];
             tried[k] = 1;
             if (Clock::now() > deadline || (cancel && cancel->load()) || !s.lp->isProvenOptimal()) {
@@ -467,12 +488,12 @@ ArrivalBound sumOfPieces(const Problem& problem, const std::vector<Piece>& piece
             CbcModel model(*s.lp);
             configureCbc(model, exact, offset_j, scale,
                          std::chrono::duration<double>(piece_deadline - Clock::now()).count());
-            SearchStop stop(piece_deadline, cancel);
+            PieceStop stop(piece_deadline, cancel, &over);
             model.passInEventHandler(&stop);
             model.branchAndBound();
             lock.lock();
-            if (model.isProvenInfeasible()) {
-                infeasible = true;
+            if (model.isProvenInfeasible() && !stop.cut_short) {
+                infeasible = over = true;
                 out.stage = s.stage;
                 break;
             }
@@ -487,7 +508,7 @@ ArrivalBound sumOfPieces(const Problem& problem, const std::vector<Piece>& piece
                 total += value - s.value;
                 s.value = value;
             }
-            if (steering.enough && steering.enough(values())) enough = true;
+            if (steering.enough && steering.enough(values())) enough = over = true;
         }
     };
     std::vector<std::thread> helpers;

@@ -747,10 +747,10 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
             // and it stops once it proves the gap of the best schedule
             // shown, which falls while it runs (11.5%: the quick schedule's
             // 0.7519 J when it begins, the plan's 0.7445 J at 2 s). At 11%
-            // (30 s) it reaches 0.7466 J, within 0.05% of the schedule, at
-            // ~15 s (one window at a time: ~18 s; given two fifths of the
+            // (30 s) it reaches 0.7466 J, within 0.07% of the schedule, at
+            // ~14.5 s (one window at a time: ~18 s; given two fifths of the
             // time it stopped at 0.7370 J, a 1.30% gap, and the LP after it
-            // ran 14 s to a bound below that); 12% ends at 6.5 s (7.5 s).
+            // ran 14 s to a bound below that); 12% ends at 5.5 s (7.5 s).
             auto gap_asks_j = [&] {
                 const double best_j = std::min(warm_energy_j, bestShownJ());
                 return std::isfinite(best_j) ? best_j * (1 - 0.99 * options.relative_gap) : INFINITY;
