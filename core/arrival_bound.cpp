@@ -5,7 +5,6 @@
 #include <functional>
 #include <limits>
 #include <memory>
-#include <mutex>
 #include <numeric>
 #include <thread>
 #include <vector>
@@ -394,28 +393,8 @@ struct Steering {
     std::function<bool(const std::vector<BoundPiece>&)> enough;
 };
 
-// SearchStop that also stops a piece's search once the sum is over (another
-// worker's piece reached what is enough, or proved that nothing fits).
-class PieceStop : public SearchStop {
-public:
-    PieceStop(Clock::time_point deadline, const std::atomic<bool>* cancel, const std::atomic<bool>* over)
-        : SearchStop(deadline, cancel), over_(over)
-    {
-    }
-    CbcEventHandler* clone() const override { return new PieceStop(*this); }
-    CbcAction event(CbcEvent which) override
-    {
-        if (!over_->load()) return SearchStop::event(which);
-        cut_short = true;
-        return stop;
-    }
-
-private:
-    const std::atomic<bool>* over_;
-};
-
 ArrivalBound sumOfPieces(const Problem& problem, const std::vector<Piece>& pieces, double scale, double seconds,
-                         const std::atomic<bool>* cancel, const Steering& steering = {}, int threads = 1)
+                         const std::atomic<bool>* cancel, const Steering& steering = {})
 {
     const auto deadline = secondsAfter(Clock::now(), std::max(0.0, seconds));
     const double offset_j = problem.graph.totalComputeEnergy();
@@ -469,57 +448,41 @@ ArrivalBound sumOfPieces(const Problem& problem, const std::vector<Piece>& piece
         while (next < order.size() && tried[order[next]]) ++next;
         return next < order.size() ? static_cast<int>(order[next]) : -1;
     };
-    // Each worker takes the next piece to solve and records its value
-    // under the mutex; the solves themselves run at once.
-    std::mutex mutex;
-    bool enough = false, infeasible = false;
-    std::atomic<bool> over{false};  // either of them
-    auto work = [&] {
-        std::unique_lock lock(mutex);
-        for (int k; !over && (k = pick()) >= 0;) {
-            Solved& s = solved[k];
-            tried[k] = 1;
-            if (Clock::now() > deadline || (cancel && cancel->load()) || !s.lp->isProvenOptimal()) {
-                out.complete = false;
-                continue;
-            }
-            lock.unlock();
-            const auto piece_deadline = std::min(deadline, Clock::now() + piece_time);
-            CbcModel model(*s.lp);
-            configureCbc(model, exact, offset_j, scale,
-                         std::chrono::duration<double>(piece_deadline - Clock::now()).count());
-            PieceStop stop(piece_deadline, cancel, &over);
-            model.passInEventHandler(&stop);
-            model.branchAndBound();
-            lock.lock();
-            if (model.isProvenInfeasible() && !stop.cut_short) {
-                infeasible = over = true;
-                out.stage = s.stage;
-                break;
-            }
-            // Cut short, its tree's bound counts (the LP's where CBC stopped in
-            // its root cuts: it may report its incumbent as its bound then). At
-            // 13% and 1.5x the look-back window 106..112 is exact in 2.6 s at
-            // 318,988 B and 4.6 s at 318,989 B, past its 3 s.
-            const double value = provenLowerBound(model, s.value, stop.cut_short);
-            s.exact = model.isProvenOptimal();
-            if (!s.exact) out.complete = false;
-            if (value > s.value) {
-                total += value - s.value;
-                s.value = value;
-            }
-            if (steering.enough && steering.enough(values())) enough = over = true;
+    for (int k = pick(); k >= 0; k = pick()) {
+        Solved& s = solved[k];
+        tried[k] = 1;
+        if (Clock::now() > deadline || (cancel && cancel->load()) || !s.lp->isProvenOptimal()) {
+            out.complete = false;
+            continue;
         }
-    };
-    std::vector<std::thread> helpers;
-    for (int i = 1; i < threads; ++i) helpers.emplace_back(work);
-    work();
-    for (std::thread& helper : helpers) helper.join();
-    if (infeasible) {
-        out.infeasible = true;
-        return out;
+        const auto piece_deadline = std::min(deadline, Clock::now() + piece_time);
+        CbcModel model(*s.lp);
+        configureCbc(model, exact, offset_j, scale,
+                     std::chrono::duration<double>(piece_deadline - Clock::now()).count());
+        SearchStop stop(piece_deadline, cancel);
+        model.passInEventHandler(&stop);
+        model.branchAndBound();
+        if (model.isProvenInfeasible()) {
+            out.infeasible = true;
+            out.stage = s.stage;
+            return out;
+        }
+        // Cut short, its tree's bound counts (the LP's where CBC stopped in
+        // its root cuts: it may report its incumbent as its bound then). At
+        // 13% and 1.5x the look-back window 106..112 is exact in 2.6 s at
+        // 318,988 B and 4.6 s at 318,989 B, past its 3 s.
+        const double value = provenLowerBound(model, s.value, stop.cut_short);
+        s.exact = model.isProvenOptimal();
+        if (!s.exact) out.complete = false;
+        if (value > s.value) {
+            total += value - s.value;
+            s.value = value;
+        }
+        if (steering.enough && steering.enough(values())) {
+            out.complete = std::all_of(solved.begin(), solved.end(), [](const Solved& x) { return x.exact; });
+            break;
+        }
     }
-    if (enough) out.complete = std::all_of(solved.begin(), solved.end(), [](const Solved& x) { return x.exact; });
     out.bound_j = offset_j + total / scale;
     out.pieces = values();
     return out;
@@ -575,7 +538,7 @@ ArrivalBound arrivalBound(const Problem& problem, double seconds, const std::ato
 }
 
 ArrivalBound carriedArrivalBound(const Problem& problem, int window, double seconds, const std::atomic<bool>* cancel,
-                                 int look_back_stage, const std::function<double()>& enough_j, int threads)
+                                 int look_back_stage, const std::function<double()>& enough_j)
 {
     const PageoutCharges pageout(problem.graph);
     const double scale = modelUnitsPerJoule(problem.graph.totalComputeEnergy());
@@ -612,7 +575,7 @@ ArrivalBound carriedArrivalBound(const Problem& problem, int window, double seco
     steering.enough = [&](const std::vector<BoundPiece>& now) {
         return enough_j && plain_j + sumOf(now, bestPartition(now, n)) >= enough_j();
     };
-    const ArrivalBound all = sumOfPieces(problem, pieces, scale, seconds, cancel, steering, threads);
+    const ArrivalBound all = sumOfPieces(problem, pieces, scale, seconds, cancel, steering);
     if (all.infeasible) return all;
     ArrivalBound out = all;
     const std::vector<int> best = bestPartition(all.pieces, n);
@@ -620,6 +583,34 @@ ArrivalBound carriedArrivalBound(const Problem& problem, int window, double seco
     for (int k : best) out.pieces.push_back(all.pieces[k]);
     out.bound_j = plain_j + sumOf(all.pieces, best);
     return out;
+}
+
+ArrivalBound carriedBoundHereOrLooser(const Problem& problem, int window, double seconds, const std::atomic<bool>* cancel,
+                                      int look_back_stage, const std::function<double()>& enough_j, int threads,
+                                      bool* looser)
+{
+    if (looser) *looser = false;
+    if (threads < 2) return carriedArrivalBound(problem, window, seconds, cancel, look_back_stage, enough_j);
+    Problem relaxed = problem;
+    relaxed.ram_budget_bytes = std::llround(1.02 * static_cast<double>(problem.ram_budget_bytes));
+    std::atomic<bool> settled{false};
+    auto settle = [&](const ArrivalBound& b) {
+        if (b.infeasible || (enough_j && b.bound_j >= enough_j())) settled = true;
+    };
+    ArrivalBound here, there;
+    runUntil([&] { return settled || (cancel && cancel->load()); },
+             [&](const std::atomic<bool>* stop) {
+                 std::thread other([&] {
+                     there = carriedArrivalBound(relaxed, window, seconds, stop, look_back_stage, enough_j);
+                     settle(there);
+                 });
+                 here = carriedArrivalBound(problem, window, seconds, stop, look_back_stage, enough_j);
+                 settle(here);
+                 other.join();
+             });
+    if (here.infeasible || !(there.infeasible || there.bound_j > here.bound_j)) return here;
+    if (looser) *looser = true;
+    return there;
 }
 
 double chargedIn(const Problem& problem, const Schedule& schedule, int first, int last)

@@ -1,6 +1,9 @@
 #pragma once
-// Deadlines from times in seconds, as the options and the searches give them.
+// Deadlines from times in seconds, as the options and the searches give
+// them, and a stop flag for a search that its caller ends.
+#include <atomic>
 #include <chrono>
+#include <thread>
 
 namespace poet {
 
@@ -8,6 +11,24 @@ namespace poet {
 inline std::chrono::steady_clock::time_point secondsAfter(std::chrono::steady_clock::time_point t, double seconds)
 {
     return t + std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(seconds));
+}
+
+// Runs `work` on the calling thread with a stop flag that is set as soon
+// as `done()` holds (asked every 20 ms on a watching thread): the searches
+// below take one flag, their callers have several reasons to end them.
+template <class Done, class Work>
+void runUntil(Done done, Work work)
+{
+    std::atomic<bool> stop{false}, finished{false};
+    std::thread watch([&] {
+        while (!finished) {
+            if (done()) stop = true;
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        }
+    });
+    work(static_cast<const std::atomic<bool>*>(&stop));
+    finished = true;
+    watch.join();
 }
 
 }  // namespace poet

@@ -97,19 +97,9 @@ private slots:
         QFETCH(int, cheap_run);
         QFETCH(int, window);
         const Graph g = test::trainingChain({3, 5, 2, 6, 4, 7, 1}, cheap_odd, cheap_run);
-        int compared = 0, above_arrival = 0, infeasible = 0, differ = 0;
+        int compared = 0, above_arrival = 0, infeasible = 0, looser_higher = 0;
         test::checkBoundOnEverySmallProblem(
-            g, minimumFeasibleBudgetLowerBound(g),
-            [&](const Problem& p) {
-                // Two windows solved at once: the same exact values, so the
-                // same bound; that one is checked against the optimum.
-                const ArrivalBound one = carriedArrivalBound(p, window, 10);
-                const ArrivalBound two = carriedArrivalBound(p, window, 10, nullptr, -1, {}, 2);
-                if (one.complete && two.complete &&
-                    (one.infeasible != two.infeasible || std::abs(one.bound_j - two.bound_j) > 1e-9 * one.bound_j))
-                    ++differ;
-                return two;
-            },
+            g, minimumFeasibleBudgetLowerBound(g), [&](const Problem& p) { return carriedArrivalBound(p, window, 10); },
             [&](test::Verdict v, const ArrivalBound& b, const Problem& p, const SolveResult&) {
                 if (v == test::Verdict::Proof) ++infeasible;
                 if (v != test::Verdict::Compared) return;
@@ -117,9 +107,25 @@ private slots:
                 if (b.bound_j > arrivalBound(p, 10).bound_j * (1 + 1e-9)) ++above_arrival;
             });
         qInfo("%d compared, %d above the arrival bound, %d infeasible", compared, above_arrival, infeasible);
-        QCOMPARE(differ, 0);
         QVERIFY2(compared >= 40 && above_arrival >= 3,
                  qPrintable(QStringLiteral("%1 compared, %2 above the arrival bound").arg(compared).arg(above_arrival)));
+        // With the bound at a budget 2% looser beside it (the solver's form
+        // on two cores; either one's proof that nothing fits counts): still
+        // never above the optimum, and every such proof right.
+        compared = 0;
+        test::checkBoundOnEverySmallProblem(
+            g, minimumFeasibleBudgetLowerBound(g),
+            [&](const Problem& p) {
+                bool looser = false;
+                const ArrivalBound b = carriedBoundHereOrLooser(p, window, 10, nullptr, -1, {}, 2, &looser);
+                if (looser) ++looser_higher;
+                return b;
+            },
+            [&](test::Verdict v, const ArrivalBound&, const Problem&, const SolveResult&) {
+                if (v == test::Verdict::Compared) ++compared;
+            });
+        qInfo("with the looser budget beside: %d compared, %d times higher", compared, looser_higher);
+        QVERIFY(compared >= 40);
     }
 
     // Windows that look back to a stage before them (arrival_bound.h), on
@@ -182,6 +188,23 @@ private slots:
         // (The carried bound lists the windows it sums: those with anything
         // to pay, so fewer pieces than stages, and more of them met.)
         QVERIFY2(pieces >= 60 && met >= 30, qPrintable(QStringLiteral("%1 pieces, %2 met").arg(pieces).arg(met)));
+    }
+
+    // resnet18_cifar at 11.5% of its peak and 1.5x: the windows at this
+    // budget take ~40 s on one core to prove what a 0.5% gap asks of the
+    // 0.744344 J schedule the solver finds there; at 2% more RAM they prove
+    // it in a few seconds, and that bound holds here too.
+    void looserBudgetProvesWhatThisOneIsSlowTo()
+    {
+        const Problem p = test::resnet18Cifar(282182, 1.5);
+        const StageBound peak = stagePeakBound(p, 30);
+        const double schedule_j = 0.744344068;
+        const double asked_j = schedule_j * (1 - 0.005);
+        bool looser = false;
+        const ArrivalBound b =
+            carriedBoundHereOrLooser(p, 7, 60, nullptr, peak.stage, [&] { return asked_j; }, 2, &looser);
+        QVERIFY(looser && !b.infeasible);
+        QVERIFY2(b.bound_j >= asked_j && b.bound_j <= schedule_j, qPrintable(QString::number(b.bound_j, 'g', 9)));
     }
 
     // resnet18_cifar at 12% of its peak and 1.5x: a backward node's three
