@@ -113,13 +113,14 @@ ArrivalBound carriedArrivalBound(const Problem& problem, int window, double seco
                                  const std::atomic<bool>* cancel = nullptr, int look_back_stage = -1,
                                  const std::function<double()>& enough_j = {});
 
-// carriedArrivalBound at this RAM budget and, on a second core, at one 2% looser: a bound there holds
-// here too (every schedule that fits here fits there), and its windows are
-// at times far quicker to solve exactly (resnet18_cifar on m4 at 1.5x and
-// 11.5%: ~40 s on one core to what a 0.5% gap asks, 6.5 s at 11.73%). Each
-// stops once either proves `enough_j()` or that nothing fits (the looser
-// one's proof holds here too); the higher bound counts, and `looser` says
-// whether it is the looser budget's. With one thread, this budget's alone.
+// carriedArrivalBound at this RAM budget and, on a second core, at one 2%
+// looser: a bound there holds here too (every schedule that fits here fits
+// there), and its windows are at times far quicker to solve exactly
+// (resnet18_cifar on m4 at 1.5x and 11.5%: ~40 s on one core to what a
+// 0.5% gap asks, 6.5 s at 11.73%). Both stop once either proves
+// `enough_j()` or that nothing fits (the looser one's proof holds here
+// too); the higher bound counts, and `looser` says whether it is the
+// looser budget's. With one thread, this budget's alone.
 ArrivalBound carriedBoundHereOrLooser(const Problem& problem, int window, double seconds, const std::atomic<bool>* cancel,
                                       int look_back_stage, const std::function<double()>& enough_j, int threads = 2,
                                       bool* looser = nullptr);

@@ -14,8 +14,8 @@ inline std::chrono::steady_clock::time_point secondsAfter(std::chrono::steady_cl
 }
 
 // Runs `work` on the calling thread with a stop flag that is set as soon
-// as `done()` holds (asked every 20 ms on a watching thread): the searches
-// below take one flag, their callers have several reasons to end them.
+// as `done()` holds (asked every 20 ms on a watching thread): a search
+// takes one flag, its caller may have several reasons to end it.
 template <class Done, class Work>
 void runUntil(Done done, Work work)
 {
