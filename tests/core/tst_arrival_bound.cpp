@@ -98,21 +98,8 @@ private slots:
         QFETCH(int, window);
         const Graph g = test::trainingChain({3, 5, 2, 6, 4, 7, 1}, cheap_odd, cheap_run);
         int compared = 0, above_arrival = 0, infeasible = 0, looser_higher = 0;
-        test::checkBoundOnEverySmallProblem(
-            g, minimumFeasibleBudgetLowerBound(g), [&](const Problem& p) { return carriedArrivalBound(p, window, 10); },
-            [&](test::Verdict v, const ArrivalBound& b, const Problem& p, const SolveResult&) {
-                if (v == test::Verdict::Proof) ++infeasible;
-                if (v != test::Verdict::Compared) return;
-                ++compared;
-                if (b.bound_j > arrivalBound(p, 10).bound_j * (1 + 1e-9)) ++above_arrival;
-            });
-        qInfo("%d compared, %d above the arrival bound, %d infeasible", compared, above_arrival, infeasible);
-        QVERIFY2(compared >= 40 && above_arrival >= 3,
-                 qPrintable(QStringLiteral("%1 compared, %2 above the arrival bound").arg(compared).arg(above_arrival)));
-        // With the bound at a budget 2% looser beside it (the solver's form
-        // on two cores; either one's proof that nothing fits counts): still
-        // never above the optimum, and every such proof right.
-        compared = 0;
+        // As the solver runs it on two cores: with the bound at a budget 2%
+        // looser beside it (either one's proof that nothing fits counts).
         test::checkBoundOnEverySmallProblem(
             g, minimumFeasibleBudgetLowerBound(g),
             [&](const Problem& p) {
@@ -121,11 +108,16 @@ private slots:
                 if (looser) ++looser_higher;
                 return b;
             },
-            [&](test::Verdict v, const ArrivalBound&, const Problem&, const SolveResult&) {
-                if (v == test::Verdict::Compared) ++compared;
+            [&](test::Verdict v, const ArrivalBound& b, const Problem& p, const SolveResult&) {
+                if (v == test::Verdict::Proof) ++infeasible;
+                if (v != test::Verdict::Compared) return;
+                ++compared;
+                if (b.bound_j > arrivalBound(p, 10).bound_j * (1 + 1e-9)) ++above_arrival;
             });
-        qInfo("with the looser budget beside: %d compared, %d times higher", compared, looser_higher);
-        QVERIFY(compared >= 40);
+        qInfo("%d compared, %d above the arrival bound, %d infeasible, %d from the looser budget", compared,
+              above_arrival, infeasible, looser_higher);
+        QVERIFY2(compared >= 40 && above_arrival >= 3,
+                 qPrintable(QStringLiteral("%1 compared, %2 above the arrival bound").arg(compared).arg(above_arrival)));
     }
 
     // Windows that look back to a stage before them (arrival_bound.h), on
