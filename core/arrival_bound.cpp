@@ -592,7 +592,7 @@ ArrivalBound carriedBoundHereOrLooser(const Problem& problem, int window, double
     if (looser) *looser = false;
     if (threads < 2) return carriedArrivalBound(problem, window, seconds, cancel, look_back_stage, enough_j);
     Problem relaxed = problem;
-    relaxed.ram_budget_bytes = std::llround(1.02 * static_cast<double>(problem.ram_budget_bytes));
+    relaxed.ram_budget_bytes = std::llround((1 + kLooserBudgetShare) * static_cast<double>(problem.ram_budget_bytes));
     std::atomic<bool> settled{false};
     auto settle = [&](const ArrivalBound& b) {
         if (b.infeasible || (enough_j && b.bound_j >= enough_j())) settled = true;

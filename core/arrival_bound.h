@@ -113,8 +113,11 @@ ArrivalBound carriedArrivalBound(const Problem& problem, int window, double seco
                                  const std::atomic<bool>* cancel = nullptr, int look_back_stage = -1,
                                  const std::function<double()>& enough_j = {});
 
-// carriedArrivalBound at this RAM budget and, on a second core, at one 2%
-// looser: a bound there holds here too (every schedule that fits here fits
+// How much looser carriedBoundHereOrLooser's second budget is: 2% more RAM.
+inline constexpr double kLooserBudgetShare = 0.02;
+
+// carriedArrivalBound at this RAM budget and, on a second core, at one
+// kLooserBudgetShare looser: a bound there holds here too (every schedule that fits here fits
 // there), and its windows are at times far quicker to solve exactly
 // (resnet18_cifar on m4 at 1.5x and 11.5%: ~40 s on one core to what a
 // 0.5% gap asks, 6.5 s at 11.73%). Both stop once either proves

@@ -52,6 +52,14 @@ double relativeGap(double objective, double bound)
     return std::max(0.0, (objective - bound) / objective);
 }
 
+// The bound a search must prove for `best_j` to be within `relative_gap` of
+// it, a hair above the exact figure so that rounding cannot leave the
+// proof short (infinite without a schedule: nothing proves that).
+double gapAsksJ(double best_j, double relative_gap)
+{
+    return std::isfinite(best_j) ? best_j * (1 - 0.99 * relative_gap) : INFINITY;
+}
+
 // Collects incumbents from CBC (which calls it from its worker threads, and
 // more than once per solution) and stops the search on cancel.
 class IncumbentHandler : public CbcEventHandler {
@@ -406,7 +414,7 @@ private:
             const double shown_j = best_shown_j_();
             std::lock_guard lock(shared_.mutex);
             shared_.best_j = std::min(shared_.best_j, shown_j);
-            return std::isfinite(shared_.best_j) ? shared_.best_j * (1 - 0.99 * shared_.relative_gap) : INFINITY;
+            return gapAsksJ(shared_.best_j, shared_.relative_gap);
         };
         auto found = [this](const BucketBound& bound, int tail) {
             std::lock_guard lock(shared_.mutex);
@@ -442,6 +450,12 @@ std::string bucketBoundName(int tail)
 {
     return "the bucket bound (the stage-peak stage and the last " + std::to_string(tail) +
            " over the budget, with time)";
+}
+
+// How the messages name carriedBoundHereOrLooser's looser budget ("2%").
+std::string looserBudgetText()
+{
+    return std::to_string(std::lround(100 * kLooserBudgetShare)) + "%";
 }
 
 // Why nothing fits, and the smallest RAM budget that would: a lower bound
@@ -725,20 +739,17 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
             // to 0.7434 J in ~11 s with the windows that look back to the
             // stage-peak stage (within 0.5% of the 0.7445 J schedule).
             // Seven tenths of the time at most (nothing else bounds these
-            // budgets), at this budget and at one 2% looser side by side on
-            // two cores (carriedBoundHereOrLooser), stopping once either
-            // proves the gap of the best schedule shown, which falls while
-            // it runs (11.5%: the quick schedule's 0.7519 J when it begins,
-            // the plan's 0.7445 J at 2 s). resnet18_cifar at 1.5x, 30 s:
-            // 11% in 9.6 s, 11.5% in 10.4 s, 12% in 11.9 s, 13% in 8.7 s
-            // (this budget alone, one core: 18.2 s, a 1.30% gap at 30 s,
-            // 7.5 s, 5.8 s; given two fifths of the time, 11% stopped at
-            // 0.7370 J, a 1.30% gap, and the LP after it ran 14 s for a
-            // bound below that).
-            auto gap_asks_j = [&] {
-                const double best_j = std::min(warm_energy_j, bestShownJ());
-                return std::isfinite(best_j) ? best_j * (1 - 0.99 * options.relative_gap) : INFINITY;
-            };
+            // budgets), at this budget and at one looser side by side on two
+            // cores (carriedBoundHereOrLooser), stopping once either proves
+            // the gap of the best schedule shown, which falls while it runs
+            // (11.5%: the quick schedule's 0.7519 J when it begins, the
+            // plan's 0.7445 J at 2 s). resnet18_cifar at 1.5x, 30 s, ends:
+            //   11%: 9.6 s (this budget alone on one core: 18.2 s; with two
+            //        fifths of the time: a 1.30% gap, the LP after it
+            //        running 14 s for a lower bound),
+            //   11.5%: 10.4 s (alone: a 1.30% gap at 30 s),
+            //   12%: 11.9 s (alone: 7.5 s),  13%: 8.7 s (alone: 5.8 s).
+            auto gap_asks_j = [&] { return gapAsksJ(std::min(warm_energy_j, bestShownJ()), options.relative_gap); };
             bool looser = false;
             const ArrivalBound carried = carriedBoundHereOrLooser(problem, 7, 0.7 * options.time_limit_s, cancel,
                                                                   stage.stage, gap_asks_j, options.threads, &looser);
@@ -747,11 +758,11 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
                     [&] {
                         return ": from stage " + std::to_string(carried.stage) +
                                " on, seven stages cannot get their inputs within the budgets" +
-                               (looser ? " (even with 2% more RAM)" : "");
+                               (looser ? " (even with " + looserBudgetText() + " more RAM)" : "");
                     },
                     [&] {
                         return std::string("the carried arrival bound (what each window of seven stages needs") +
-                               (looser ? ", with 2% more RAM)" : ")");
+                               (looser ? ", with " + looserBudgetText() + " more RAM)" : ")");
                     }))
                 return finishWith(SolveStatus::Infeasible, nullptr, SolutionSource::None, 0);
             if (withinGapWithPlan()) return finishWithKnownBound();

@@ -264,7 +264,8 @@ private slots:
         const StageBound peak = stagePeakBound(p, 30);
         QCOMPARE(p.graph.node(peak.stage).name, std::string("grad layer3.1.bn3"));
         const double within_half_percent_j = 0.744527678 * (1 - 0.005);
-        const ArrivalBound look_back = carriedArrivalBound(p, 7, 60, nullptr, peak.stage, [&] { return within_half_percent_j; });
+        const ArrivalBound look_back =
+            carriedArrivalBound(p, 7, 60, nullptr, peak.stage, [&] { return within_half_percent_j; });
         QVERIFY2(look_back.bound_j >= within_half_percent_j && look_back.bound_j <= r.replay.total_energy_j,
                  qPrintable(QStringLiteral("%1").arg(look_back.bound_j, 0, 'g', 9)));
         QVERIFY(std::any_of(look_back.pieces.begin(), look_back.pieces.end(),
