@@ -84,6 +84,8 @@ struct BoundPiece {
     int first = 0, last = 0;
     double extra_j = 0;
     bool exact = false;
+    int window_first = 0;  // `first`, or a later stage for a window that looks back to first-1
+    bool looser = false;   // proven at carriedBoundHereOrLooser's looser budget
 };
 
 struct ArrivalBound {
@@ -117,13 +119,15 @@ ArrivalBound carriedArrivalBound(const Problem& problem, int window, double seco
 inline constexpr double kLooserBudgetShare = 0.02;
 
 // carriedArrivalBound at this RAM budget and, on a second core, at one
-// kLooserBudgetShare looser: a bound there holds here too (every schedule that fits here fits
-// there), and its windows are at times far quicker to solve exactly
-// (resnet18_cifar on m4 at 1.5x and 11.5%: ~40 s on one core to what a
-// 0.5% gap asks, 6.5 s at 11.73%). Both stop once either proves
-// `enough_j()` or that nothing fits (the looser one's proof holds here
-// too); the higher bound counts, and `looser` says whether it is the
-// looser budget's. With one thread, this budget's alone.
+// kLooserBudgetShare looser: a window's bound there holds here too (every
+// schedule that fits here fits there), and its windows are at times far
+// quicker to solve exactly (resnet18_cifar on m4 at 1.5x and 11.5%: ~40 s
+// on one core to what a 0.5% gap asks, 6.5 s at 11.73%). The two share
+// their windows' values and split the windows between them; the sum takes
+// each window from whichever proved more. Both stop once the sum proves
+// `enough_j()` or either proves that nothing fits (the looser one's proof
+// holds here too); `looser` says whether a window of the sum, or the
+// proof, is the looser budget's. With one thread, this budget's alone.
 ArrivalBound carriedBoundHereOrLooser(const Problem& problem, int window, double seconds, const std::atomic<bool>* cancel,
                                       int look_back_stage, const std::function<double()>& enough_j, int threads = 2,
                                       bool* looser = nullptr);

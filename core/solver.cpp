@@ -740,15 +740,17 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
             // stage-peak stage (within 0.5% of the 0.7445 J schedule).
             // Seven tenths of the time at most (nothing else bounds these
             // budgets), at this budget and at one looser side by side on two
-            // cores (carriedBoundHereOrLooser), stopping once either proves
-            // the gap of the best schedule shown, which falls while it runs
-            // (11.5%: the quick schedule's 0.7519 J when it begins, the
-            // plan's 0.7445 J at 2 s). resnet18_cifar at 1.5x, 30 s, ends:
-            //   11%: 9.6 s (this budget alone on one core: 18.2 s; with two
+            // cores, sharing the windows (carriedBoundHereOrLooser), stopping
+            // once their sum proves the gap of the best schedule shown, which
+            // falls while it runs (11.5%: the quick schedule's 0.7519 J when
+            // it begins, the plan's 0.7445 J at 2 s). resnet18_cifar at 1.5x,
+            // 30 s, ends:
+            //   11%: 7.7 s (this budget alone on one core: 18.2 s; with two
             //        fifths of the time: a 1.30% gap, the LP after it
             //        running 14 s for a lower bound),
-            //   11.5%: 10.4 s (alone: a 1.30% gap at 30 s),
-            //   12%: 11.9 s (alone: 7.5 s),  13%: 8.7 s (alone: 5.8 s).
+            //   11.4%: 21.8 s (the higher of the two bounds, unshared: a
+            //        1.30% gap at 30 s),  11.5%: 8.9 s (alone: 1.30% at 30 s),
+            //   12%: 15.6 s (alone: 7.5 s),  13%: 7.4 s (alone: 5.8 s).
             auto gap_asks_j = [&] { return gapAsksJ(std::min(warm_energy_j, bestShownJ()), options.relative_gap); };
             bool looser = false;
             const ArrivalBound carried = carriedBoundHereOrLooser(problem, 7, 0.7 * options.time_limit_s, cancel,

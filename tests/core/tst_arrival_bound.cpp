@@ -182,20 +182,23 @@ private slots:
         QVERIFY2(pieces >= 60 && met >= 30, qPrintable(QStringLiteral("%1 pieces, %2 met").arg(pieces).arg(met)));
     }
 
-    // resnet18_cifar at 11.5% of its peak and 1.5x: the windows at this
-    // budget take ~40 s on one core to prove what a 0.5% gap asks of the
-    // 0.744344 J schedule the solver finds there; at 2% more RAM they prove
-    // it in a few seconds, and that bound holds here too.
-    void looserBudgetProvesWhatThisOneIsSlowTo()
+    // resnet18_cifar at 11.4% of its peak and 1.5x: the windows at this
+    // budget, and those at 2% more RAM, each take 20 s or more on one core
+    // to prove what a 0.5% gap asks of the 0.744316 J schedule the solver
+    // finds there; sharing their windows (whichever budget proves a window
+    // first, or more), the two prove it in ~13 s, and the sum stays below
+    // the schedule.
+    void sharedWindowsProveWhatEachBudgetIsSlowTo()
     {
-        const Problem p = test::resnet18Cifar(282182, 1.5);
+        const Problem p = test::resnet18Cifar(279728, 1.5);
         const StageBound peak = stagePeakBound(p, 30);
-        const double schedule_j = 0.744344068;
+        const double schedule_j = 0.744315820;
         const double asked_j = schedule_j * (1 - 0.005);
         bool looser = false;
         const ArrivalBound b =
             carriedBoundHereOrLooser(p, 7, 60, nullptr, peak.stage, [&] { return asked_j; }, 2, &looser);
-        QVERIFY(looser && !b.infeasible);
+        qInfo("%.9f J, %s windows from the looser budget", b.bound_j, looser ? "with" : "no");
+        QVERIFY(!b.infeasible);
         QVERIFY2(b.bound_j >= asked_j && b.bound_j <= schedule_j, qPrintable(QString::number(b.bound_j, 'g', 9)));
     }
 
