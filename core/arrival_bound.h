@@ -123,8 +123,10 @@ inline constexpr double kLooserBudgetShare = 0.02;
 // schedule that fits here fits there), and its windows are at times far
 // quicker to solve exactly (resnet18_cifar on m4 at 1.5x and 11.5%: ~40 s
 // on one core to what a 0.5% gap asks, 6.5 s at 11.73%). The two share
-// their windows' values and split the windows between them; the sum takes
-// each window from whichever proved more. Both stop once the sum proves
+// their windows' values and split the windows between them (where the
+// looser budget's stages pay less than these, this budget's search solves
+// even the windows the looser one solved exactly); the sum takes each
+// window from whichever proved more. Both stop once the sum proves
 // `enough_j()` or either proves that nothing fits (the looser one's proof
 // holds here too); `looser` says whether a window of the sum, or the
 // proof, is the looser budget's. With one thread, this budget's alone.
