@@ -5,7 +5,8 @@
 // when it did not finish), and time to proven optimal or the gap at the
 // limit; for our formulation (tight + heuristic warm start) and, with
 // --compare, formulation.md's plain build in the same run, so speed-ups are
-// ratios. Each case runs --repeat times; times are medians.
+// ratios. Each case runs --repeat times; times are medians (each run on
+// stderr).
 //
 //   bench_solve [--models a,b] [--platform m4] [--budgets 1,0.6,0.35 | --bytes 737719]
 //               [--factors 1,1.5] [--limit 60] [--gap 1e-4] [--repeat 1] [--compare] [--threads 1]
@@ -75,6 +76,10 @@ Figures run(const Problem& p, FormulationVariant v, bool heuristics, double limi
         best.push_back(best_s);
         lp.push_back(res.lp_bound_time_s);
         end.push_back(res.solve_time_s);
+        // Each run on stderr: a median hides a case proven in some runs only.
+        std::fprintf(stderr, "# %s %lld B %.2fx run %d: %s, end %.2f s, gap %.3f%%\n", p.model.c_str(),
+                     static_cast<long long>(p.ram_budget_bytes), p.runtime_budget_factor, r + 1,
+                     toString(res.status), res.solve_time_s, 100 * res.gap);
         f.objective = res.schedule ? res.replay.total_energy_j : -1;
         f.gap = res.gap;
         f.status = toString(res.status);
