@@ -751,9 +751,10 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
             //   11%: 7.7 s (this budget alone on one core: 18.2 s; with two
             //        fifths of the time: a 1.30% gap, the LP after it
             //        running 14 s for a lower bound),
-            //   11.4%: 21.8 s (the higher of the two bounds, unshared: a
-            //        1.30% gap at 30 s),  11.5%: 8.9 s (alone: 1.30% at 30 s),
-            //   12%: 15.6 s (alone: 7.5 s),  13%: 7.4 s (alone: 5.8 s).
+            //   11.4%: 20 to 22 s in most runs, a 1.30% gap at 30 s in
+            //        others (the higher of the two bounds, unshared: 1.30%),
+            //   11.5%: 8.9 s (alone: 1.30% at 30 s),
+            //   12%: 16.3 s (alone: 7.5 s),  13%: 7.4 s (alone: 5.8 s).
             auto gap_asks_j = [&] { return gapAsksJ(std::min(warm_energy_j, bestShownJ()), options.relative_gap); };
             bool looser = false;
             const ArrivalBound carried = carriedBoundHereOrLooser(problem, 7, 0.7 * options.time_limit_s, cancel,
