@@ -741,7 +741,7 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
             // solved in 5 s; the windows from stage 1 alone: 0.7125 J), and
             // to 0.7434 J in ~11 s with the windows that look back to the
             // stage-peak stage (within 0.5% of the 0.7445 J schedule).
-            // Seven tenths of the time at most (nothing else bounds these
+            // Eight tenths of the time at most (nothing else bounds these
             // budgets), at this budget and at one looser side by side on two
             // cores, sharing the windows (carriedBoundHereOrLooser), stopping
             // once their sum proves the gap of the best schedule shown, which
@@ -751,13 +751,14 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
             //   11%: 7.7 s (this budget alone on one core: 18.2 s; with two
             //        fifths of the time: a 1.30% gap, the LP after it
             //        running 14 s for a lower bound),
-            //   11.4%: 20 to 22 s in most runs, a 1.30% gap at 30 s in
-            //        others (the higher of the two bounds, unshared: 1.30%),
+            //   11.4%: 20 to 22 s (with seven tenths of the time: a 1.30%
+            //        gap at 30 s in about one run in four; the higher of
+            //        the two bounds, unshared: 1.30%),
             //   11.5%: 8.9 s (alone: 1.30% at 30 s),
             //   12%: 16.3 s (alone: 7.5 s),  13%: 7.4 s (alone: 5.8 s).
             auto gap_asks_j = [&] { return gapAsksJ(std::min(warm_energy_j, bestShownJ()), options.relative_gap); };
             bool looser = false;
-            const ArrivalBound carried = carriedBoundHereOrLooser(problem, 7, 0.7 * options.time_limit_s, cancel,
+            const ArrivalBound carried = carriedBoundHereOrLooser(problem, 7, 0.8 * options.time_limit_s, cancel,
                                                                   stage.stage, gap_asks_j, options.threads, &looser);
             if (provesInfeasible(
                     carried.infeasible, carried.bound_j,
