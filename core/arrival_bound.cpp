@@ -624,6 +624,17 @@ ArrivalBound arrivalBound(const Problem& problem, double seconds, const std::ato
 
 namespace {
 
+// `bound` with, as its pieces and its sum, the pieces of `all` that do not
+// overlap with the largest sum.
+ArrivalBound withBestSet(ArrivalBound bound, const std::vector<BoundPiece>& all, const Problem& problem)
+{
+    const std::vector<int> best = bestPartition(all, problem.graph.size());
+    bound.pieces.clear();
+    for (int k : best) bound.pieces.push_back(all[k]);
+    bound.bound_j = problem.graph.totalComputeEnergy() + sumOf(all, best);
+    return bound;
+}
+
 // carriedArrivalBound, its pieces' values shared with searches at other
 // budgets through `shared` (`looser`: this budget is looser than the
 // caller's).
@@ -673,12 +684,7 @@ ArrivalBound carriedBound(const Problem& problem, int window, double seconds, co
     };
     const ArrivalBound all = sumOfPieces(problem, pieces, scale, seconds, cancel, steering);
     if (all.infeasible) return all;
-    ArrivalBound out = all;
-    const std::vector<int> best = bestPartition(all.pieces, n);
-    out.pieces.clear();
-    for (int k : best) out.pieces.push_back(all.pieces[k]);
-    out.bound_j = plain_j + sumOf(all.pieces, best);
-    return out;
+    return withBestSet(all, all.pieces, problem);
 }
 
 }  // namespace
@@ -728,12 +734,7 @@ ArrivalBound carriedBoundHereOrLooser(const Problem& problem, int window, double
         return there;
     }
     // Each piece as the better of the two proved it, whichever finished last.
-    const std::vector<BoundPiece> all = shared.all();
-    const std::vector<int> best = bestPartition(all, problem.graph.size());
-    ArrivalBound out = here;
-    out.pieces.clear();
-    for (int k : best) out.pieces.push_back(all[k]);
-    out.bound_j = problem.graph.totalComputeEnergy() + sumOf(all, best);
+    ArrivalBound out = withBestSet(here, shared.all(), problem);
     out.complete = std::all_of(out.pieces.begin(), out.pieces.end(), [](const BoundPiece& p) { return p.exact; });
     if (looser)
         *looser = std::any_of(out.pieces.begin(), out.pieces.end(), [](const BoundPiece& p) { return p.looser; });

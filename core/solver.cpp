@@ -892,8 +892,8 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
         // 30. The short tails take this core instead, for half the time
         // left; then the window search to the end, beside the long tails
         // where one is done by then or the gap is still over twice what is
-        // asked (they alone prove 13.5 to 16%), else on both cores (17 to
-        // 21%: 0.78 to 0.54% at 20%, 1.26 to 1.03% at 17 and 18%).
+        // asked (they alone prove 13.5 to 16%; 17 and 18% end 1.26%), else
+        // on both cores (19 to 21%: 0.78 to 0.54% at 20%, 21% proven).
         tails->growShortTails(shortTailsShare(options.time_limit_s - secondsSince(start)), cancel);
         takeTailsBound();
         // Such a gap the window search alone does not close (it gains up to
