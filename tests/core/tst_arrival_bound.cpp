@@ -97,7 +97,7 @@ private slots:
         QFETCH(int, cheap_run);
         QFETCH(int, window);
         const Graph g = test::trainingChain({3, 5, 2, 6, 4, 7, 1}, cheap_odd, cheap_run);
-        int compared = 0, above_arrival = 0, infeasible = 0, looser_higher = 0;
+        int compared = 0, above_arrival = 0, infeasible = 0, from_looser = 0;
         // As the solver runs it on two cores: with the bound at a budget 2%
         // looser beside it (either one's proof that nothing fits counts).
         test::checkBoundOnEverySmallProblem(
@@ -105,7 +105,7 @@ private slots:
             [&](const Problem& p) {
                 bool looser = false;
                 const ArrivalBound b = carriedBoundHereOrLooser(p, window, 10, nullptr, -1, {}, 2, &looser);
-                if (looser) ++looser_higher;
+                if (looser) ++from_looser;
                 return b;
             },
             [&](test::Verdict v, const ArrivalBound& b, const Problem& p, const SolveResult&) {
@@ -115,7 +115,7 @@ private slots:
                 if (b.bound_j > arrivalBound(p, 10).bound_j * (1 + 1e-9)) ++above_arrival;
             });
         qInfo("%d compared, %d above the arrival bound, %d infeasible, %d from the looser budget", compared,
-              above_arrival, infeasible, looser_higher);
+              above_arrival, infeasible, from_looser);
         QVERIFY2(compared >= 40 && above_arrival >= 3,
                  qPrintable(QStringLiteral("%1 compared, %2 above the arrival bound").arg(compared).arg(above_arrival)));
     }
