@@ -45,6 +45,7 @@ struct BucketBound {
     double bound_j = 0;       // no schedule costs less
     bool infeasible = false;  // the chosen stages cannot all fit within the budgets
     bool complete = false;    // the MILP was solved exactly (else: CBC's bound when its time ran out)
+    bool faulted = false;     // CBC faulted (fault_guard.h): the bound is the compute energy alone
 };
 
 // The stages worth the MILP's time: `peak_stage` (the stage-peak bound's
@@ -76,6 +77,8 @@ BucketBound bucketBound(const Problem& problem, const std::vector<int>& stages, 
 //
 // With `enough_j` (what the caller needs proven), each tail is solved with
 // that as its cutoff, and the growth ends at the first that proves it.
+// A tail on which CBC faulted after its cutoff fell is solved again from
+// the cutoff of then (twice at most); any other fault ends the growth.
 void growBucketBound(const Problem& problem, int peak_stage, int first_tail, double seconds,
                      const std::atomic<bool>* cancel, const std::function<void(const BucketBound&, int tail)>& found,
                      const std::function<double()>& enough_j = {});

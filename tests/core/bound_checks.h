@@ -28,11 +28,12 @@ void forEachSmallProblem(const Graph& g, std::int64_t from, Check check)
 }
 
 // resnet18_cifar on m4 at `ram` bytes and `factor`: the bounds' real cases.
-inline Problem resnet18Cifar(std::int64_t ram, double factor)
+inline Problem resnet18Cifar(std::int64_t ram, double factor, const std::string& platform = "m4")
 {
-    Problem p = problemOf(loadTrainingGraph(ProfileCatalog::standard(), "resnet18_cifar", "m4"), ram, factor, true, true);
+    Problem p =
+        problemOf(loadTrainingGraph(ProfileCatalog::standard(), "resnet18_cifar", platform), ram, factor, true, true);
     p.model = "resnet18_cifar";
-    p.platform = "m4";
+    p.platform = platform;
     return p;
 }
 
