@@ -27,7 +27,7 @@ void forEachSmallProblem(const Graph& g, std::int64_t from, Check check)
             }
 }
 
-// resnet18_cifar on m4 at `ram` bytes and `factor`: the bounds' real cases.
+// resnet18_cifar on `platform` at `ram` bytes and `factor`: the bounds' real cases.
 inline Problem resnet18Cifar(std::int64_t ram, double factor, const std::string& platform = "m4")
 {
     Problem p =
