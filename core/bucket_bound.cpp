@@ -203,28 +203,6 @@ private:
     double lowest_ = INFINITY;
 };
 
-// bucketBound until `deadline`, solved again where CBC faulted after the
-// cutoff fell: CBC 2.10.8 fails an assertion now and then right after
-// CutoffFollower lowers it mid-search, and a search that starts from the
-// lower cutoff seldom does. resnet18_cifar on jetsontx2 at 14% and 1.5x:
-// tail 10 faulted 0.9 s in, as the plan's first schedule came, and ended
-// the growth (0.59% at 30 s); solved again it proves the gap at once. A
-// fault at a cutoff that did not move would only come again.
-BucketBound solveTail(const Problem& problem, const std::vector<int>& stages, Clock::time_point deadline,
-                      const std::atomic<bool>* cancel, const std::function<double()>& cutoff_j)
-{
-    constexpr int kRetries = 2;  // each fault leaks its CbcModel (fault_guard.h)
-    auto cutoffNow = [&] { return cutoff_j ? cutoff_j() : INFINITY; };
-    for (int retry = 0;; ++retry) {
-        const double cutoff_at_start = cutoffNow();
-        const double left_s = std::chrono::duration<double>(deadline - Clock::now()).count();
-        BucketBound bound = bucketBound(problem, stages, left_s, cancel, cutoff_j);
-        if (!bound.faulted || retry == kRetries || !(cutoffNow() < cutoff_at_start) || Clock::now() >= deadline ||
-            (cancel && cancel->load()))
-            return bound;
-    }
-}
-
 }  // namespace
 
 std::vector<int> bucketBoundStages(const Problem& problem, int peak_stage, int tail)
@@ -239,10 +217,12 @@ std::vector<int> bucketBoundStages(const Problem& problem, int peak_stage, int t
     return stages;
 }
 
-BucketBound bucketBound(const Problem& problem, const std::vector<int>& stages, double seconds,
-                        const std::atomic<bool>* cancel, const std::function<double()>& cutoff_j)
+namespace {
+
+// One search of bucketBound's until `deadline`.
+BucketBound solveOnce(const Problem& problem, const std::vector<int>& stages, Clock::time_point deadline,
+                      const std::atomic<bool>* cancel, const std::function<double()>& cutoff_j)
 {
-    const auto deadline = secondsAfter(Clock::now(), std::max(0.0, seconds));
     const double offset_j = problem.graph.totalComputeEnergy();
     const double scale = modelUnitsPerJoule(offset_j);
     BucketBound out;
@@ -297,6 +277,30 @@ BucketBound bucketBound(const Problem& problem, const std::vector<int>& stages, 
     return out;
 }
 
+}  // namespace
+
+// Solved again where CBC faulted after the cutoff fell: CBC 2.10.8 fails an
+// assertion now and then right after CutoffFollower lowers it mid-search,
+// and a search that starts from the lower cutoff seldom does.
+// resnet18_cifar on jetsontx2 at 14% and 1.5x: tail 10 faulted 0.9 s in,
+// as the plan's first schedule came, and ended the tails' growth (0.59% at
+// 30 s); solved again it proves the gap at once. A fault at a cutoff that
+// did not move would only come again.
+BucketBound bucketBound(const Problem& problem, const std::vector<int>& stages, double seconds,
+                        const std::atomic<bool>* cancel, const std::function<double()>& cutoff_j)
+{
+    const auto deadline = secondsAfter(Clock::now(), std::max(0.0, seconds));
+    constexpr int kRetries = 2;  // each fault leaks its CbcModel (fault_guard.h)
+    auto cutoffNow = [&] { return cutoff_j ? cutoff_j() : INFINITY; };
+    for (int retry = 0;; ++retry) {
+        const double cutoff_at_start = cutoffNow();
+        BucketBound bound = solveOnce(problem, stages, deadline, cancel, cutoff_j);
+        if (!bound.faulted || retry == kRetries || !(cutoffNow() < cutoff_at_start) || Clock::now() >= deadline ||
+            (cancel && cancel->load()))
+            return bound;
+    }
+}
+
 void growBucketBound(const Problem& problem, int peak_stage, int first_tail, double seconds,
                      const std::atomic<bool>* cancel, const std::function<void(const BucketBound&, int tail)>& found,
                      const std::function<double()>& enough_j)
@@ -309,7 +313,7 @@ void growBucketBound(const Problem& problem, int peak_stage, int first_tail, dou
         if (left_s <= 0 || (cancel && cancel->load())) return;
         std::vector<int> stages = bucketBoundStages(problem, peak_stage, tail);
         if (stages == last) continue;  // the tail took in the stage-peak stage
-        const BucketBound bound = solveTail(problem, stages, deadline, cancel, enough_j);
+        const BucketBound bound = bucketBound(problem, stages, left_s, cancel, enough_j);
         found(bound, tail);
         // The cutoff only falls: a bound at the one read now proves it.
         if (!bound.complete || bound.infeasible || (enough_j && bound.bound_j >= enough_j() * (1 - 1e-12))) return;

@@ -61,7 +61,9 @@ std::vector<int> bucketBoundStages(const Problem& problem, int peak_stage, int t
 // resnet18_cifar on m4 at 16% and 1.5x, the last 18 stages and the
 // stage-peak stage: 27 s to its optimum (0.618311 J), 10 s to prove 0.5%
 // under the best schedule (0.615482 J); at 15% 13 s to prove 0.617756 J.
-// Where CBC faults (fault_guard.h), the bound is the compute energy alone.
+// Where CBC faults (fault_guard.h) after the cutoff fell, the search starts
+// again from the cutoff of then (twice at most); where it faults otherwise,
+// the bound is the compute energy alone (`faulted`).
 BucketBound bucketBound(const Problem& problem, const std::vector<int>& stages, double seconds,
                         const std::atomic<bool>* cancel = nullptr, const std::function<double()>& cutoff_j = {});
 
@@ -77,8 +79,6 @@ BucketBound bucketBound(const Problem& problem, const std::vector<int>& stages, 
 //
 // With `enough_j` (what the caller needs proven), each tail is solved with
 // that as its cutoff, and the growth ends at the first that proves it.
-// A tail on which CBC faulted after its cutoff fell is solved again from
-// the cutoff of then (twice at most); any other fault ends the growth.
 void growBucketBound(const Problem& problem, int peak_stage, int first_tail, double seconds,
                      const std::atomic<bool>* cancel, const std::function<void(const BucketBound&, int tail)>& found,
                      const std::function<double()>& enough_j = {});
