@@ -77,8 +77,8 @@ Figures run(const Problem& p, FormulationVariant v, bool heuristics, double limi
         lp.push_back(res.lp_bound_time_s);
         end.push_back(res.solve_time_s);
         // Each run on stderr: a median hides a case proven in some runs only.
-        std::fprintf(stderr, "# %s %lld B %.2fx run %d: %s, end %.2f s, gap %.3f%%\n", p.model.c_str(),
-                     static_cast<long long>(p.ram_budget_bytes), p.runtime_budget_factor, r + 1,
+        std::fprintf(stderr, "# %s on %s %lld B %.2fx run %d: %s, end %.2f s, gap %.3f%%\n", p.model.c_str(),
+                     p.platform.c_str(), static_cast<long long>(p.ram_budget_bytes), p.runtime_budget_factor, r + 1,
                      toString(res.status), res.solve_time_s, 100 * res.gap);
         f.objective = res.schedule ? res.replay.total_energy_j : -1;
         f.gap = res.gap;
