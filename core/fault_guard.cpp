@@ -1,7 +1,11 @@
 #include "fault_guard.h"
 
+#include <errno.h>  // program_invocation_short_name
+
 #include <csetjmp>
 #include <csignal>
+#include <cstdio>
+#include <cstdlib>
 #include <mutex>
 
 namespace poet {
@@ -37,6 +41,26 @@ void installOnce()
 }
 
 }  // namespace
+
+}  // namespace poet
+
+// glibc's assert() calls this once a check fails; the executable's own
+// definition takes the place of glibc's for every library, CBC's included.
+// Inside a guard the failure only ends the guarded work, as the SIGABRT
+// that glibc's abort() raises would, but without glibc's message on stderr:
+// a user saw "Assertion ... failed." and took the solve that went on for a
+// crash. Outside a guard it does what glibc's does.
+extern "C" void __assert_fail(const char* assertion, const char* file, unsigned int line,
+                              const char* function) noexcept
+{
+    if (sigjmp_buf* guard = poet::t_guard) siglongjmp(*guard, SIGABRT);
+    std::fprintf(stderr, "%s: %s:%u: %s%sAssertion `%s' failed.\n", program_invocation_short_name, file, line,
+                 function ? function : "", function ? ": " : "", assertion);
+    std::fflush(stderr);
+    std::abort();
+}
+
+namespace poet {
 
 bool runFaultGuarded(const std::function<void()>& work)
 {

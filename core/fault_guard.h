@@ -18,7 +18,8 @@
 namespace poet {
 
 // Runs `work` on the calling thread. Returns true when it finished, false
-// when it raised SIGSEGV, SIGBUS, SIGFPE, SIGILL or SIGABRT on this thread:
+// when it raised SIGSEGV, SIGBUS, SIGFPE, SIGILL or SIGABRT on this thread
+// or failed an assert() (whose message is then not printed):
 // then the rest of `work` is skipped and whatever it had allocated is
 // leaked (destructors do not run). A fault on any other thread, or outside
 // a guard, ends the process as it always would. Guards nest.

@@ -1,10 +1,14 @@
 // The fault guard (fault_guard.h): a fault inside it returns false and skips
 // the rest of the guarded work, on any thread and in nested guards; work
 // that ends normally or throws is unaffected; a fault outside every guard
-// still ends the process.
+// still ends the process. A failed assert() (glibc's __assert_fail, which
+// this program's definition replaces) is such a fault, and says nothing
+// inside a guard.
 #include <QtTest>
 
+#include <csignal>
 #include <cstdlib>
+#include <string>
 #include <stdexcept>
 #include <thread>
 
@@ -12,12 +16,18 @@
 #include <unistd.h>
 
 #include "fault_guard.h"
+#include "stderr_capture.h"
 
 using namespace poet;
 
 namespace {
 
 volatile int* volatile g_nowhere = nullptr;
+
+// What a failed assert() calls (glibc's <assert.h> declares it only without
+// NDEBUG).
+extern "C" [[noreturn]] void __assert_fail(const char* assertion, const char* file, unsigned int line,
+                                           const char* function) noexcept;
 
 int readNowhere()
 {
@@ -55,6 +65,42 @@ private slots:
         QVERIFY(!runFaultGuarded([] { std::abort(); }));
         QVERIFY(!runFaultGuarded([] { std::abort(); }));
         QVERIFY(runFaultGuarded([] {}));
+    }
+
+    // CBC's failed assertions (built without NDEBUG) call __assert_fail.
+    void failedAssertionReturnsFalseQuietly()
+    {
+        bool finished = true;
+        const std::string said = test::stderrOf(
+            [&] { finished = runFaultGuarded([] { __assert_fail("depth > 0", "CbcModel.cpp", 7533, "addCuts"); }); });
+        QVERIFY(!finished);
+        QCOMPARE(said, std::string());
+        QVERIFY(runFaultGuarded([] {}));
+    }
+
+    // In a child: outside a guard, glibc's message and an abort, as before.
+    void unguardedFailedAssertionStillAborts()
+    {
+        qInfo("a child process fails an assertion next: Qt Test prints its stack trace");
+        int pipe_ends[2];
+        QCOMPARE(pipe(pipe_ends), 0);
+        const pid_t child = fork();
+        QVERIFY(child >= 0);
+        if (child == 0) {
+            dup2(pipe_ends[1], 2);
+            runFaultGuarded([] {});
+            __assert_fail("depth > 0", "CbcModel.cpp", 7533, "addCuts");
+        }
+        close(pipe_ends[1]);
+        std::string said;
+        char chunk[4096];
+        for (ssize_t got; (got = read(pipe_ends[0], chunk, sizeof chunk)) > 0;) said.append(chunk, got);
+        close(pipe_ends[0]);
+        int status = 0;
+        QCOMPARE(waitpid(child, &status, 0), child);
+        QVERIFY(WIFSIGNALED(status));
+        QVERIFY2(said.find("CbcModel.cpp:7533: addCuts: Assertion `depth > 0' failed.") != std::string::npos,
+                 said.c_str());
     }
 
     void guardsNest()
