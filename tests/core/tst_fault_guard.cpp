@@ -6,10 +6,9 @@
 // inside a guard.
 #include <QtTest>
 
-#include <csignal>
 #include <cstdlib>
-#include <string>
 #include <stdexcept>
+#include <string>
 #include <thread>
 
 #include <sys/wait.h>
@@ -20,14 +19,14 @@
 
 using namespace poet;
 
-namespace {
-
-volatile int* volatile g_nowhere = nullptr;
-
 // What a failed assert() calls (glibc's <assert.h> declares it only without
 // NDEBUG).
 extern "C" [[noreturn]] void __assert_fail(const char* assertion, const char* file, unsigned int line,
                                            const char* function) noexcept;
+
+namespace {
+
+volatile int* volatile g_nowhere = nullptr;
 
 int readNowhere()
 {
