@@ -34,9 +34,9 @@ namespace poet {
 // width over, on the windows that meet or touch a stage where it changed
 // (the others' MILPs differ at most in paging far away). (bert at 10% and
 // 1.5x: a three-stage window needs ~1 s to save 0.2%; resnet18_cifar at
-// 17%, given 120 s after a 30 s solve, a five-stage one saves 0.24%.) Each better schedule (replayed under the
-// problem's limits) goes to `improved` at once (from one thread at a time,
-// each better than the last). Ends at `deadline` or on `cancel`, returning
+// 17%, given 120 s after a 30 s solve, a five-stage one saves 0.24%.) Each
+// better schedule (replayed under the problem's limits) goes to `improved`
+// at once (from one thread at a time, each better than the last). Ends at `deadline` or on `cancel`, returning
 // the best schedule (`s` itself when nothing helps); `s` must be valid.
 // With `threads` (read at the start of each pass: a caller may free a core
 // mid-search; none means one), that many windows of a pass are solved at
