@@ -375,7 +375,12 @@ public:
 
     // The short tails on the calling thread, beside the long ones, until
     // `seconds` pass, a tail proves the gap or `cancel` is set; tail 18
-    // alone on a third thread, for as long.
+    // alone on a third thread, for as long. It stops with them: at 19 and
+    // 20%, where no long tail is done in 30 s, the window search wants its
+    // core from then on (20%: 0.589549 J, 0.98%, at 30 s with it running
+    // on; 0.588338 J, 0.78%, without). The price: at 16.05 to 18% the short
+    // tails end a tail shorter (17%: tail 10, 1.71% at 30 s, where tail 11
+    // gave 1.26%; neither is proven).
     void growShortTails(double seconds, const std::atomic<bool>* cancel)
     {
         std::atomic<bool> other_stop{false};
@@ -395,9 +400,9 @@ public:
     // resnet18_cifar on m4 and 1.5x, tail 18 or 19 proves the gap at 13.5
     // to 16%, in 11 to 29 s, often after this point; at 17 to 21% neither
     // is done in 30 s. The caller calls this only where the gap is small
-    // enough for the window search to close it. The price: 17 and 18%, where the gap is 1.27%
-    // then, lose their gain from the second window thread (1.26%, not 1.03%,
-    // at 30 s; neither is proven).
+    // enough for the window search to close it. The price: 17 and 18%,
+    // where the gap is 1.27% then, lose their gain from the second window
+    // thread (1.26%, not 1.03%, at 30 s; neither is proven).
     bool dropLongTailsUnlessOneIsDone()
     {
         std::lock_guard lock(shared_.mutex);
@@ -913,7 +918,7 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
         // 30. The short tails take this core instead, for half the time
         // left; then the window search to the end, beside the long tails
         // where one is done by then or the gap is still over twice what is
-        // asked (they alone prove 13.5 to 16%; 17 and 18% end 1.26%), else
+        // asked (they alone prove 13.5 to 16%; 17 and 18% end 1.71%), else
         // on both cores (19 to 21%: 0.78 to 0.54% at 20%, 21% proven).
         tails->growShortTails(shortTailsShare(options.time_limit_s - secondsSince(start)), cancel);
         takeTailsBound();
