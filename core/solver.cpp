@@ -400,9 +400,10 @@ public:
     // resnet18_cifar on m4 and 1.5x, tail 18 or 19 proves the gap at 13.5
     // to 16%, in 11 to 29 s, often after this point; at 17 to 21% neither
     // is done in 30 s. The caller calls this only where the gap is small
-    // enough for the window search to close it. The price: 17 and 18%,
-    // where the gap is 1.27% then, lose their gain from the second window
-    // thread (1.26%, not 1.03%, at 30 s; neither is proven).
+    // enough for the window search to close it. The price (measured before
+    // tail 18 ran beside the short tails): 17 and 18%, where the gap is
+    // 1.27% then, lose their gain from the second window thread (1.26%,
+    // not 1.03%, at 30 s; neither is proven).
     bool dropLongTailsUnlessOneIsDone()
     {
         std::lock_guard lock(shared_.mutex);
