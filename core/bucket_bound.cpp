@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <map>
 #include <memory>
+#include <set>
 #include <utility>
 #include <vector>
 
@@ -26,7 +28,10 @@ constexpr double kInf = std::numeric_limits<double>::max();
 // The MILP of bucket_bound.h, in triplet form (cbc_setup.h).
 class BucketMilp : public ReturnColumns {
 public:
-    BucketMilp(const Problem& problem, std::vector<int> stages, double scale) : ReturnColumns(problem)
+    // With `moments`, the recompute-moment rows are described
+    // (describeRecomputeMoments) and those it lists added.
+    BucketMilp(const Problem& problem, std::vector<int> stages, double scale, const std::set<std::size_t>* moments)
+        : ReturnColumns(problem)
     {
         const Graph& g = problem.graph;
         const int n = g.size();
@@ -62,9 +67,24 @@ public:
         }
         for (auto& [key, stretch] : stretches_) addReturns(problem, key.first, stretch, scale);
         for (const auto& [t, peak] : peaks) addRecomputeRows(problem, t, peak);
+        if (!moments) return;
+        for (const auto& [t, peak] : peaks)
+            if (const auto before = peaks.find(t - 1); before != peaks.end())
+                describeRecomputeMoments(problem, t, before->second, peak);
+        for (std::size_t k : *moments)
+            if (k < moments_.size()) addMomentRow(problem, k, scale);
     }
 
     bool impossible() const { return impossible_; }
+    // The recompute-moment rows that solution x breaks (read with the rows
+    // added as if none of their "again" columns were set).
+    std::vector<std::size_t> brokenMoments(const double* x, const Problem& problem) const
+    {
+        std::vector<std::size_t> broken;
+        for (std::size_t k = 0; k < moments_.size(); ++k)
+            if (breaks(k, x, static_cast<double>(problem.ram_budget_bytes))) broken.push_back(k);
+        return broken;
+    }
     bool empty() const { return stretches_.empty() && !impossible_; }
 
 private:
@@ -145,6 +165,208 @@ private:
         }
     }
 
+    // Σ coefficient · column + constant: what a value's presence is at
+    // least. `again` terms name columns "v arrives again in this stage"
+    // (value * 2 + 1 for a page-in, value * 2 for a recomputation), made
+    // only where the row is added (and read as 0 until then).
+    struct AtLeast {
+        std::vector<std::pair<int, double>> terms, again;
+        double constant = 0;
+        void add(int column, double a)
+        {
+            if (column >= 0) terms.emplace_back(column, a);
+        }
+    };
+    // Memory while `value` is recomputed inside `stage`: its operands' bytes
+    // where it is, and per other value its bytes where it is there (each
+    // presence at least each of its lower bounds).
+    struct MomentRow {
+        int stage = 0, value = 0, recomputed = -1;
+        double operand_bytes = 0;
+        std::vector<std::pair<double, std::vector<AtLeast>>> present;
+    };
+
+    // Memory while a value is recomputed inside stage s, where nodes s - 1
+    // and s are both chosen (the tail's stages are consecutive). A bucket's
+    // return counts only the last arrival of a value in it, and the memory
+    // rows hold only while chosen nodes run; so a recomputation's own
+    // operands are never counted beside what stays in RAM through the
+    // stage. Where i (with two inputs or more: an add) is recomputed in
+    // stage s, at that moment RAM holds i, its inputs, and
+    //  - each value in RAM while nodes s - 1 and s run, unless it arrived
+    //    in between (its return here, which any arrival sets, as it counts
+    //    the last; where it has none, a column "arrives again", at the cost
+    //    of its cheaper way back alone);
+    //  - each input w of a chain i <- a_1 <- ... <- a_k in RAM while s runs,
+    //    where each a_j was away while s - 1 ran and was not paged in in
+    //    this stage (its return, or again): so it was recomputed before
+    //    its reader, a_k from w. Unless w left and came back after that:
+    //    again, or its return here where w was in RAM while s - 1 ran (else
+    //    it arrived twice: again).
+    // resnet18_cifar on m4 at 17% and 1.5x: recomputing layer1.0.add at
+    // grad layer1.0.relu3 from bn2 (from relu2, from conv2) leaves no room
+    // for conv2 beside the gradient, layer1.1.conv1 and conv3, so conv2
+    // comes back twice: the last ten stages rise from 0.593607 J to
+    // 0.597988 J, eleven from 0.596339 J to 0.600890 J (the best schedule
+    // known is 0.602575 J). The same rows for one-input values change no
+    // bound measured and slow the MILP 1.5 to 4x.
+    void describeRecomputeMoments(const Problem& problem, int s, const StagePeak& before, const StagePeak& at)
+    {
+        const Graph& g = problem.graph;
+        const double budget = static_cast<double>(problem.ram_budget_bytes);
+        constexpr int kChain = 4;  // the longest chain followed (resnet: add <- relu <- bn, from conv, is 2)
+        auto inRamBefore = [&](int v) { return v == s - 1 || before.input[v]; };
+        auto hereBefore = [&](int v) { return v < s - 1 ? here_[s - 1][v] : -1; };
+        auto subtractAgain = [](AtLeast& a, int v, bool paged_only) {
+            a.again.emplace_back(2 * v + 1, -1.0);
+            if (!paged_only) a.again.emplace_back(2 * v, -1.0);
+        };
+        auto subtractArrivals = [&](AtLeast& a, int v) {
+            const int paged = returnInStage(g, v, s, false), recomputed = returnInStage(g, v, s, true);
+            if (paged < 0 && recomputed < 0) return subtractAgain(a, v, false);
+            a.add(paged, -1);
+            a.add(recomputed, -1);
+        };
+        for (int i = 0; i < s - 1; ++i) {
+            MomentRow row;
+            row.stage = s;
+            row.value = i;
+            row.recomputed = returnInStage(g, i, s, true);
+            if (row.recomputed < 0 || g.predecessors(i).size() < 2) continue;
+            std::vector<char> operand(s, 0);
+            operand[i] = 1;
+            row.operand_bytes = static_cast<double>(g.node(i).memory_bytes);
+            for (int u : g.predecessors(i)) {
+                operand[u] = 1;
+                row.operand_bytes += static_cast<double>(g.node(u).memory_bytes);
+            }
+            std::map<int, std::vector<AtLeast>> present;
+            // In RAM while s - 1 and s run (1 or the column: all one gives one).
+            for (int v = 0; v < s; ++v) {
+                const int was = hereBefore(v), is = here_[s][v];
+                if (operand[v] || !(inRamBefore(v) || was >= 0) || !(at.input[v] || is >= 0)) continue;
+                AtLeast a;
+                a.add(row.recomputed, 1);
+                a.add(was, 1);
+                a.add(is, 1);
+                a.constant = static_cast<double>(inRamBefore(v) + at.input[v]) - 2;
+                subtractArrivals(a, v);
+                present[v].push_back(std::move(a));
+            }
+            // The chains: a = a_k; `chain` holds i's recomputation and a_1..a_k-1's terms.
+            std::function<void(int, AtLeast, int)> follow = [&](int a, AtLeast chain, int k) {
+                const int a_before = hereBefore(a);
+                if (a_before < 0) return;  // where a was while s - 1 ran is not known
+                chain.constant += 1;
+                chain.add(a_before, -1);
+                chain.add(returnInStage(g, a, s, false), -1);
+                subtractAgain(chain, a, true);
+                for (int w : g.predecessors(a)) {
+                    if (w >= s || operand[w]) continue;
+                    if (at.input[w] || here_[s][w] >= 0) {
+                        AtLeast root = chain;
+                        root.add(here_[s][w], 1);
+                        // i's recomputation, a_1..a_k and w at s: k + 2 ones give one.
+                        root.constant += (at.input[w] ? 1.0 : 0.0) - (k + 1);
+                        subtractAgain(root, w, false);
+                        // Less the lower of: in RAM while s - 1 ran, its return here.
+                        if (const int was = hereBefore(w); was >= 0) {
+                            AtLeast returned = root;
+                            returned.add(returnInStage(g, w, s, false), -1);
+                            returned.add(returnInStage(g, w, s, true), -1);
+                            present[w].push_back(std::move(returned));
+                            root.add(was, -1);
+                        }
+                        present[w].push_back(std::move(root));
+                    }
+                    if (k < kChain) follow(w, chain, k + 1);
+                }
+            };
+            AtLeast start;
+            start.add(row.recomputed, 1);
+            for (int a : g.predecessors(i)) follow(a, start, 1);
+
+            double most = row.operand_bytes;
+            for (auto& [v, lows] : present) {
+                most += static_cast<double>(g.node(v).memory_bytes);
+                row.present.emplace_back(static_cast<double>(g.node(v).memory_bytes), std::move(lows));
+            }
+            if (most > budget) moments_.push_back(std::move(row));
+        }
+    }
+
+    // Adds moments_[k]: q_v >= each lower bound of v's (and >= 0), so the
+    // row holds where the value is not recomputed there (every q_v 0).
+    void addMomentRow(const Problem& problem, std::size_t k, double scale)
+    {
+        const MomentRow& moment = moments_[k];
+        const int row = addRow(-kInf, static_cast<double>(problem.ram_budget_bytes));
+        term(row, moment.recomputed, moment.operand_bytes);
+        for (const auto& [bytes, lows] : moment.present) {
+            const int q = addColumn(0);
+            term(row, q, bytes);
+            for (const AtLeast& low : lows) {
+                const int r = addRow(low.constant, kInf);  // q - Σ terms >= constant
+                term(r, q, 1);
+                for (const auto& [column, a] : low.terms) term(r, column, -a);
+                for (const auto& [key, a] : low.again) term(r, arrivesAgain(problem, moment.stage, key, scale), -a);
+            }
+        }
+    }
+
+    // Value key / 2's column "arrives again in `stage`" (paged in where key
+    // is odd, after its one page-out; else recomputed), at that way's cost
+    // alone; -1 where that way is closed.
+    int arrivesAgain(const Problem& problem, int stage, int key, double scale)
+    {
+        if (const auto it = again_.find({stage, key}); it != again_.end()) return it->second;
+        const int v = key / 2;
+        const Node& node = problem.graph.node(v);
+        int column = -1;
+        if (key % 2 == 1 && problem.options.paging) {
+            const int out = pagedOut(v);
+            column = addColumn(scale * (node.pagein_energy_j + (out < 0 ? node.pageout_energy_j : 0)));
+            if (out >= 0) {
+                const int source = addRow(0, kInf);
+                term(source, out, 1);
+                term(source, column, -1);
+            }
+        } else if (key % 2 == 0 && recomputableInTightForm(problem, v)) {
+            column = addColumn(scale * node.compute_energy_j);
+        }
+        return again_[{stage, key}] = column;
+    }
+
+    // Whether solution x (of this MILP, its "again" columns read as 0)
+    // breaks moments_[k].
+    bool breaks(std::size_t k, const double* x, double budget) const
+    {
+        const MomentRow& moment = moments_[k];
+        double bytes = moment.operand_bytes * x[moment.recomputed];
+        for (const auto& [size, lows] : moment.present) {
+            double q = 0;
+            for (const AtLeast& low : lows) {
+                double at_least = low.constant;
+                for (const auto& [column, a] : low.terms) at_least += a * x[column];
+                q = std::max(q, at_least);
+            }
+            bytes += size * q;
+        }
+        return bytes > budget * (1 + 1e-9) + 0.5;
+    }
+
+    // The value returned in the bucket that is stage s alone, (s - 1, s]
+    // (both chosen), a page-in or a recomputation: its column, or -1.
+    int returnInStage(const Graph& g, int i, int s, bool recomputed)
+    {
+        if (i >= s - 1 || here_[s - 1][i] < 0) return -1;
+        const Stretch& st = stretchAt(g, i, s - 1);
+        const std::size_t j = std::find(st.stages.begin(), st.stages.end(), s - 1) - st.stages.begin();
+        const int next = j + 1 < st.stages.size() ? st.stages[j + 1] : st.end;
+        if (next != s) return -1;
+        return recomputed ? st.returns[j].recomputed : st.returns[j].paged;
+    }
+
     // The memory row's roundings (knapsack_rounding.h), on the values away:
     // Σ c_i (1 − here_i) ≥ rhs, i.e. Σ c_i here_i ≤ Σ c_i − rhs. CBC's own
     // cuts miss them where many values of one size compete for the room.
@@ -163,6 +385,8 @@ private:
 
     std::vector<std::vector<int>> here_;  // [t][i], for the chosen stages over the budget
     std::map<std::pair<int, int>, Stretch> stretches_;  // (value, read interval)
+    std::vector<MomentRow> moments_;
+    std::map<std::pair<int, int>, int> again_;  // (stage, key) -> column (arrivesAgain)
     bool impossible_ = false;
 };
 
@@ -219,15 +443,18 @@ std::vector<int> bucketBoundStages(const Problem& problem, int peak_stage, int t
 
 namespace {
 
-// One search of bucketBound's until `deadline`.
-BucketBound solveOnce(const Problem& problem, const std::vector<int>& stages, Clock::time_point deadline,
-                      const std::atomic<bool>* cancel, const std::function<double()>& cutoff_j)
+// One search of bucketBound's until `deadline`, on the MILP with the
+// recompute-moment rows `moments` lists (none without); with them, the
+// rows its optimum breaks go to `broken`.
+BucketBound searchOnce(const Problem& problem, const std::vector<int>& stages, Clock::time_point deadline,
+                       const std::atomic<bool>* cancel, const std::function<double()>& cutoff_j,
+                       std::set<std::size_t>* moments, std::vector<std::size_t>* broken)
 {
     const double offset_j = problem.graph.totalComputeEnergy();
     const double scale = modelUnitsPerJoule(offset_j);
     BucketBound out;
     out.bound_j = offset_j;
-    const BucketMilp milp(problem, stages, scale);
+    const BucketMilp milp(problem, stages, scale, moments);
     if (milp.impossible()) {
         out.infeasible = true;
         return out;
@@ -274,7 +501,33 @@ BucketBound solveOnce(const Problem& problem, const std::vector<int>& stages, Cl
     out.complete = model.isProvenOptimal();
     out.bound_j = std::max(offset_j, offset_j + provenLowerBound(model, 0.0, follower->cut_short) / scale);
     out.bound_j = std::min(out.bound_j, cut_off_j);
+    if (moments && out.complete && model.bestSolution()) *broken = milp.brokenMoments(model.bestSolution(), problem);
     return out;
+}
+
+// bucketBound's search, with the recompute-moment rows added where the
+// optimum breaks them and solved again, until it breaks none (or the time
+// is up): most budgets need none (resnet18_cifar on m4 at 1.5x, the last
+// ten stages: none at 14, 16 and 19 to 21%, where all of them slow the
+// MILP up to 5x), 17 and 18% a few. Each search is a relaxation of the
+// next, so the higher bound holds.
+BucketBound solveOnce(const Problem& problem, const std::vector<int>& stages, Clock::time_point deadline,
+                      const std::atomic<bool>* cancel, const std::function<double()>& cutoff_j,
+                      const RecomputeMoments& recompute_moments)
+{
+    std::set<std::size_t> moments;
+    BucketBound best;
+    for (int round = 0;; ++round) {
+        std::vector<std::size_t> broken;
+        BucketBound bound =
+            searchOnce(problem, stages, deadline, cancel, cutoff_j, recompute_moments.on ? &moments : nullptr, &broken);
+        if (round > 0) bound.bound_j = std::max(bound.bound_j, best.bound_j);
+        best = bound;
+        const std::size_t before = moments.size();
+        moments.insert(broken.begin(), broken.end());
+        if (moments.size() == before || Clock::now() >= deadline || (cancel && cancel->load())) return best;
+        if (before == 0 && recompute_moments.broken) recompute_moments.broken();
+    }
 }
 
 }  // namespace
@@ -287,14 +540,15 @@ BucketBound solveOnce(const Problem& problem, const std::vector<int>& stages, Cl
 // 30 s); solved again it proves the gap at once. A fault at a cutoff that
 // did not move would only come again.
 BucketBound bucketBound(const Problem& problem, const std::vector<int>& stages, double seconds,
-                        const std::atomic<bool>* cancel, const std::function<double()>& cutoff_j)
+                        const std::atomic<bool>* cancel, const std::function<double()>& cutoff_j,
+                        const RecomputeMoments& recompute_moments)
 {
     const auto deadline = secondsAfter(Clock::now(), std::max(0.0, seconds));
     constexpr int kRetries = 2;  // each fault leaks its CbcModel (fault_guard.h)
     auto cutoffNow = [&] { return cutoff_j ? cutoff_j() : INFINITY; };
     for (int retry = 0;; ++retry) {
         const double cutoff_at_start = cutoffNow();
-        BucketBound bound = solveOnce(problem, stages, deadline, cancel, cutoff_j);
+        BucketBound bound = solveOnce(problem, stages, deadline, cancel, cutoff_j, recompute_moments);
         if (!bound.faulted || retry == kRetries || !(cutoffNow() < cutoff_at_start) || Clock::now() >= deadline ||
             (cancel && cancel->load()))
             return bound;
@@ -303,7 +557,7 @@ BucketBound bucketBound(const Problem& problem, const std::vector<int>& stages, 
 
 void growBucketBound(const Problem& problem, int peak_stage, int first_tail, double seconds,
                      const std::atomic<bool>* cancel, const std::function<void(const BucketBound&, int tail)>& found,
-                     const std::function<double()>& enough_j)
+                     const std::function<double()>& enough_j, const RecomputeMoments& recompute_moments)
 {
     const auto deadline = secondsAfter(Clock::now(), std::max(0.0, seconds));
     const std::vector<int> all = bucketBoundStages(problem, peak_stage, problem.graph.size());
@@ -313,7 +567,7 @@ void growBucketBound(const Problem& problem, int peak_stage, int first_tail, dou
         if (left_s <= 0 || (cancel && cancel->load())) return;
         std::vector<int> stages = bucketBoundStages(problem, peak_stage, tail);
         if (stages == last) continue;  // the tail took in the stage-peak stage
-        const BucketBound bound = bucketBound(problem, stages, left_s, cancel, enough_j);
+        const BucketBound bound = bucketBound(problem, stages, left_s, cancel, enough_j, recompute_moments);
         found(bound, tail);
         // The cutoff only falls: a bound at the one read now proves it.
         if (!bound.complete || bound.infeasible || (enough_j && bound.bound_j >= enough_j() * (1 - 1e-12))) return;

@@ -48,6 +48,15 @@ struct BucketBound {
     bool faulted = false;     // CBC faulted (fault_guard.h): the bound is the compute energy alone
 };
 
+// Rows for the memory while an add is recomputed between two chosen
+// stages (bucket_bound.cpp), where `on`: added where the MILP's optimum
+// breaks them, and solved again. `broken` (if set) is called, from the
+// searching thread, when an optimum first breaks them.
+struct RecomputeMoments {
+    bool on = false;
+    std::function<void()> broken;
+};
+
 // The stages worth the MILP's time: `peak_stage` (the stage-peak bound's
 // stage; -1 for none) and the last `tail` stages over the budget.
 std::vector<int> bucketBoundStages(const Problem& problem, int peak_stage, int tail);
@@ -65,7 +74,8 @@ std::vector<int> bucketBoundStages(const Problem& problem, int peak_stage, int t
 // again from the cutoff of then (twice at most); where it faults otherwise,
 // the bound is the compute energy alone (`faulted`).
 BucketBound bucketBound(const Problem& problem, const std::vector<int>& stages, double seconds,
-                        const std::atomic<bool>* cancel = nullptr, const std::function<double()>& cutoff_j = {});
+                        const std::atomic<bool>* cancel = nullptr, const std::function<double()>& cutoff_j = {},
+                        const RecomputeMoments& moments = {});
 
 // bucketBound on ever longer tails (bucketBoundStages): `first_tail` stages,
 // then one more each time the last was solved exactly, until `seconds`
@@ -81,6 +91,6 @@ BucketBound bucketBound(const Problem& problem, const std::vector<int>& stages, 
 // that as its cutoff, and the growth ends at the first that proves it.
 void growBucketBound(const Problem& problem, int peak_stage, int first_tail, double seconds,
                      const std::atomic<bool>* cancel, const std::function<void(const BucketBound&, int tail)>& found,
-                     const std::function<double()>& enough_j = {});
+                     const std::function<double()>& enough_j = {}, const RecomputeMoments& moments = {});
 
 }  // namespace poet

@@ -49,6 +49,9 @@ protected:
         return back;
     }
 
+    // Value i's page-out column, -1 before its first return with paging.
+    int pagedOut(int i) const { return paged_out_[i]; }
+
 private:
     std::vector<int> paged_out_;  // per value: its page-out column, or -1
     int time_ = -1;

@@ -107,6 +107,49 @@ inline Graph trainingChain(const std::vector<std::int64_t>& sizes, bool cheap_od
     return Graph(nodes, edges);
 }
 
+// trainingChain's shape with ResNet's adds: forward nodes 1, 4, ... are
+// convs (1 J and more), 2, 5, ... ReLUs and 3, 6, ... adds of the node
+// before and the block's input (three back), both cheap (0.01 J); each
+// gradient node reads its forward node, that node's inputs and the
+// gradient before it. An add recomputed between two backward nodes needs
+// its two inputs and itself in RAM at once.
+inline Graph trainingResidual(const std::vector<std::int64_t>& sizes)
+{
+    const int f = static_cast<int>(sizes.size());
+    std::vector<Node> nodes;
+    std::vector<std::pair<int, int>> edges;
+    std::vector<std::vector<int>> inputs(f);
+    auto add = [&](std::int64_t bytes, double energy) {
+        Node node;
+        node.name = "n" + std::to_string(nodes.size());
+        node.type = "test";
+        node.memory_bytes = bytes;
+        node.compute_energy_j = energy;
+        node.compute_time_s = energy;
+        node.pageout_energy_j = 0.05 + 0.02 * bytes;
+        node.pagein_energy_j = 0.04 + 0.03 * bytes;
+        nodes.push_back(node);
+        return static_cast<int>(nodes.size()) - 1;
+    };
+    add(sizes[0], 0);
+    for (int i = 1; i < f; ++i) {
+        add(sizes[i], i % 3 == 1 ? 1.0 + 0.1 * i : 0.01);
+        inputs[i].push_back(i - 1);
+        if (i % 3 == 0) inputs[i].push_back(i - 3);
+        for (int u : inputs[i]) edges.emplace_back(u, i);
+    }
+    int grad = add(1, 0.1);  // the loss
+    edges.emplace_back(f - 1, grad);
+    for (int k = f - 1; k >= 1; --k) {
+        const int g = add(sizes[k], 2.0);
+        edges.emplace_back(k, g);
+        for (int u : inputs[k]) edges.emplace_back(u, g);
+        edges.emplace_back(grad, g);
+        grad = g;
+    }
+    return Graph(nodes, edges);
+}
+
 inline Problem problemOf(Graph g, std::int64_t ram, double runtime_factor, bool paging, bool remat)
 {
     Problem p;
