@@ -507,10 +507,11 @@ BucketBound searchOnce(const Problem& problem, const std::vector<int>& stages, C
 
 // bucketBound's search, with the recompute-moment rows added where the
 // optimum breaks them and solved again, until it breaks none (or the time
-// is up): most budgets need none (resnet18_cifar on m4 at 1.5x, the last
-// ten stages: none at 14, 16 and 19 to 21%, where all of them slow the
-// MILP up to 5x), 17 and 18% a few. Each search is a relaxation of the
-// next, so the higher bound holds.
+// is up). resnet18_cifar on m4 at 1.5x, the last ten stages, alone: at
+// 14, 16, 19 and 20% it breaks none (all of them would slow the MILP up
+// to 5x, for nothing); at 21% one, for no gain (14.5 s, not 7.5 s); at 17
+// and 18% two, which raise it by 4.4 mJ (5.9 and 7.7 s, not 2.5). Each
+// search is a relaxation of the next, so the higher bound holds.
 BucketBound solveOnce(const Problem& problem, const std::vector<int>& stages, Clock::time_point deadline,
                       const std::atomic<bool>* cancel, const std::function<double()>& cutoff_j,
                       const RecomputeMoments& recompute_moments)
