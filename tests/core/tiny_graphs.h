@@ -70,6 +70,23 @@ inline Graph twoPeaksGraph(double pageout_j, double pagein_j)
                  {{0, 1}, {1, 2}, {2, 3}, {3, 4}, {4, 5}, {5, 6}, {6, 7}, {7, 8}, {0, 4}, {4, 8}});
 }
 
+// Appends node "n<index>" of `bytes`, costing `energy` joules and as many
+// seconds; its page costs are a latency and a per-byte part (the training
+// graphs below). Returns its index.
+inline int addTrainingNode(std::vector<Node>& nodes, std::int64_t bytes, double energy)
+{
+    Node node;
+    node.name = "n" + std::to_string(nodes.size());
+    node.type = "test";
+    node.memory_bytes = bytes;
+    node.compute_energy_j = energy;
+    node.compute_time_s = energy;
+    node.pageout_energy_j = 0.05 + 0.02 * bytes;
+    node.pagein_energy_j = 0.04 + 0.03 * bytes;
+    nodes.push_back(node);
+    return static_cast<int>(nodes.size()) - 1;
+}
+
 // A training graph built as the reference builds one (formulation.md): a
 // forward chain with uneven sizes, a loss, and one gradient node per pair of
 // consecutive forward nodes that reads both and the gradient before it. Page
@@ -83,18 +100,7 @@ inline Graph trainingChain(const std::vector<std::int64_t>& sizes, bool cheap_od
     const int f = static_cast<int>(sizes.size());
     std::vector<Node> nodes;
     std::vector<std::pair<int, int>> edges;
-    auto add = [&](std::int64_t bytes, double energy) {
-        Node node;
-        node.name = "n" + std::to_string(nodes.size());
-        node.type = "test";
-        node.memory_bytes = bytes;
-        node.compute_energy_j = energy;
-        node.compute_time_s = energy;
-        node.pageout_energy_j = 0.05 + 0.02 * bytes;
-        node.pagein_energy_j = 0.04 + 0.03 * bytes;
-        nodes.push_back(node);
-        return static_cast<int>(nodes.size()) - 1;
-    };
+    auto add = [&](std::int64_t bytes, double energy) { return addTrainingNode(nodes, bytes, energy); };
     add(sizes[0], 0);
     for (int i = 1; i < f; ++i) edges.emplace_back(add(sizes[i], cheap_odd && i % (cheap_run + 1) ? 0.01 : 1.0 + 0.1 * i) - 1, i);
     int grad = add(1, 0.1);  // the loss
@@ -119,18 +125,7 @@ inline Graph trainingResidual(const std::vector<std::int64_t>& sizes)
     std::vector<Node> nodes;
     std::vector<std::pair<int, int>> edges;
     std::vector<std::vector<int>> inputs(f);
-    auto add = [&](std::int64_t bytes, double energy) {
-        Node node;
-        node.name = "n" + std::to_string(nodes.size());
-        node.type = "test";
-        node.memory_bytes = bytes;
-        node.compute_energy_j = energy;
-        node.compute_time_s = energy;
-        node.pageout_energy_j = 0.05 + 0.02 * bytes;
-        node.pagein_energy_j = 0.04 + 0.03 * bytes;
-        nodes.push_back(node);
-        return static_cast<int>(nodes.size()) - 1;
-    };
+    auto add = [&](std::int64_t bytes, double energy) { return addTrainingNode(nodes, bytes, energy); };
     add(sizes[0], 0);
     for (int i = 1; i < f; ++i) {
         add(sizes[i], i % 3 == 1 ? 1.0 + 0.1 * i : 0.01);
