@@ -177,11 +177,12 @@ private:
             if (column >= 0) terms.emplace_back(column, a);
         }
     };
-    // Memory while `value` is recomputed inside `stage`: its operands' bytes
-    // where it is, and per other value its bytes where it is there (each
-    // presence at least each of its lower bounds).
+    // Memory while a value is recomputed inside `stage` (its return column
+    // `recomputed`): its operands' bytes where it is, and per other value
+    // its bytes where it is there (each presence at least each of its
+    // lower bounds).
     struct MomentRow {
-        int stage = 0, value = 0, recomputed = -1;
+        int stage = 0, recomputed = -1;
         double operand_bytes = 0;
         std::vector<std::pair<double, std::vector<AtLeast>>> present;
     };
@@ -230,7 +231,6 @@ private:
         for (int i = 0; i < s - 1; ++i) {
             MomentRow row;
             row.stage = s;
-            row.value = i;
             row.recomputed = returnInStage(g, i, s, true);
             if (row.recomputed < 0 || g.predecessors(i).size() < 2) continue;
             std::vector<char> operand(s, 0);

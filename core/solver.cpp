@@ -385,8 +385,9 @@ public:
     // at 13.5 to 16% layer1's values are paged, and none breaks), where no
     // long tail is done in 30 s, and the tail solved again wants the core
     // (resnet18_cifar on m4 at 1.5x, 30 s: 17% 0.98% at 30 s, was 1.71%;
-    // 18% 0.75 to 0.97%, was 1.26%; with tail 18 running on, 18% kept tail 10's
-    // 1.71%: solved again, it was not done by the short tails' end).
+    // 18% 0.75 to 0.97%, was 1.26%; with tail 18 running on, 18% kept
+    // tail 10's 1.71%: solved again, it was not done by the short tails'
+    // end).
     void growShortTails(double seconds, const std::atomic<bool>* cancel)
     {
         std::atomic<bool> other_stop{false};
