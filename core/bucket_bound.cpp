@@ -25,12 +25,16 @@ namespace {
 using Clock = std::chrono::steady_clock;
 constexpr double kInf = std::numeric_limits<double>::max();
 
+// A recompute-moment row's name, the same in every MILP of one problem:
+// (stage, the value recomputed in it).
+using MomentKey = std::pair<int, int>;
+
 // The MILP of bucket_bound.h, in triplet form (cbc_setup.h).
 class BucketMilp : public ReturnColumns {
 public:
     // With `moments`, the recompute-moment rows are described
-    // (describeRecomputeMoments) and those it lists added.
-    BucketMilp(const Problem& problem, std::vector<int> stages, double scale, const std::set<std::size_t>* moments)
+    // (describeRecomputeMoments) and those it names added.
+    BucketMilp(const Problem& problem, std::vector<int> stages, double scale, const std::set<MomentKey>* moments)
         : ReturnColumns(problem)
     {
         const Graph& g = problem.graph;
@@ -71,18 +75,18 @@ public:
         for (const auto& [t, peak] : peaks)
             if (const auto before = peaks.find(t - 1); before != peaks.end())
                 describeRecomputeMoments(problem, t, before->second, peak);
-        for (std::size_t k : *moments)
-            if (k < moments_.size()) addMomentRow(problem, k, scale);
+        for (std::size_t k = 0; k < moments_.size(); ++k)
+            if (moments->count(moments_[k].key)) addMomentRow(problem, k, scale);
     }
 
     bool impossible() const { return impossible_; }
     // The recompute-moment rows that solution x breaks (read with the rows
     // added as if none of their "again" columns were set).
-    std::vector<std::size_t> brokenMoments(const double* x, const Problem& problem) const
+    std::vector<MomentKey> brokenMoments(const double* x, const Problem& problem) const
     {
-        std::vector<std::size_t> broken;
+        std::vector<MomentKey> broken;
         for (std::size_t k = 0; k < moments_.size(); ++k)
-            if (breaks(k, x, static_cast<double>(problem.ram_budget_bytes))) broken.push_back(k);
+            if (breaks(k, x, static_cast<double>(problem.ram_budget_bytes))) broken.push_back(moments_[k].key);
         return broken;
     }
     bool empty() const { return stretches_.empty() && !impossible_; }
@@ -182,7 +186,8 @@ private:
     // its bytes where it is there (each presence at least each of its
     // lower bounds).
     struct MomentRow {
-        int stage = 0, recomputed = -1;
+        MomentKey key;  // (stage, the value recomputed)
+        int recomputed = -1;
         double operand_bytes = 0;
         std::vector<std::pair<double, std::vector<AtLeast>>> present;
     };
@@ -230,7 +235,7 @@ private:
         };
         for (int i = 0; i < s - 1; ++i) {
             MomentRow row;
-            row.stage = s;
+            row.key = {s, i};
             row.recomputed = returnInStage(g, i, s, true);
             if (row.recomputed < 0 || g.predecessors(i).size() < 2) continue;
             std::vector<char> operand(s, 0);
@@ -309,7 +314,7 @@ private:
                 const int r = addRow(low.constant, kInf);  // q - Σ terms >= constant
                 term(r, q, 1);
                 for (const auto& [column, a] : low.terms) term(r, column, -a);
-                for (const auto& [key, a] : low.again) term(r, arrivesAgain(problem, moment.stage, key, scale), -a);
+                for (const auto& [key, a] : low.again) term(r, arrivesAgain(problem, moment.key.first, key, scale), -a);
             }
         }
     }
@@ -399,8 +404,9 @@ private:
 // solves): fault_guard.h catches that.
 class CutoffFollower : public SearchStop {
 public:
-    CutoffFollower(Clock::time_point deadline, const std::atomic<bool>* cancel, std::function<double()> cutoff)
-        : SearchStop(deadline, cancel), cutoff_(std::move(cutoff))
+    CutoffFollower(Clock::time_point deadline, const std::atomic<bool>* cancel, std::function<double()> cutoff,
+                   RootLpStop::State* root)
+        : SearchStop(deadline, cancel, -INFINITY, root), cutoff_(std::move(cutoff))
     {
     }
     CbcEventHandler* clone() const override { return new CutoffFollower(*this); }
@@ -444,11 +450,11 @@ std::vector<int> bucketBoundStages(const Problem& problem, int peak_stage, int t
 namespace {
 
 // One search of bucketBound's until `deadline`, on the MILP with the
-// recompute-moment rows `moments` lists (none without); with them, the
+// recompute-moment rows `moments` names (none without); with them, the
 // rows its optimum breaks go to `broken`.
 BucketBound searchOnce(const Problem& problem, const std::vector<int>& stages, Clock::time_point deadline,
                        const std::atomic<bool>* cancel, const std::function<double()>& cutoff_j,
-                       std::set<std::size_t>* moments, std::vector<std::size_t>* broken)
+                       const std::set<MomentKey>* moments, std::vector<MomentKey>* broken)
 {
     const double offset_j = problem.graph.totalComputeEnergy();
     const double scale = modelUnitsPerJoule(offset_j);
@@ -465,6 +471,9 @@ BucketBound searchOnce(const Problem& problem, const std::vector<int>& stages, C
     }
     OsiClpSolverInterface lp;
     loadBinaryMilp(lp, milp);
+    RootLpStop::State root{deadline, cancel};
+    RootLpStop root_stop(&root);
+    lp.getModelPtr()->passInEventHandler(&root_stop);
     // On the heap: leaked where CBC faults (guardedBranchAndBound).
     auto owned_model = std::make_unique<CbcModel>(lp);
     CbcModel& model = *owned_model;
@@ -477,13 +486,14 @@ BucketBound searchOnce(const Problem& problem, const std::vector<int>& stages, C
         cutoff_units = [&] { return (cutoff_j() - offset_j) * scale; };
         model.setPrintFrequency(1);  // the tree's status, where the cutoff is read, after every node
     }
-    CutoffFollower stop(deadline, cancel, cutoff_units);
+    CutoffFollower stop(deadline, cancel, cutoff_units, &root);
     stop.follow(model);
     model.passInEventHandler(&stop);
     if (!guardedBranchAndBound(owned_model)) {  // this tail proves nothing
         out.faulted = true;
         return out;
     }
+    if (root.stopped) return out;  // nor does a root cut short
     const auto* follower = static_cast<const CutoffFollower*>(model.getEventHandler());
     // Every branch pruned was at or above the cutoff of its time, and so at
     // or above the lowest one (less CBC's increment, to be safe).
@@ -505,21 +515,21 @@ BucketBound searchOnce(const Problem& problem, const std::vector<int>& stages, C
     return out;
 }
 
-// bucketBound's search, with the recompute-moment rows added where the
-// optimum breaks them and solved again, until it breaks none (or the time
-// is up). resnet18_cifar on m4 at 1.5x, the last ten stages, alone: at
-// 14, 16, 19 and 20% it breaks none (all of them would slow the MILP up
-// to 5x, for nothing); at 21% one, for no gain (14.5 s, not 7.5 s); at 17
-// and 18% two, which raise it by 4.4 mJ (5.9 and 7.7 s, not 2.5). Each
-// search is a relaxation of the next, so the higher bound holds.
+// bucketBound's search, with the recompute-moment rows `moments` (where
+// on) and those the optimum breaks, added to `moments` and solved again,
+// until it breaks none (or the time is up). resnet18_cifar on m4 at 1.5x,
+// the last ten stages, alone: at 14, 16, 19 and 20% it breaks none (all of
+// them would slow the MILP up to 5x, for nothing); at 21% one, for no gain
+// (14.5 s, not 7.5 s); at 17 and 18% two, which raise it by 4.4 mJ (5.9
+// and 7.7 s, not 2.5). Each search is a relaxation of the next, so the
+// higher bound holds.
 BucketBound solveOnce(const Problem& problem, const std::vector<int>& stages, Clock::time_point deadline,
                       const std::atomic<bool>* cancel, const std::function<double()>& cutoff_j,
-                      const RecomputeMoments& recompute_moments)
+                      const RecomputeMoments& recompute_moments, std::set<MomentKey>& moments)
 {
-    std::set<std::size_t> moments;
     BucketBound best;
     for (int round = 0;; ++round) {
-        std::vector<std::size_t> broken;
+        std::vector<MomentKey> broken;
         BucketBound bound =
             searchOnce(problem, stages, deadline, cancel, cutoff_j, recompute_moments.on ? &moments : nullptr, &broken);
         if (round > 0) bound.bound_j = std::max(bound.bound_j, best.bound_j);
@@ -531,8 +541,8 @@ BucketBound solveOnce(const Problem& problem, const std::vector<int>& stages, Cl
     }
 }
 
-}  // namespace
-
+// bucketBound, starting from the recompute-moment rows `moments` and
+// adding to them those its optima break.
 // Solved again where CBC faulted after the cutoff fell: CBC 2.10.8 fails an
 // assertion now and then right after CutoffFollower lowers it mid-search,
 // and a search that starts from the lower cutoff seldom does.
@@ -540,20 +550,30 @@ BucketBound solveOnce(const Problem& problem, const std::vector<int>& stages, Cl
 // as the plan's first schedule came, and ended the tails' growth (0.59% at
 // 30 s); solved again it proves the gap at once. A fault at a cutoff that
 // did not move would only come again.
-BucketBound bucketBound(const Problem& problem, const std::vector<int>& stages, double seconds,
-                        const std::atomic<bool>* cancel, const std::function<double()>& cutoff_j,
-                        const RecomputeMoments& recompute_moments)
+BucketBound bucketBoundFrom(const Problem& problem, const std::vector<int>& stages, double seconds,
+                            const std::atomic<bool>* cancel, const std::function<double()>& cutoff_j,
+                            const RecomputeMoments& recompute_moments, std::set<MomentKey>& moments)
 {
     const auto deadline = secondsAfter(Clock::now(), std::max(0.0, seconds));
     constexpr int kRetries = 2;  // each fault leaks its CbcModel (fault_guard.h)
     auto cutoffNow = [&] { return cutoff_j ? cutoff_j() : INFINITY; };
     for (int retry = 0;; ++retry) {
         const double cutoff_at_start = cutoffNow();
-        BucketBound bound = solveOnce(problem, stages, deadline, cancel, cutoff_j, recompute_moments);
+        BucketBound bound = solveOnce(problem, stages, deadline, cancel, cutoff_j, recompute_moments, moments);
         if (!bound.faulted || retry == kRetries || !(cutoffNow() < cutoff_at_start) || Clock::now() >= deadline ||
             (cancel && cancel->load()))
             return bound;
     }
+}
+
+}  // namespace
+
+BucketBound bucketBound(const Problem& problem, const std::vector<int>& stages, double seconds,
+                        const std::atomic<bool>* cancel, const std::function<double()>& cutoff_j,
+                        const RecomputeMoments& recompute_moments)
+{
+    std::set<MomentKey> moments;
+    return bucketBoundFrom(problem, stages, seconds, cancel, cutoff_j, recompute_moments, moments);
 }
 
 void growBucketBound(const Problem& problem, int peak_stage, int first_tail, double seconds,
@@ -563,12 +583,16 @@ void growBucketBound(const Problem& problem, int peak_stage, int first_tail, dou
     const auto deadline = secondsAfter(Clock::now(), std::max(0.0, seconds));
     const std::vector<int> all = bucketBoundStages(problem, peak_stage, problem.graph.size());
     std::vector<int> last;
+    // The rows one tail's optima broke, from the next tail's first search
+    // (they name the same stages and values in it).
+    std::set<MomentKey> moments;
     for (int tail = first_tail; last != all; ++tail) {
         const double left_s = std::chrono::duration<double>(deadline - Clock::now()).count();
         if (left_s <= 0 || (cancel && cancel->load())) return;
         std::vector<int> stages = bucketBoundStages(problem, peak_stage, tail);
         if (stages == last) continue;  // the tail took in the stage-peak stage
-        const BucketBound bound = bucketBound(problem, stages, left_s, cancel, enough_j, recompute_moments);
+        const BucketBound bound =
+            bucketBoundFrom(problem, stages, left_s, cancel, enough_j, recompute_moments, moments);
         found(bound, tail);
         // The cutoff only falls: a bound at the one read now proves it.
         if (!bound.complete || bound.infeasible || (enough_j && bound.bound_j >= enough_j() * (1 - 1e-12))) return;

@@ -6,14 +6,19 @@
 // solver's schedule within 0.5% at 14%; a tail on which CBC faults after
 // its cutoff fell is solved again, with nothing on stderr. With the
 // recompute-moment rows: never above the optimum on two small graphs with
-// adds, and 4 mJ higher on resnet18_cifar at 17%.
+// adds, the same grown tail by tail as alone, and 4 mJ higher on
+// resnet18_cifar at 17%. The root's LP stop ends Clp's simplex on cancel
+// in the root only.
 #include <QtTest>
 
 #include <cmath>
 #include <numeric>
 
+#include <OsiClpSolverInterface.hpp>
+
 #include "bound_checks.h"
 #include "bucket_bound.h"
+#include "cbc_setup.h"
 #include "exact_solve.h"
 #include "problem_loader.h"
 #include "solver.h"
@@ -93,7 +98,8 @@ private slots:
     // With the recompute-moment rows, on graphs with adds, every stage:
     // never above the optimum, never below the bound without them, and
     // above it on 5 budgets of the first graph (an add recomputed between
-    // two gradients wants room for its inputs beside what stays).
+    // two gradients wants room for its inputs beside what stays). Grown
+    // tail by tail, the same as each tail alone.
     void momentsNeverAboveTheOptimum_data()
     {
         QTest::addColumn<std::vector<std::int64_t>>("sizes");
@@ -119,6 +125,23 @@ private slots:
                 const BucketBound without = bucketBound(p, every, 30);
                 QVERIFY2(without.complete && b.bound_j >= without.bound_j * (1 - 1e-9), qPrintable(test::describe(p)));
                 if (b.bound_j > without.bound_j * (1 + 1e-9)) ++raised;
+                // Ever longer tails, each starting from the rows the last one
+                // added: each ends where its own rows, added from none, end
+                // (at the optimum of the MILP with every row).
+                const int peak_stage = stagePeakBound(p, 10).stage;
+                growBucketBound(
+                    p, peak_stage, 1, 30, nullptr,
+                    [&](const BucketBound& grown, int tail) {
+                        const BucketBound alone =
+                            bucketBound(p, bucketBoundStages(p, peak_stage, tail), 30, nullptr, {}, {true});
+                        QVERIFY2(grown.complete && alone.complete &&
+                                     std::abs(grown.bound_j - alone.bound_j) <= 1e-9 * alone.bound_j,
+                                 qPrintable(test::describe(p) + QStringLiteral(" (tail %1: %2 grown, %3 alone)")
+                                                                    .arg(tail)
+                                                                    .arg(grown.bound_j, 0, 'g', 12)
+                                                                    .arg(alone.bound_j, 0, 'g', 12)));
+                    },
+                    {}, {true});
             });
         qInfo("%d compared, %d raised by the recompute-moment rows", compared, raised);
         QVERIFY(compared >= 40);
@@ -206,6 +229,52 @@ private slots:
         QVERIFY(longer.complete && !longer.infeasible);
         QVERIFY2(longer.bound_j >= cutoff_j * (1 - 1e-9), qPrintable(QString::number(longer.bound_j, 'g', 10)));
         QVERIFY(peak.bound_j < cutoff_j - 0.01);  // one stage proves far less
+    }
+
+    // The root's LP stop (cbc_setup.h), on an LP of 300 columns and 40 rows
+    // that takes Clp many iterations: on cancel it stops the simplex in the
+    // root and says so; in the tree, or without a cancel, it lets it end.
+    void rootLpStopHoldsOnlyInTheRoot_data()
+    {
+        QTest::addColumn<bool>("cancel");
+        QTest::addColumn<bool>("in_tree");
+        QTest::addColumn<bool>("stops");
+        QTest::newRow("cancel in the root") << true << false << true;
+        QTest::newRow("cancel in the tree") << true << true << false;
+        QTest::newRow("no cancel") << false << false << false;
+    }
+    void rootLpStopHoldsOnlyInTheRoot()
+    {
+        QFETCH(bool, cancel);
+        QFETCH(bool, in_tree);
+        QFETCH(bool, stops);
+        constexpr int kColumns = 300, kRows = 40;
+        std::vector<int> rows, columns;
+        std::vector<double> values;
+        for (int k = 0; k < kRows; ++k)
+            for (int j = 0; j < kColumns; ++j) {
+                rows.push_back(k);
+                columns.push_back(j);
+                values.push_back((k * 7 + j * 13) % 11 + 1);
+            }
+        CoinPackedMatrix matrix(false, rows.data(), columns.data(), values.data(),
+                                static_cast<CoinBigIndex>(values.size()));
+        matrix.setDimensions(kRows, kColumns);
+        std::vector<double> lower(kColumns, 0.0), upper(kColumns, 1.0), objective(kColumns);
+        for (int j = 0; j < kColumns; ++j) objective[j] = -((j * 17) % 23 + 1.0);
+        const std::vector<double> row_lower(kRows, -COIN_DBL_MAX), row_upper(kRows, 150.0);
+        OsiClpSolverInterface lp;
+        lp.loadProblem(matrix, lower.data(), upper.data(), objective.data(), row_lower.data(), row_upper.data());
+        lp.messageHandler()->setLogLevel(0);
+        const std::atomic<bool> cancelled{cancel};
+        RootLpStop::State state{std::chrono::steady_clock::now() + std::chrono::hours(1), &cancelled};
+        state.in_tree = in_tree;
+        RootLpStop stop(&state);
+        lp.getModelPtr()->passInEventHandler(&stop);
+        lp.initialSolve();
+        QCOMPARE(state.stopped.load(), stops);
+        QCOMPARE(lp.isProvenOptimal(), !stops);
+        if (!stops) QVERIFY(lp.getIterationCount() > 1);  // more than one iteration to stop in
     }
 
     // resnet18_cifar on m4 at 15% and 1.5x: the last 18 stages with the
