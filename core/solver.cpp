@@ -252,7 +252,7 @@ public:
             // The plan's incumbents come replayed already.
             const IncumbentCallback keep = [this](const SolveResult& r) { hand(*r.schedule, r.replay); };
             const std::optional<Schedule> best =
-                solvePagingPlan(plan, problem_, options, start, INFINITY, -1, &stop_, keep).best;
+                solvePagingPlan(plan, problem_, options, start, INFINITY, -1, &plan_stop_, keep).best;
             if (best) replayAndHand(*best);
             if (best && !stop_) {
                 const auto deadline = secondsAfter(Clock::now(), search_s);
@@ -273,8 +273,7 @@ public:
     // A solve that ends before it needs the plan stops it.
     ~BackgroundPlan()
     {
-        stop_ = true;
-        windows_stop_ = true;
+        stop_ = plan_stop_ = windows_stop_ = true;
         thread_.join();
     }
 
@@ -290,6 +289,10 @@ public:
     // and 1.5x reached its LP bound at 18.6 s instead of 12.2 s.
     void stopWindows() { windows_stop_ = true; }
 
+    // Ends the plan's search (what follows it runs on): its core is wanted
+    // elsewhere.
+    void stopPlan() { plan_stop_ = true; }
+
     // Waits for the plan to end (passing a cancel on to it), handing each
     // new schedule to `use` as it comes. The window search ends at once
     // (CBC's search wants both cores), or with `windows_to_the_end` runs on
@@ -302,7 +305,7 @@ public:
         else stopWindows();
         for (bool last = false; !last;) {
             last = done_;  // read before take(): the final schedule is handed before done_ is set
-            if (cancel_ && cancel_->load()) stop_ = windows_stop_ = true;
+            if (cancel_ && cancel_->load()) stop_ = plan_stop_ = windows_stop_ = true;
             if (std::optional<Schedule> s = take())
                 if (use(std::move(*s))) stopWindows();
             if (!last) std::this_thread::sleep_for(std::chrono::milliseconds(5));
@@ -326,6 +329,7 @@ private:
     const std::atomic<bool>* cancel_;
     Announce announce_;
     std::atomic<bool> stop_{false}, windows_stop_{false}, done_{false};
+    std::atomic<bool> plan_stop_{false};  // set with stop_, or alone (stopPlan)
     std::atomic<int> window_threads_{1};
     std::mutex mutex_;
     std::optional<Schedule> latest_;
@@ -380,22 +384,39 @@ public:
     // core from then on (20%: 0.589549 J, 0.98%, at 30 s with it running
     // on; 0.588338 J, 0.78%, without).
     // The short tails add the recompute-moment rows (bucket_bound.h) where
-    // a tail's optimum breaks them, and tail 18 stops then: those are the
-    // budgets where an add is recomputed in layer1's backward (17 and 18%;
-    // at 13.5 to 16% layer1's values are paged, and none breaks), where no
-    // long tail is done in 30 s, and the tail solved again wants the core
-    // (resnet18_cifar on m4 at 1.5x, 30 s: 17% 0.98% at 30 s, was 1.71%;
-    // 18% 0.75 to 0.97%, was 1.26%; with tail 18 running on, 18% kept
-    // tail 10's 1.71%: solved again, it was not done by the short tails'
-    // end).
-    void growShortTails(double seconds, const std::atomic<bool>* cancel)
+    // a tail's optimum breaks them. Those are the budgets where an add is
+    // recomputed in layer1's backward (17 and 18%; at 13.5 to 16% layer1's
+    // values are paged, and none breaks), where no long tail proves
+    // anything (without the rows, tail 18 stays under tail 11 with them),
+    // and only the short tails, solved again, may: tail 18 and the long
+    // tails stop then, `on_moments` is called (from this thread), and the
+    // short tails run on until `all_seconds` pass; `on_run_on` is called
+    // (from a watching thread) when `seconds` pass then. resnet18_cifar on
+    // m4 at 17% and 1.5x: tail 11 with the rows, 25 s of a core alone, was
+    // not done in a 60 s solve with the long tails and the plan beside it.
+    void growShortTails(double seconds, double all_seconds, const std::atomic<bool>* cancel,
+                        const std::function<void()>& on_moments, const std::function<void()>& on_run_on)
     {
-        std::atomic<bool> other_stop{false};
+        std::atomic<bool> other_stop{false}, moments_broken{false};
+        const auto short_end = secondsAfter(Clock::now(), seconds);
+        bool ran_on = false;  // the watcher's own
         std::thread other([&] { solveOne(kOtherLongTail, seconds, &other_stop); });
-        runUntil([this, cancel] { return proved() || (cancel && cancel->load()); },
-                 [&](const std::atomic<bool>* stop) {
-                     grow(kShortTail, seconds, stop, {true, [&] { other_stop = true; }});
-                 });
+        runUntil(
+            [&] {
+                if (proved() || (cancel && cancel->load())) return true;
+                if (Clock::now() < short_end) return false;
+                if (!moments_broken) return true;
+                if (!std::exchange(ran_on, true) && on_run_on) on_run_on();
+                return false;
+            },
+            [&](const std::atomic<bool>* stop) {
+                grow(kShortTail, std::max(seconds, all_seconds), stop, {true, [&] {
+                                                                             moments_broken = true;
+                                                                             other_stop = true;
+                                                                             long_stop_ = true;
+                                                                             if (on_moments) on_moments();
+                                                                         }});
+            });
         other_stop = true;
         other.join();
     }
@@ -931,41 +952,64 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
         // where one is done by then or the gap is still over twice what is
         // asked (they alone prove 13.5 to 16%; 17 and 18% end 1.71%), else
         // on both cores (19 to 21%: 0.78 to 0.54% at 20%, 21% proven).
-        tails->growShortTails(shortTailsShare(options.time_limit_s - secondsSince(start)), cancel);
-        takeTailsBound();
-        // Such a gap the window search alone does not close (it gains up to
-        // ~0.5% here: 0.5849 to 0.5822 J at 21%, whose gap is 0.76% at this
-        // point), and a long tail still may. At 14.3% (1.05% here), 13.7% and
-        // 15.25%, the long tail that proves it was done 1 to 7 s after this
-        // point, and dropped here, the gap stayed 1.05 to 1.51% at 30 s; at
-        // 16% the gap is 1.54% here.
-        const bool schedule_may_close_gap = relativeGap(bestShownJ(), known_bound_j) <= 2 * options.relative_gap;
-        const std::atomic<int> window_threads =
-            schedule_may_close_gap && tails->dropLongTailsUnlessOneIsDone() ? 2 : 1;
-        if (withinGapWithPlan()) return finishWithKnownBound();
         // Each pass starts from the best schedule shown and ends when the
         // plan (still running on the other core) shows a better one.
+        std::atomic<int> window_threads{1};
         std::atomic<double> windows_from_j = INFINITY;
         std::atomic<bool> within_gap{false};
         auto over = [&] {
             return within_gap || tails->proved() || (cancel && cancel->load()) ||
                    secondsSince(start) >= options.time_limit_s;
         };
-        for (bool plan_showed_better = true; plan_showed_better && !over();
-             plan_showed_better = bestShownJ() < windows_from_j) {
-            takeFromPlan(bestShown());
-            windows_from_j = warm_energy_j;
-            runUntil([&] { return over() || bestShownJ() < windows_from_j; },
-                     [&](const std::atomic<bool>* stop) {
-                         improveByWindows(problem, *warm, secondsAfter(start, options.time_limit_s), stop,
-                                          [&](const Schedule& better) {
-                                              takeFromPlan(better);
-                                              windows_from_j = warm_energy_j;
-                                              takeTailsBound();
-                                              within_gap = withinGapOfKnownBound();
-                                          },
-                                          &window_threads);
-                     });
+        auto searchWindows = [&] {
+            for (bool plan_showed_better = true; plan_showed_better && !over();
+                 plan_showed_better = bestShownJ() < windows_from_j) {
+                takeFromPlan(bestShown());
+                windows_from_j = warm_energy_j;
+                runUntil([&] { return over() || bestShownJ() < windows_from_j; },
+                         [&](const std::atomic<bool>* stop) {
+                             improveByWindows(problem, *warm, secondsAfter(start, options.time_limit_s), stop,
+                                              [&](const Schedule& better) {
+                                                  takeFromPlan(better);
+                                                  windows_from_j = warm_energy_j;
+                                                  takeTailsBound();
+                                                  within_gap = withinGapOfKnownBound();
+                                              },
+                                              &window_threads);
+                         });
+            }
+        };
+        // Where the recompute-moment rows break, the window search takes the
+        // plan's core at once, beside the short tails to the end (it alone
+        // touches the best schedule and the known bound until it is
+        // joined), and from the short tails' share on two windows at once:
+        // resnet18_cifar on m4 at 17% and 1.5x, 60 s, is proven at 35 s
+        // (tail 11, and the window search's 0.602575 J).
+        std::optional<std::thread> windows_beside;
+        const double left_s = options.time_limit_s - secondsSince(start);
+        tails->growShortTails(
+            shortTailsShare(left_s), left_s, cancel,
+            [&] {
+                if (background_plan) background_plan->stopPlan();
+                windows_beside.emplace(searchWindows);
+            },
+            [&] { window_threads = 2; });
+        if (windows_beside) {
+            window_threads = 2;  // this core is free now
+            windows_beside->join();
+        } else {
+            takeTailsBound();
+            // Such a gap the window search alone does not close (it gains up
+            // to ~0.5% here: 0.5849 to 0.5822 J at 21%, whose gap is 0.76% at
+            // this point), and a long tail still may. At 14.3% (1.05% here),
+            // 13.7% and 15.25%, the long tail that proves it was done 1 to 7 s
+            // after this point, and dropped here, the gap stayed 1.05 to
+            // 1.51% at 30 s; at 16% the gap is 1.54% here.
+            const bool schedule_may_close_gap =
+                relativeGap(bestShownJ(), known_bound_j) <= 2 * options.relative_gap;
+            if (schedule_may_close_gap && tails->dropLongTailsUnlessOneIsDone()) window_threads = 2;
+            if (withinGapWithPlan()) return finishWithKnownBound();
+            searchWindows();
         }
         // Out of windows (small graphs): the long tails may still prove the gap.
         while (!over()) std::this_thread::sleep_for(std::chrono::milliseconds(20));
