@@ -950,10 +950,11 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
         // 30. The short tails take this core instead, for half the time
         // left; then the window search to the end, beside the long tails
         // where one is done by then or the gap is still over twice what is
-        // asked (they alone prove 13.5 to 16%; 17 and 18% end 1.71%), else
-        // on both cores (19 to 21%: 0.78 to 0.54% at 20%, 21% proven).
-        // Each pass starts from the best schedule shown and ends when the
-        // plan (still running on the other core) shows a better one.
+        // asked (they alone prove 13.5 to 16%), else on both cores (19 to
+        // 21%: 0.78 to 0.54% at 20%, 21% proven); where the recompute-moment
+        // rows break (17 and 18%), as below. Each pass of the window search
+        // starts from the best schedule shown and ends when the plan (still
+        // running on the other core) shows a better one.
         std::atomic<int> window_threads{1};
         std::atomic<double> windows_from_j = INFINITY;
         std::atomic<bool> within_gap{false};
