@@ -216,6 +216,53 @@ std::vector<char> stagesThatDiffer(const Schedule& a, const Schedule& b, int n)
 
 }  // namespace
 
+// The windows where a page-out may go: for each value paged out once and
+// paged in at one stage or a few close ones (within kPageInSpread), whose
+// inputs are never paged out, the windows of 4 to 6 stages from its first
+// page-in, which may recompute it there instead (and what it is made of,
+// kept for a later read) and so drop the page-out as well. Largest first
+// by what the schedule spends in them, with that page-out. resnet18_cifar
+// on m4 at 1.5x, 17 to 20%: the plan pages layer1.0.conv1 out at stage 4
+// and in at 126; the window 126..130 recomputes it, and the stem's values
+// for 130 with it, saving 0.1 to 0.2% (0.5 s). Passes by width reached it
+// after every window of 3 and 4 stages at every cap, 9 to 12 s in. Where
+// an input is paged too (at 13% every value of layer1 is), recomputing
+// the value pays that input's page-in instead: 56 windows there, none
+// better.
+std::vector<std::pair<int, int>> pageOutWindows(const Graph& g, const Schedule& s)
+{
+    constexpr int kPageInSpread = 2;
+    const int n = g.size();
+    std::vector<char> paged_out(n, 0);
+    for (int t = 0; t < n; ++t)
+        for (int i = 0; i < t; ++i)
+            if (s.M_out(t, i)) paged_out[i] = 1;
+    std::vector<std::pair<double, std::pair<int, int>>> found;  // spent, window
+    for (int i = 0; i < n; ++i) {
+        int page_outs = 0, first_in = -1, last_in = -1;
+        for (int t = i + 1; t < n; ++t) {
+            page_outs += s.M_out(t, i);
+            if (s.M_in(t, i)) {
+                if (first_in < 0) first_in = t;
+                last_in = t;
+            }
+        }
+        if (page_outs != 1 || first_in < 0 || last_in - first_in > kPageInSpread) continue;
+        const auto& inputs = g.predecessors(i);
+        if (std::any_of(inputs.begin(), inputs.end(), [&](int u) { return paged_out[u]; })) continue;
+        for (int width = 4; width <= 6 && first_in + width - 1 < n; ++width) {
+            const std::pair<int, int> window{first_in, first_in + width - 1};
+            if (std::any_of(found.begin(), found.end(), [&](const auto& f) { return f.second == window; }))
+                continue;
+            found.emplace_back(spentIn(g, s, window.first, window.second) + g.node(i).pageout_energy_j, window);
+        }
+    }
+    std::stable_sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+    std::vector<std::pair<int, int>> windows;
+    for (const auto& f : found) windows.push_back(f.second);
+    return windows;
+}
+
 Schedule improveByWindows(const Problem& problem, const Schedule& s, Clock::time_point deadline,
                           const std::atomic<bool>* cancel, const std::function<void(const Schedule&)>& improved,
                           const std::atomic<int>* threads)
@@ -236,6 +283,67 @@ Schedule improveByWindows(const Problem& problem, const Schedule& s, Clock::time
     std::vector<double> x = f.encode(best);
     long changes = 0;
     auto over = [&] { return Clock::now() >= deadline || (cancel && cancel->load()); };
+    // Solves `windows` (first and last stage), each cut short after `cap_s`,
+    // on `threads` threads, and says whether the schedule changed. Each
+    // window is built on the schedule of the moment; one found better than
+    // a schedule that has changed since is still taken if it beats it. With
+    // `settled` (by first stage, for windows of `width`), a window solved
+    // exactly against the schedule of the moment is marked, and a better
+    // schedule unmarks the windows that meet or touch a stage where it
+    // changed: the others' MILPs differ at most in paging far away.
+    // resnet18_cifar on m4 at 20% and 1.5x, after the window of four stages
+    // at 116 saved 0.2%: the other 60 windows of four, solved again, took
+    // 4.4 s and saved nothing; now 8 of them, 1.5 s.
+    auto solvePass = [&](const std::vector<std::pair<int, int>>& windows, double cap_s, std::vector<char>* settled,
+                         int width) {
+        const long changes_before = changes;
+        std::atomic<std::size_t> next{0};
+        auto work = [&] {
+            for (std::size_t k; !over() && (k = next++) < windows.size();) {
+                const auto [t0, t1] = windows[k];
+                std::vector<double> x_then;
+                long changes_then = 0;
+                {
+                    std::lock_guard lock(mutex);
+                    x_then = x;
+                    changes_then = changes;
+                }
+                const WindowMilp m = windowMilp(f, index, paging_state, x_then, n, t0, t1);
+                bool exact = false;
+                const auto window_deadline = std::min(deadline, secondsAfter(Clock::now(), cap_s));
+                const std::optional<std::vector<double>> y =
+                    m.consistent ? solveWindow(m, x_then, window_deadline, cancel, exact) : std::nullopt;
+                if (!y) {
+                    std::lock_guard lock(mutex);
+                    if (settled && changes == changes_then) (*settled)[t0] = exact;
+                    continue;
+                }
+                Schedule candidate = f.decode(y->data());
+                const ReplayReport replay = replaySchedule(g, candidate, limits);
+                std::lock_guard lock(mutex);
+                if (!replay.valid || !(replay.total_energy_j < best_j)) continue;
+                if (settled) {
+                    const std::vector<char> differ = stagesThatDiffer(best, candidate, n);
+                    for (int first = 0; first < n; ++first)
+                        for (int t = std::max(0, first - 1); t <= std::min(n - 1, first + width); ++t)
+                            if (differ[t]) (*settled)[first] = 0;
+                }
+                best = std::move(candidate);
+                best_j = replay.total_energy_j;
+                x = f.encode(best);
+                ++changes;
+                if (improved) improved(best);
+            }
+        };
+        std::vector<std::thread> helpers;
+        for (int i = 1; threads && i < threads->load(); ++i) helpers.emplace_back(work);
+        work();
+        for (std::thread& helper : helpers) helper.join();
+        return changes != changes_before;
+    };
+    // The page-out windows first, once, each given up to a second (those
+    // that paid took 0.3 to 0.7 s).
+    solvePass(pageOutWindows(g, best), 1.0, nullptr, 0);
     // Per width, passes over the windows not yet solved exactly against the
     // current schedule, each cut short at a limit that doubles from pass
     // to pass (up to 2 s); a better schedule starts the width over.
@@ -248,57 +356,9 @@ Schedule improveByWindows(const Problem& problem, const Schedule& s, Clock::time
                     order.emplace_back(spent, t0);
             if (order.empty()) break;
             std::stable_sort(order.begin(), order.end(), [](auto a, auto b) { return a.first > b.first; });
-            const long changes_before = changes;
-            std::atomic<std::size_t> next{0};
-            // Takes the next window of the pass until none is left: each is
-            // built on the schedule of the moment; one found better than a
-            // schedule that has changed since is still taken if it beats it.
-            auto work = [&] {
-                for (std::size_t k; !over() && (k = next++) < order.size();) {
-                    const int t0 = order[k].second;
-                    std::vector<double> x_then;
-                    long changes_then = 0;
-                    {
-                        std::lock_guard lock(mutex);
-                        x_then = x;
-                        changes_then = changes;
-                    }
-                    const WindowMilp m = windowMilp(f, index, paging_state, x_then, n, t0, t0 + width - 1);
-                    bool exact = false;
-                    const auto window_deadline = std::min(deadline, secondsAfter(Clock::now(), cap_s));
-                    const std::optional<std::vector<double>> y =
-                        m.consistent ? solveWindow(m, x_then, window_deadline, cancel, exact) : std::nullopt;
-                    if (!y) {
-                        std::lock_guard lock(mutex);
-                        if (changes == changes_then) settled[t0] = exact;
-                        continue;
-                    }
-                    Schedule candidate = f.decode(y->data());
-                    const ReplayReport replay = replaySchedule(g, candidate, limits);
-                    std::lock_guard lock(mutex);
-                    if (!replay.valid || !(replay.total_energy_j < best_j)) continue;
-                    // Only the windows that meet or touch a stage where it
-                    // changed are solved again at this width: the others'
-                    // MILPs differ at most in paging far away. resnet18_cifar
-                    // on m4 at 20% and 1.5x, after the window of four stages
-                    // at 116 saved 0.2%: the other 60 windows of four, solved
-                    // again, took 4.4 s and saved nothing; now 8 of them, 1.5 s.
-                    const std::vector<char> differ = stagesThatDiffer(best, candidate, n);
-                    for (int first = 0; first < n; ++first)
-                        for (int t = std::max(0, first - 1); t <= std::min(n - 1, first + width); ++t)
-                            if (differ[t]) settled[first] = 0;
-                    best = std::move(candidate);
-                    best_j = replay.total_energy_j;
-                    x = f.encode(best);
-                    ++changes;
-                    if (improved) improved(best);
-                }
-            };
-            std::vector<std::thread> helpers;
-            for (int i = 1; threads && i < threads->load(); ++i) helpers.emplace_back(work);
-            work();
-            for (std::thread& helper : helpers) helper.join();
-            if (changes != changes_before) {
+            std::vector<std::pair<int, int>> windows;
+            for (const auto& o : order) windows.emplace_back(o.second, o.second + width - 1);
+            if (solvePass(windows, cap_s, &settled, width)) {
                 cap_s = 0.25;
                 continue;
             }

@@ -20,24 +20,35 @@
 #include <atomic>
 #include <chrono>
 #include <functional>
+#include <utility>
+#include <vector>
 
 #include "problem.h"
 #include "schedule.h"
 
 namespace poet {
 
-// Windows of three stages first, by the energy the schedule spends in them
-// (page-ins and recomputations), largest first; each solve is cut short
-// after a quarter of a second at first, and the windows not solved exactly
-// get twice as long on each pass that changes nothing, up to 2 s; then
-// windows one stage longer. A better schedule starts the passes at that
-// width over, on the windows that meet or touch a stage where it changed
-// (the others' MILPs differ at most in paging far away). (bert at 10% and
-// 1.5x: a three-stage window needs ~1 s to save 0.2%; resnet18_cifar at
-// 17%, given 120 s after a 30 s solve, a five-stage one saves 0.24%.) Each
+// The windows (first and last stage) where a page-out may be dropped: for
+// each value of `s` paged out once, paged in at stages at most two apart
+// and read from inputs that are never paged out, those of 4 to 6 stages
+// from its first page-in (window_search.cpp says why), largest first by
+// what `s` spends in them with that page-out.
+std::vector<std::pair<int, int>> pageOutWindows(const Graph& g, const Schedule& s);
+
+// Those windows first, once, each cut short after a second. Then windows
+// of three stages, by the energy the schedule spends in them (page-ins and
+// recomputations), largest first; each solve is cut short after a quarter
+// of a second at first, and the windows not solved exactly get twice as
+// long on each pass that changes nothing, up to 2 s; then windows one
+// stage longer. A better schedule starts the passes at that width over, on
+// the windows that meet or touch a stage where it changed (the others'
+// MILPs differ at most in paging far away). (bert at 10% and 1.5x: a
+// three-stage window needs ~1 s to save 0.2%; resnet18_cifar at 17%,
+// given 120 s after a 30 s solve, a five-stage one saves 0.24%.) Each
 // better schedule (replayed under the problem's limits) goes to `improved`
-// at once (from one thread at a time, each better than the last). Ends at `deadline` or on `cancel`, returning
-// the best schedule (`s` itself when nothing helps); `s` must be valid.
+// at once (from one thread at a time, each better than the last). Ends at
+// `deadline` or on `cancel`, returning the best schedule (`s` itself when
+// nothing helps); `s` must be valid.
 // With `threads` (read at the start of each pass: a caller may free a core
 // mid-search; none means one), that many windows of a pass are solved at
 // once.
