@@ -216,19 +216,17 @@ std::vector<char> stagesThatDiffer(const Schedule& a, const Schedule& b, int n)
 
 }  // namespace
 
-// The windows where a page-out may go: for each value paged out once and
-// paged in at one stage or a few close ones (within kPageInSpread), whose
-// inputs are never paged out, the windows of 4 to 6 stages from its first
-// page-in, which may recompute it there instead (and what it is made of,
-// kept for a later read) and so drop the page-out as well. Largest first
-// by what the schedule spends in them, with that page-out. resnet18_cifar
-// on m4 at 1.5x, 17 to 20%: the plan pages layer1.0.conv1 out at stage 4
-// and in at 126; the window 126..130 recomputes it, and the stem's values
-// for 130 with it, saving 0.1 to 0.2% (0.5 s). Passes by width reached it
-// after every window of 3 and 4 stages at every cap, 9 to 12 s in. Where
-// an input is paged too (at 13% every value of layer1 is), recomputing
-// the value pays that input's page-in instead: 56 windows there, none
-// better.
+// Why these windows: resnet18_cifar on m4 at 1.5x, 16.5 to 20%, the plan
+// pages layer1.0.conv1 out at stage 4 and in at 126; the window 126..130
+// recomputes it there, and the stem's values for 130 with it, saving 0.1
+// to 0.2% (solved in 0.3 to 1.3 s), and at 19% 116..119 then saves 0.2%
+// more in the same way. Passes by width reached them after every window of
+// 3 and 4 stages at every cap, 9 to 12 s in (at 16.5%, 126..130 only at
+// cap 2 s, 45 s into a 60 s solve). Where an input is paged too (at 13%
+// every value of layer1 is), recomputing the value pays that input's
+// page-in instead: 56 windows there, none better. The last stages first:
+// by what the schedule spends in them, 126..130 came after six windows at
+// 116 and 119 that each ran to their cap.
 std::vector<std::pair<int, int>> pageOutWindows(const Graph& g, const Schedule& s)
 {
     constexpr int kPageInSpread = 2;
@@ -237,7 +235,7 @@ std::vector<std::pair<int, int>> pageOutWindows(const Graph& g, const Schedule& 
     for (int t = 0; t < n; ++t)
         for (int i = 0; i < t; ++i)
             if (s.M_out(t, i)) paged_out[i] = 1;
-    std::vector<std::pair<double, std::pair<int, int>>> found;  // spent, window
+    std::vector<std::pair<int, int>> windows;
     for (int i = 0; i < n; ++i) {
         int page_outs = 0, first_in = -1, last_in = -1;
         for (int t = i + 1; t < n; ++t) {
@@ -250,16 +248,12 @@ std::vector<std::pair<int, int>> pageOutWindows(const Graph& g, const Schedule& 
         if (page_outs != 1 || first_in < 0 || last_in - first_in > kPageInSpread) continue;
         const auto& inputs = g.predecessors(i);
         if (std::any_of(inputs.begin(), inputs.end(), [&](int u) { return paged_out[u]; })) continue;
-        for (int width = 4; width <= 6 && first_in + width - 1 < n; ++width) {
-            const std::pair<int, int> window{first_in, first_in + width - 1};
-            if (std::any_of(found.begin(), found.end(), [&](const auto& f) { return f.second == window; }))
-                continue;
-            found.emplace_back(spentIn(g, s, window.first, window.second) + g.node(i).pageout_energy_j, window);
-        }
+        for (int width = 4; width <= 6 && first_in + width - 1 < n; ++width)
+            windows.emplace_back(first_in, first_in + width - 1);
     }
-    std::stable_sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
-    std::vector<std::pair<int, int>> windows;
-    for (const auto& f : found) windows.push_back(f.second);
+    std::sort(windows.begin(), windows.end(),
+              [](auto a, auto b) { return a.first != b.first ? a.first > b.first : a.second < b.second; });
+    windows.erase(std::unique(windows.begin(), windows.end()), windows.end());
     return windows;
 }
 
@@ -295,11 +289,11 @@ Schedule improveByWindows(const Problem& problem, const Schedule& s, Clock::time
     // at 116 saved 0.2%: the other 60 windows of four, solved again, took
     // 4.4 s and saved nothing; now 8 of them, 1.5 s.
     auto solvePass = [&](const std::vector<std::pair<int, int>>& windows, double cap_s, std::vector<char>* settled,
-                         int width) {
+                         int width, Clock::time_point start_by = Clock::time_point::max()) {
         const long changes_before = changes;
         std::atomic<std::size_t> next{0};
         auto work = [&] {
-            for (std::size_t k; !over() && (k = next++) < windows.size();) {
+            for (std::size_t k; !over() && Clock::now() < start_by && (k = next++) < windows.size();) {
                 const auto [t0, t1] = windows[k];
                 std::vector<double> x_then;
                 long changes_then = 0;
@@ -341,9 +335,13 @@ Schedule improveByWindows(const Problem& problem, const Schedule& s, Clock::time
         for (std::thread& helper : helpers) helper.join();
         return changes != changes_before;
     };
-    // The page-out windows first, once, each given up to a second (those
-    // that paid took 0.3 to 0.7 s).
-    solvePass(pageOutWindows(g, best), 1.0, nullptr, 0);
+    // The page-out windows first, once, each given up to 2 s (those that
+    // paid took 0.3 to 1.3 s), none started after 8 s or half the time
+    // left: bert on m4 at 10% and 1.5x has 37 of them, which took 26 s of
+    // its 60 and saved nothing.
+    const auto now = Clock::now();
+    solvePass(pageOutWindows(g, best), 2.0, nullptr, 0,
+              std::min(secondsAfter(now, 8.0), now + (deadline - now) / 2));
     // Per width, passes over the windows not yet solved exactly against the
     // current schedule, each cut short at a limit that doubles from pass
     // to pass (up to 2 s); a better schedule starts the width over.

@@ -28,14 +28,14 @@
 
 namespace poet {
 
-// The windows (first and last stage) where a page-out may be dropped: for
-// each value of `s` paged out once, paged in at stages at most two apart
-// and read from inputs that are never paged out, those of 4 to 6 stages
-// from its first page-in (window_search.cpp says why), largest first by
-// what `s` spends in them with that page-out.
+// The windows (first and last stage) where a page-out may be dropped, by
+// recomputing the value instead: for each value of `s` paged out once,
+// paged in at stages at most two apart and read from inputs that are
+// never paged out, those of 4 to 6 stages from its first page-in. The
+// latest first, and of those the narrowest (window_search.cpp says why).
 std::vector<std::pair<int, int>> pageOutWindows(const Graph& g, const Schedule& s);
 
-// Those windows first, once, each cut short after a second. Then windows
+// Those windows first, once, each cut short after 2 s. Then windows
 // of three stages, by the energy the schedule spends in them (page-ins and
 // recomputations), largest first; each solve is cut short after a quarter
 // of a second at first, and the windows not solved exactly get twice as
