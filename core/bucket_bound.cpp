@@ -578,7 +578,8 @@ BucketBound bucketBound(const Problem& problem, const std::vector<int>& stages, 
 
 void growBucketBound(const Problem& problem, int peak_stage, int first_tail, double seconds,
                      const std::atomic<bool>* cancel, const std::function<void(const BucketBound&, int tail)>& found,
-                     const std::function<double()>& enough_j, const RecomputeMoments& recompute_moments)
+                     const std::function<double()>& enough_j, const RecomputeMoments& recompute_moments,
+                     int look_back)
 {
     const auto deadline = secondsAfter(Clock::now(), std::max(0.0, seconds));
     const std::vector<int> all = bucketBoundStages(problem, peak_stage, problem.graph.size());
@@ -595,8 +596,27 @@ void growBucketBound(const Problem& problem, int peak_stage, int first_tail, dou
             bucketBoundFrom(problem, stages, left_s, cancel, enough_j, recompute_moments, moments);
         found(bound, tail);
         // The cutoff only falls: a bound at the one read now proves it.
-        if (!bound.complete || bound.infeasible || (enough_j && bound.bound_j >= enough_j() * (1 - 1e-12))) return;
+        auto ends = [&](const BucketBound& b) {
+            return !b.complete || b.infeasible || (enough_j && b.bound_j >= enough_j() * (1 - 1e-12));
+        };
+        if (ends(bound)) return;
         last = std::move(stages);
+        if (look_back <= 0) continue;
+        // The tail's first stage (the stage-peak stage aside), and the one
+        // `look_back` over-budget stages before it.
+        const auto first = std::find_if(all.begin(), all.end(), [&](int t) {
+            return t != peak_stage && std::binary_search(last.begin(), last.end(), t);
+        });
+        if (first - all.begin() < look_back || *(first - look_back) == peak_stage) continue;
+        std::vector<int> gapped = last;
+        gapped.insert(std::lower_bound(gapped.begin(), gapped.end(), *(first - look_back)), *(first - look_back));
+        const double gapped_left_s = std::chrono::duration<double>(deadline - Clock::now()).count();
+        if (gapped_left_s <= 0 || (cancel && cancel->load())) return;
+        BucketBound with_it =
+            bucketBoundFrom(problem, gapped, gapped_left_s, cancel, enough_j, recompute_moments, moments);
+        with_it.look_back_stage = *(first - look_back);
+        found(with_it, tail);
+        if (ends(with_it)) return;
     }
 }
 

@@ -44,6 +44,7 @@ private slots:
         std::vector<int> every(g.size());
         std::iota(every.begin(), every.end(), 0);
         test::AboveTheStagePeak tally;
+        int looked_back = 0;  // bounds with a look-back stage, over every problem
         test::checkBoundOnEverySmallProblem(
             g, 6, [&](const Problem& p) { return bucketBound(p, every, 30); },
             [&](test::Verdict v, const BucketBound& b, const Problem& p, const SolveResult& ref) {
@@ -90,9 +91,39 @@ private slots:
                 for (std::size_t k = 1; k < tails.size(); ++k)  // a tail that adds nothing is skipped
                     QVERIFY(bucketBoundStages(p, peak_stage, tails[k]) != bucketBoundStages(p, peak_stage, tails[k - 1]));
                 QCOMPARE(bucketBoundStages(p, peak_stage, tails.back()), all);
+                // With a look-back of two, each tail is followed by itself and
+                // the over-budget stage two before its first (where there is
+                // one): below the optimum, not below that tail's bound (it
+                // has every row of it), and the same as that set alone.
+                double tail_j = 0;
+                growBucketBound(
+                    p, peak_stage, 1, 30, nullptr,
+                    [&](const BucketBound& grown, int tail) {
+                        QVERIFY(grown.complete && !grown.infeasible);
+                        test::verifyBelowOptimum(grown.bound_j, ref, test::describe(p) + " (look-back)");
+                        if (grown.look_back_stage < 0) {
+                            tail_j = grown.bound_j;
+                            return;
+                        }
+                        ++looked_back;
+                        std::vector<int> stages = bucketBoundStages(p, peak_stage, tail);
+                        const int before = grown.look_back_stage;
+                        const auto at = std::find(all.begin(), all.end(), before);
+                        const auto first = std::find_if(all.begin(), all.end(), [&](int t) {
+                            return t != peak_stage && std::count(stages.begin(), stages.end(), t);
+                        });
+                        QVERIFY2(at != all.end() && first - at == 2 && before != peak_stage, qPrintable(test::describe(p)));
+                        QVERIFY(grown.bound_j >= tail_j * (1 - 1e-9));
+                        stages.insert(std::lower_bound(stages.begin(), stages.end(), before), before);
+                        const BucketBound alone = bucketBound(p, stages, 30);
+                        QVERIFY2(std::abs(alone.bound_j - grown.bound_j) <= 1e-9 * alone.bound_j,
+                                 qPrintable(test::describe(p)));
+                    },
+                    {}, {}, 2);
             });
         tally.report();
         QVERIFY(tally.compared >= 40 && tally.above_peak >= 10 && tally.met >= 40);
+        QVERIFY2(looked_back >= 10, qPrintable(QString::number(looked_back)));
     }
 
     // With the recompute-moment rows, on graphs with adds, every stage:
