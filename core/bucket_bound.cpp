@@ -607,14 +607,16 @@ void growBucketBound(const Problem& problem, int peak_stage, int first_tail, dou
         const auto first = std::find_if(all.begin(), all.end(), [&](int t) {
             return t != peak_stage && std::binary_search(last.begin(), last.end(), t);
         });
-        if (first - all.begin() < look_back || *(first - look_back) == peak_stage) continue;
+        if (first - all.begin() < look_back) continue;
+        const int before = *(first - look_back);
+        if (before == peak_stage) continue;
         std::vector<int> gapped = last;
-        gapped.insert(std::lower_bound(gapped.begin(), gapped.end(), *(first - look_back)), *(first - look_back));
+        gapped.insert(std::lower_bound(gapped.begin(), gapped.end(), before), before);
         const double gapped_left_s = std::chrono::duration<double>(deadline - Clock::now()).count();
         if (gapped_left_s <= 0 || (cancel && cancel->load())) return;
         BucketBound with_it =
             bucketBoundFrom(problem, gapped, gapped_left_s, cancel, enough_j, recompute_moments, moments);
-        with_it.look_back_stage = *(first - look_back);
+        with_it.look_back_stage = before;
         found(with_it, tail);
         if (ends(with_it)) return;
     }
