@@ -1018,6 +1018,20 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
                          });
             }
         };
+        // At the short tails' end, the long tails stop where none is done
+        // and the best schedule is within twice the gap of `bound_j`: the
+        // window search then solves two windows at once. A wider gap the
+        // window search alone does not close (it gains up to ~0.5% here:
+        // 0.5849 to 0.5822 J at 21%, whose gap is 0.76% at this point), and
+        // a long tail still may. At 14.3% (1.05% here), 13.7% and 15.25%, the
+        // long tail that proves it was done 1 to 7 s after this point, and
+        // dropped here, the gap stayed 1.05 to 1.51% at 30 s; at 16% the gap
+        // is 1.54% here.
+        auto dropLongTailsWhereWindowsMayCloseGap = [&](double bound_j) {
+            if (relativeGap(bestShownJ(), bound_j) <= 2 * options.relative_gap &&
+                tails->dropLongTailsUnlessOneIsDone())
+                window_threads = 2;
+        };
         // Where the recompute-moment rows break, the window search takes the
         // plan's core at once, beside the short tails to the end (it alone
         // touches the best schedule and the known bound until it is
@@ -1062,29 +1076,19 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
             if (rows_broken) {
                 window_threads = 2;  // this core is free now
             } else {
-                // As below, from the shared state: the window search alone
-                // touches the best schedule and the known bound.
+                // From the shared state: the window search alone touches the
+                // best schedule and the known bound.
                 double bound_j = 0;
                 {
                     std::lock_guard lock(shared.mutex);
                     bound_j = shared.known_bound_j;
                 }
-                if (relativeGap(bestShownJ(), bound_j) <= 2 * options.relative_gap &&
-                    tails->dropLongTailsUnlessOneIsDone())
-                    window_threads = 2;
+                dropLongTailsWhereWindowsMayCloseGap(bound_j);
             }
             windows_beside->join();
         } else {
             takeTailsBound();
-            // Such a gap the window search alone does not close (it gains up
-            // to ~0.5% here: 0.5849 to 0.5822 J at 21%, whose gap is 0.76% at
-            // this point), and a long tail still may. At 14.3% (1.05% here),
-            // 13.7% and 15.25%, the long tail that proves it was done 1 to 7 s
-            // after this point, and dropped here, the gap stayed 1.05 to
-            // 1.51% at 30 s; at 16% the gap is 1.54% here.
-            const bool schedule_may_close_gap =
-                relativeGap(bestShownJ(), known_bound_j) <= 2 * options.relative_gap;
-            if (schedule_may_close_gap && tails->dropLongTailsUnlessOneIsDone()) window_threads = 2;
+            dropLongTailsWhereWindowsMayCloseGap(known_bound_j);
             if (withinGapWithPlan()) return finishWithKnownBound();
             searchWindows();
         }
