@@ -136,6 +136,13 @@ public:
     std::vector<double> objective, row_lower, row_upper;
     std::vector<int> triplet_row, triplet_col;
     std::vector<double> triplet_value;
+    // Frees what the vectors grew beyond their size: for MILPs kept by the
+    // thousand (arrival_bound.cpp's windows).
+    void shrinkToFit()
+    {
+        for (auto* v : {&objective, &row_lower, &row_upper, &triplet_value}) v->shrink_to_fit();
+        for (auto* v : {&triplet_row, &triplet_col}) v->shrink_to_fit();
+    }
 
 protected:
     int addColumn(double cost)
