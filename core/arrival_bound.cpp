@@ -716,7 +716,9 @@ ArrivalBound carriedBound(const Problem& problem, int window, double seconds, co
     // worse, as it spends much where no piece proves much.
     const double plain_j = problem.graph.totalComputeEnergy();
     Steering steering;
-    std::vector<double> lp_j;  // each piece's LP value: its value at the first call
+    // Each piece's LP value: its value at the first call (or what the other
+    // budget's search had proven by then, a ratio of 1 for that piece).
+    std::vector<double> lp_j;
     steering.prefer = [&, lp_j](const std::vector<BoundPiece>& now) mutable {
         if (lp_j.empty())
             for (std::size_t k = 0; k < pieces.size(); ++k) lp_j.push_back(now[k].extra_j);

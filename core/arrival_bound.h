@@ -111,7 +111,8 @@ inline constexpr long kKeptWindowLpElements = 2'000'000;
 // The carried bound over windows of `window` stages (`stage`: the first
 // stage of a window with no solution; `pieces`: the windows summed). The
 // pieces of the best set by their values so far (LP values where not yet
-// solved) are solved exactly first, then the windows from stage 1 on, so
+// solved) are solved exactly first (once that set is all solved, the set
+// that could rise most: see arrival_bound.cpp), then the windows from stage 1 on, so
 // a short `seconds` gives at least their sum, then the others, largest LP
 // value first; each for a quarter of `seconds` at most, until the best set
 // reaches `enough_j()` (read after each piece: it falls as the caller's best
