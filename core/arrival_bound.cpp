@@ -744,7 +744,7 @@ ArrivalBound carriedBound(const Problem& problem, int window, double seconds, co
     steering.enough = [&](const std::vector<BoundPiece>& now) {
         return enough_j && plain_j + sumOf(now, bestPartition(now, n)) >= enough_j();
     };
-    const double seconds_left = seconds - std::chrono::duration<double>(Clock::now() - begun).count();
+    const double seconds_left = seconds - secondsSince(begun);
     const ArrivalBound all = sumOfPieces(problem, pieces, scale, seconds_left, cancel, steering, kept_lp_elements);
     if (all.infeasible) return all;
     return withBestSet(all, all.pieces, problem);
@@ -778,7 +778,7 @@ ArrivalBound carriedBoundHereOrLooser(const Problem& problem, int window, double
     const double stage_share = 0.02 * seconds;
     const bool looser_alike =
         arrivalBound(relaxed, stage_share, cancel).bound_j >= arrivalBound(problem, stage_share, cancel).bound_j;
-    seconds -= std::chrono::duration<double>(Clock::now() - begun).count();
+    seconds -= secondsSince(begun);
     SharedPieces shared(looser_alike);
     std::atomic<bool> settled{false};
     auto settle = [&](const ArrivalBound& b) {

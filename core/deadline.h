@@ -13,6 +13,12 @@ inline std::chrono::steady_clock::time_point secondsAfter(std::chrono::steady_cl
     return t + std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(seconds));
 }
 
+// Seconds from `start` to now, on the same clock.
+inline double secondsSince(std::chrono::steady_clock::time_point start)
+{
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
 // Runs `work` on the calling thread with a stop flag that is set as soon
 // as `done()` holds (asked every 20 ms on a watching thread): a search
 // takes one flag, its caller may have several reasons to end it.

@@ -30,11 +30,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-double secondsSince(Clock::time_point start)
-{
-    return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
 // How long the short tails run where the window search follows them. Half
 // the time left: resnet18_cifar on m4 at 17% and 1.5x, tail 11 (0.596339 J
 // where tail 10 gives 0.593607 J: a 1.26% gap, not 1.71%) took 6 to 7 s
