@@ -447,6 +447,22 @@ std::vector<int> bucketBoundStages(const Problem& problem, int peak_stage, int t
     return stages;
 }
 
+std::vector<int> fullStages(const Problem& problem)
+{
+    std::vector<int> stages;
+    const Graph& g = problem.graph;
+    const double budget = static_cast<double>(problem.ram_budget_bytes);
+    for (int t = 0; t < g.size(); ++t) {
+        const StagePeak peak = stagePeak(problem, t);
+        if (peak.plain_bytes <= budget) continue;
+        bool any_fits = false;
+        for (int i = 0; i < t && !any_fits; ++i)
+            any_fits = peak.matters[i] && peak.fixed_bytes + static_cast<double>(g.node(i).memory_bytes) <= budget;
+        if (!any_fits) stages.push_back(t);
+    }
+    return stages;
+}
+
 namespace {
 
 // One search of bucketBound's until `deadline`, on the MILP with the

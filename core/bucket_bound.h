@@ -62,6 +62,14 @@ struct RecomputeMoments {
 // stage; -1 for none) and the last `tail` stages over the budget.
 std::vector<int> bucketBoundStages(const Problem& problem, int peak_stage, int tail);
 
+// The stages over the budget where nothing that matters there fits beside
+// the node and its inputs: every such value is away, so the MILP on them
+// alone is mostly its return columns, and CBC solves it at once. bert on m4
+// at 8.2 to 8.6% of its peak and 1.5x (each gradient of a query-key-value
+// product): the twelve such stages give 111.733 J in 0.01 s, where the
+// checkpoint bound gives 109.897 J.
+std::vector<int> fullStages(const Problem& problem);
+
 // Solves the MILP on `stages` (those over the budget among them) for at
 // most `seconds`. With `cutoff_j` (read when the search starts and
 // between nodes, so it may fall as the caller's best schedule does), CBC

@@ -4,6 +4,7 @@
 #include "replay.h"
 
 #include <algorithm>
+#include <functional>
 #include <limits>
 
 namespace poet {
@@ -91,14 +92,64 @@ PagingPlan::PagingPlan(const Problem& problem) : p_(problem)
     // a transient in one chain, and a blocker in a second chain, added as a
     // second span (`alternative`) where it differs: the plan picks per span.
     // (resnet's conv-bn-relu: recompute the relu from a bn paged in, or from
-    // a bn held anyway, freeing the relu's RAM at no page-in.)
+    // a bn held anyway, freeing the relu's RAM at no page-in.) A third chain
+    // stops where the first would need a visit (cutsOf, below).
     struct Chain {
         bool ok = true;
         std::vector<int> transient;  // ascending
         std::vector<Blocker> blockers;
         std::vector<int> kept;
     };
-    auto chainOf = [&](int k, bool hold_live) {
+    // The RAM a stage has beside node t and its inputs.
+    std::vector<double> room(n);
+    for (int t = 0; t < n; ++t) {
+        double fixed = static_cast<double>(g.node(t).memory_bytes);
+        for (int u : g.predecessors(t)) fixed += static_cast<double>(g.node(u).memory_bytes);
+        room[t] = static_cast<double>(problem.ram_budget_bytes) - fixed;
+    }
+    // Whether value u, paged in for stage b, could stay in RAM beside every
+    // node until its span c ends (so that page-in serves its own read too).
+    auto holdable = [&](int u, int c, int b) {
+        for (int t = b + 1; t <= spans_[c].to; ++t)
+            if (room[t] < static_cast<double>(g.node(u).memory_bytes)) return false;
+        return true;
+    };
+    // Where the first chain would run through a value that must come in
+    // only for it and cannot stay (a visit), the lowest value above that
+    // which could be paged in early and held instead: the third chain stops
+    // there. (Which chains are offered is a guess from each stage's room
+    // beside its node; the plan's rows decide what fits.)
+    // bert at its tightest budgets: add2 of block j is recomputed from add1
+    // paged in, not from add2 of block j-1, which no backward stage of block
+    // j-1's attention has room for.
+    auto cutsOf = [&](int k) {
+        const int b = spans_[k].to + 1;
+        std::vector<char> cut(n, 0);
+        std::vector<signed char> visits(n, -1);  // per node: whether its inputs, as the chain takes them, need a visit
+        std::function<bool(int)> needsVisit = [&](int v) -> bool {
+            if (visits[v] >= 0) return visits[v] != 0;
+            visits[v] = 0;
+            bool needs = false;
+            for (int u : g.predecessors(v)) {
+                const auto& ur = g.successors(u);
+                const bool live = !free_source_[u] && b >= u + 1 && b <= ur.back();
+                const int c = live ? spanCovering(u, b) : -1;
+                if (free_source_[u] || (live && c < 0)) continue;
+                if (recomputableInTightForm(problem, u) && g.node(u).compute_energy_j <= g.node(u).pagein_energy_j) {
+                    const bool below = needsVisit(u);
+                    cut[u] = below && live && holdable(u, c, b);
+                    needs = needs || (below && !cut[u]);
+                } else if (live) {
+                    needs = needs || !holdable(u, c, b);
+                }
+            }
+            visits[v] = needs ? 1 : 0;
+            return needs;
+        };
+        needsVisit(spans_[k].value);
+        return cut;
+    };
+    auto chainOf = [&](int k, bool hold_live, const std::vector<char>* cut) {
         Chain chain;
         const int b = spans_[k].to + 1;
         std::vector<int> todo{spans_[k].value};
@@ -116,7 +167,7 @@ PagingPlan::PagingPlan(const Problem& problem) : p_(problem)
                     if (!std::binary_search(ur.begin(), ur.end(), b)) chain.transient.push_back(u);
                 } else if (live && c < 0) {
                     continue;  // always held at b
-                } else if (!(live && hold_live) && recomputableInTightForm(problem, u) &&
+                } else if (!(live && hold_live) && !(cut && (*cut)[u]) && recomputableInTightForm(problem, u) &&
                            g.node(u).compute_energy_j <= g.node(u).pagein_energy_j) {
                     chain.transient.push_back(u);
                     todo.push_back(u);
@@ -132,21 +183,37 @@ PagingPlan::PagingPlan(const Problem& problem) : p_(problem)
         return chain;
     };
     std::vector<Chain> chains, alternatives;  // per span, per alternative span
+    std::vector<int> alternative_of;          // per alternative span: the span it is an alternative to
     const std::size_t originals = spans_.size();
     for (std::size_t k = 0; k < originals; ++k) {
         if (!recomputableInTightForm(problem, spans_[k].value)) {
             chains.push_back({false, {}, {}, {}});
             continue;
         }
-        chains.push_back(chainOf(static_cast<int>(k), false));
-        Chain held = chainOf(static_cast<int>(k), true);
-        if (held.ok && (!chains[k].ok || held.transient != chains[k].transient)) {
-            spans_[k].alternative = static_cast<int>(originals + alternatives.size());
-            alternatives.push_back(std::move(held));
+        chains.push_back(chainOf(static_cast<int>(k), false, nullptr));
+        // The other chains, where they differ: every live input held (paged
+        // in early where away), and the chain cut where it would need a visit.
+        const std::vector<char> cut = cutsOf(static_cast<int>(k));
+        std::vector<std::vector<int>> taken;
+        if (chains[k].ok) taken.push_back(chains[k].transient);
+        for (Chain variant : {chainOf(static_cast<int>(k), true, nullptr), chainOf(static_cast<int>(k), false, &cut)}) {
+            if (!variant.ok || std::find(taken.begin(), taken.end(), variant.transient) != taken.end()) continue;
+            taken.push_back(variant.transient);
+            alternatives.push_back(std::move(variant));
+            alternative_of.push_back(static_cast<int>(k));
         }
     }
-    for (std::size_t k = 0; k < originals; ++k)
-        if (spans_[k].alternative >= 0) spans_.push_back({spans_[k].value, spans_[k].from, spans_[k].to, -1, true});
+    // Alternative spans follow the originals; each span links to the next
+    // way of recomputing it (`alternative`), the original to the first.
+    for (std::size_t a = 0; a < alternatives.size(); ++a) {
+        const Span& of = spans_[alternative_of[a]];
+        const int index = static_cast<int>(spans_.size());
+        if (a > 0 && alternative_of[a - 1] == alternative_of[a])
+            spans_[index - 1].alternative = index;
+        else
+            spans_[alternative_of[a]].alternative = index;
+        spans_.push_back({of.value, of.from, of.to, -1, true});
+    }
     std::move(alternatives.begin(), alternatives.end(), std::back_inserter(chains));
     std::vector<std::vector<Blocker>> blockers(spans_.size());
     std::vector<std::vector<int>> transient(spans_.size());
@@ -376,7 +443,7 @@ void PagingPlan::addColumnsAndRows(const std::vector<double>& need, const std::v
         const auto [early_lo, early_hi] = earlyOf(static_cast<int>(k));
         if (page >= 0) row(-kInf, 0, {{page, 1}, {out_col_[spans_[k].value], -1}});  // a page-in needs the page-out
         std::vector<std::pair<int, double>> ways{{page, 1}, {recompute, 1}};  // one way across
-        if (spans_[k].alternative >= 0) ways.emplace_back(recompute_col_[spans_[k].alternative], 1);
+        for (int a = spans_[k].alternative; a >= 0; a = spans_[a].alternative) ways.emplace_back(recompute_col_[a], 1);
         for (int w : carries_of[k]) ways.emplace_back(carries_[w].col, 1);
         for (auto e = early_lo; e != early_hi; ++e) {
             row(-kInf, 0, {{e->col, 1}, {out_col_[spans_[k].value], -1}});
@@ -395,7 +462,7 @@ void PagingPlan::addColumnsAndRows(const std::vector<double>& need, const std::v
         auto addAwayAt = [&](std::vector<std::pair<int, double>>& terms, int c) {  // span c away at b
             terms.emplace_back(page_col_[c], 1);
             terms.emplace_back(recompute_col_[c], 1);
-            if (spans_[c].alternative >= 0) terms.emplace_back(recompute_col_[spans_[c].alternative], 1);
+            for (int a = spans_[c].alternative; a >= 0; a = spans_[a].alternative) terms.emplace_back(recompute_col_[a], 1);
             for (int w : carries_of[c]) terms.emplace_back(carries_[w].col, 1);
             const auto [lo, hi] = earlyOf(c);
             for (auto e = lo; e != hi; ++e)

@@ -18,7 +18,9 @@
 //    after it, and paged in again for its own read (a column v_ku).
 //    A chain may start from a cost-free input (the network's input), and
 //    where a cheap input may be held at b anyway a second chain treats it
-//    as held (an alternative span: one way across at most). A transient
+//    as held, and where the chain would need an input to visit a third one
+//    stops at a value above it that can be paged in early and held (each an
+//    alternative span: one way across at most). A transient
 //    whose own span ends at b may stay in RAM for its read at b+1: the
 //    chain's copy bridges that span (a carry w_kc, free: its compute energy
 //    is in the chain's).
@@ -104,7 +106,7 @@ public:
 private:
     struct Span {
         int value, from, to;    // away from RAM at the starts of stages from..to; read at to+1
-        int alternative = -1;   // the same span, recomputed by the other chain (spans_ index), or -1
+        int alternative = -1;   // the next way of recomputing the same span (spans_ index: another chain), or -1
         bool is_alternative = false;
         int out_at = -1;        // where its page-out is, if not at from-1 (a later run's: in the first run)
     };

@@ -821,6 +821,23 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
                 [] { return std::string("the checkpoint bound (every stage's peak at once)"); }))
             return finishWith(SolveStatus::Infeasible, nullptr, SolutionSource::None, 0);
         if (withinGapWithPlan()) return finishWithKnownBound();
+        // The stages with no room beside their node for anything that
+        // matters there (fullStages): what is away at one comes back before
+        // the next, bucket by bucket. bert on m4 at 8.2 to 8.6% and 1.5x:
+        // 111.733 J in 0.01 s, where the bounds above give 109.897 J. A tenth
+        // of the time at most.
+        if (const std::vector<int> full = fullStages(problem); full.size() > 1) {
+            const BucketBound buckets = bucketBound(problem, full, 0.1 * options.time_limit_s, cancel);
+            if (provesInfeasible(
+                    buckets.infeasible, buckets.bound_j,
+                    [] {
+                        return std::string(": the stages with no room beside their node cannot all get their values "
+                                           "back within the runtime budget they share");
+                    },
+                    [] { return std::string("the bucket bound on the full stages (no room beside their node)"); }))
+                return finishWith(SolveStatus::Infeasible, nullptr, SolutionSource::None, 0);
+            if (withinGapWithPlan()) return finishWithKnownBound();
+        }
         if (arrival.bound_j > trivial_bound_j) {
             // Where it binds, windows of seven stages carry what is in RAM
             // from one stage to the next: resnet18_cifar at 12% rises from
@@ -843,7 +860,13 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
             //        the two bounds, unshared: 1.30%),
             //   11.5%: 8.9 s (alone: 1.30% at 30 s),
             //   12%: 16.3 s (alone: 7.5 s),  13%: 7.4 s (alone: 5.8 s).
-            auto gap_asks_j = [&] { return gapAsksJ(std::min(warm_energy_j, bestShownJ()), options.relative_gap); };
+            // Where the bound known already proves the best schedule shown
+            // (the full stages' at bert 8.5%: its schedule came at 63 s, and
+            // this bound ran on to 96 s), it stops at once.
+            auto gap_asks_j = [&] {
+                const double asks_j = gapAsksJ(std::min(warm_energy_j, bestShownJ()), options.relative_gap);
+                return known_bound_j >= asks_j ? -INFINITY : asks_j;
+            };
             bool looser = false;
             // Never past the time limit (resnet50 at 10%: it begins at 6 s).
             const double carried_s =
