@@ -56,7 +56,7 @@ bool PagingPlan::applies(const Problem& problem)
     return true;
 }
 
-PagingPlan::PagingPlan(const Problem& problem) : p_(problem)
+PagingPlan::PagingPlan(const Problem& problem, bool stopped_chains) : p_(problem)
 {
     const Graph& g = problem.graph;
     const int n = g.size();
@@ -182,6 +182,12 @@ PagingPlan::PagingPlan(const Problem& problem) : p_(problem)
         std::sort(chain.transient.begin(), chain.transient.end());
         return chain;
     };
+    // The inputs of a chain that must visit.
+    auto visitsOf = [&](const Chain& chain, int k) {
+        const int b = spans_[k].to + 1;
+        return std::count_if(chain.blockers.begin(), chain.blockers.end(),
+                             [&](const Blocker& x) { return !holdable(spans_[x.span].value, x.span, b); });
+    };
     std::vector<Chain> chains, alternatives;  // per span, per alternative span
     std::vector<int> alternative_of;          // per alternative span: the span it is an alternative to
     const std::size_t originals = spans_.size();
@@ -192,14 +198,22 @@ PagingPlan::PagingPlan(const Problem& problem) : p_(problem)
         }
         chains.push_back(chainOf(static_cast<int>(k), false, nullptr));
         // The other chains, where they differ: every live input held (paged
-        // in early where away), and the chain cut where it would need a visit.
-        const std::vector<char> cut = cutsOf(static_cast<int>(k));
+        // in early where away), and (if asked) the chain stopped where it
+        // would need a visit, where the first needs two or more (bert: a
+        // block's output recomputed from two blocks before it and more).
+        Chain held = chainOf(static_cast<int>(k), true, nullptr);
+        Chain stopped{false, {}, {}, {}};
+        if (stopped_chains && (!chains[k].ok || visitsOf(chains[k], static_cast<int>(k)) >= 2)) {
+            const std::vector<char> cut = cutsOf(static_cast<int>(k));
+            stopped = chainOf(static_cast<int>(k), false, &cut);
+        }
         std::vector<std::vector<int>> taken;
         if (chains[k].ok) taken.push_back(chains[k].transient);
-        for (Chain variant : {chainOf(static_cast<int>(k), true, nullptr), chainOf(static_cast<int>(k), false, &cut)}) {
-            if (!variant.ok || std::find(taken.begin(), taken.end(), variant.transient) != taken.end()) continue;
-            taken.push_back(variant.transient);
-            alternatives.push_back(std::move(variant));
+        for (Chain* variant : {&held, &stopped}) {
+            if (!variant->ok || std::find(taken.begin(), taken.end(), variant->transient) != taken.end()) continue;
+            taken.push_back(variant->transient);
+            if (variant == &stopped) ++stopped_chains_;
+            alternatives.push_back(std::move(*variant));
             alternative_of.push_back(static_cast<int>(k));
         }
     }
