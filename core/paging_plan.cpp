@@ -203,7 +203,9 @@ PagingPlan::PagingPlan(const Problem& problem, bool stopped_chains) : p_(problem
         // block's output recomputed from two blocks before it and more).
         Chain held = chainOf(static_cast<int>(k), true, nullptr);
         Chain stopped{false, {}, {}, {}};
-        if (stopped_chains && (!chains[k].ok || visitsOf(chains[k], static_cast<int>(k)) >= 2)) {
+        const int visits = chains[k].ok ? static_cast<int>(visitsOf(chains[k], static_cast<int>(k))) : 0;
+        most_visits_ = std::max(most_visits_, visits);
+        if (stopped_chains && (!chains[k].ok || visits >= 2)) {
             const std::vector<char> cut = cutsOf(static_cast<int>(k));
             stopped = chainOf(static_cast<int>(k), false, &cut);
         }

@@ -79,9 +79,12 @@ public:
     // With `stopped_chains`, the third chain too (where the first would
     // need two visits or more): more columns, which slow CBC's search where
     // they do not pay (resnet50 at 10%: no schedule in 25 s instead of one
-    // in 11 s), so the solver tries it second.
+    // in 11 s), so the solver tries it second, and only where some first
+    // chain needs three visits or more (mostVisits: bert at 8.2 to 8.6% of
+    // its peak, eleven; resnet18_cifar and resnet50, two at most).
     explicit PagingPlan(const Problem& problem, bool stopped_chains = false);
     int stoppedChains() const { return stopped_chains_; }
+    int mostVisits() const { return most_visits_; }
 
     // Paging only, for a fixed compute plan: `base` (no paging; valid but for
     // its RAM peak) keeps its computations, and the plan chooses which idle
@@ -166,6 +169,7 @@ private:
     const Problem& p_;
     double scale_ = 1, offset_j_ = 0;
     int stopped_chains_ = 0;  // alternative spans from the third chain
+    int most_visits_ = 0;     // the most inputs a first chain needs to visit
     std::int64_t smallest_budget_ = 0;
     std::vector<Span> spans_;
     std::vector<int> out_col_;                   // per value: its page-out, or -1

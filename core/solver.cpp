@@ -222,16 +222,19 @@ PlanOutcome solvePagingPlan(const PagingPlan& plan, const Problem& problem, cons
 }
 
 // The paging plan as a heuristic, and where it was solved exactly in its
-// time, the plan with stopped chains too (PagingPlan's `stopped_chains`),
-// from what the first found. bert on m4 at 8.5% and 1.5x: 116.099 J, then
-// 112.329 J (each ~20 s on one core); resnet50 at 10%, whose plan is not
-// solved in its time, never gets the second.
+// time and some chain of it needs three visits or more, the plan with
+// stopped chains too (PagingPlan's `stopped_chains`), from what the first
+// found. bert on m4 at 8.5% and 1.5x: 116.099 J, then 112.329 J (each ~20
+// s on one core). Where chains need two visits at most (resnet18_cifar at
+// 11 to 13%, resnet50 at 8 to 10%) the second plan found nothing better,
+// and at resnet18_cifar 13% its time on the second core delayed the window
+// search: proven in 16.9 to 19.6 s instead of 12.6 to 13.6 s.
 std::optional<Schedule> solvePlans(const Problem& problem, const SolverOptions& options, Clock::time_point start,
                                    const std::atomic<bool>* cancel, const IncumbentCallback& onIncumbent)
 {
-    const PlanOutcome first =
-        solvePagingPlan(PagingPlan(problem), problem, options, start, INFINITY, -1, cancel, onIncumbent);
-    if (!first.proven || !first.best || (cancel && cancel->load())) return first.best;
+    const PagingPlan plan(problem);
+    const PlanOutcome first = solvePagingPlan(plan, problem, options, start, INFINITY, -1, cancel, onIncumbent);
+    if (!first.proven || !first.best || plan.mostVisits() < 3 || (cancel && cancel->load())) return first.best;
     const PagingPlan stopping(problem, true);
     if (stopping.stoppedChains() == 0) return first.best;
     const PlanOutcome second = solvePagingPlan(stopping, problem, options, start, first.best_j, -1, cancel, onIncumbent);
