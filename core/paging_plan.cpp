@@ -2,6 +2,7 @@
 
 #include "formulation.h"
 #include "replay.h"
+#include "stage_bound.h"
 
 #include <algorithm>
 #include <functional>
@@ -102,11 +103,8 @@ PagingPlan::PagingPlan(const Problem& problem, bool stopped_chains) : p_(problem
     };
     // The RAM a stage has beside node t and its inputs.
     std::vector<double> room(n);
-    for (int t = 0; t < n; ++t) {
-        double fixed = static_cast<double>(g.node(t).memory_bytes);
-        for (int u : g.predecessors(t)) fixed += static_cast<double>(g.node(u).memory_bytes);
-        room[t] = static_cast<double>(problem.ram_budget_bytes) - fixed;
-    }
+    for (int t = 0; t < n; ++t)
+        room[t] = static_cast<double>(problem.ram_budget_bytes) - stagePeak(problem, t).fixed_bytes;
     // Whether value u, paged in for stage b, could stay in RAM beside every
     // node until its span c ends (so that page-in serves its own read too).
     auto holdable = [&](int u, int c, int b) {
