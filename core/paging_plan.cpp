@@ -101,6 +101,19 @@ PagingPlan::PagingPlan(const Problem& problem, bool stopped_chains) : p_(problem
         std::vector<Blocker> blockers;
         std::vector<int> kept;
     };
+    // Input u of a chain recomputed in stage b: live (not a cost-free source,
+    // and read at or after b), the span of it that covers b (-1: held there
+    // or not live), and whether it is cheaper to recompute than to page in.
+    struct Input {
+        bool live;
+        int span;
+        bool cheap;
+    };
+    auto inputAt = [&](int u, int b) {
+        const bool live = !free_source_[u] && b >= u + 1 && b <= g.successors(u).back();
+        return Input{live, live ? spanCovering(u, b) : -1,
+                     recomputableInTightForm(problem, u) && g.node(u).compute_energy_j <= g.node(u).pagein_energy_j};
+    };
     // The RAM a stage has beside node t and its inputs.
     std::vector<double> room(n);
     for (int t = 0; t < n; ++t)
@@ -129,16 +142,14 @@ PagingPlan::PagingPlan(const Problem& problem, bool stopped_chains) : p_(problem
             visits[v] = 0;
             bool needs = false;
             for (int u : g.predecessors(v)) {
-                const auto& ur = g.successors(u);
-                const bool live = !free_source_[u] && b >= u + 1 && b <= ur.back();
-                const int c = live ? spanCovering(u, b) : -1;
-                if (free_source_[u] || (live && c < 0)) continue;
-                if (recomputableInTightForm(problem, u) && g.node(u).compute_energy_j <= g.node(u).pagein_energy_j) {
+                const Input in = inputAt(u, b);
+                if (free_source_[u] || (in.live && in.span < 0)) continue;
+                if (in.cheap) {
                     const bool below = needsVisit(u);
-                    cut[u] = below && live && holdable(u, c, b);
+                    cut[u] = below && in.live && holdable(u, in.span, b);
                     needs = needs || (below && !cut[u]);
-                } else if (live) {
-                    needs = needs || !holdable(u, c, b);
+                } else if (in.live) {
+                    needs = needs || !holdable(u, in.span, b);
                 }
             }
             visits[v] = needs ? 1 : 0;
@@ -159,19 +170,17 @@ PagingPlan::PagingPlan(const Problem& problem, bool stopped_chains) : p_(problem
                 if (seen[u]) continue;
                 seen[u] = 1;
                 const auto& ur = g.successors(u);
-                const bool live = !free_source_[u] && b >= u + 1 && b <= ur.back();
-                const int c = live ? spanCovering(u, b) : -1;
+                const Input in = inputAt(u, b);
                 if (free_source_[u]) {
                     if (!std::binary_search(ur.begin(), ur.end(), b)) chain.transient.push_back(u);
-                } else if (live && c < 0) {
+                } else if (in.live && in.span < 0) {
                     continue;  // always held at b
-                } else if (!(live && hold_live) && !(cut && (*cut)[u]) && recomputableInTightForm(problem, u) &&
-                           g.node(u).compute_energy_j <= g.node(u).pagein_energy_j) {
+                } else if (!(in.live && hold_live) && !(cut && (*cut)[u]) && in.cheap) {
                     chain.transient.push_back(u);
                     todo.push_back(u);
-                    if (c >= 0) chain.kept.push_back(c);
-                } else if (live) {
-                    chain.blockers.push_back({c, v == spans_[k].value ? -1 : spanCovering(v, b)});
+                    if (in.span >= 0) chain.kept.push_back(in.span);
+                } else if (in.live) {
+                    chain.blockers.push_back({in.span, v == spans_[k].value ? -1 : spanCovering(v, b)});
                 } else {
                     chain.ok = false;
                 }
