@@ -944,7 +944,8 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
         // search, which often closes the gap alone; a fifth of the time at
         // most.
         const BucketBound buckets =
-            bucketBound(problem, bucketBoundStages(problem, peak_stage, 9), 0.2 * options.time_limit_s, cancel);
+            bucketBound(problem, bucketBoundStages(problem, peak_stage, 9),
+                        std::min(0.2 * options.time_limit_s, options.time_limit_s - secondsSince(start)), cancel);
         if (buckets.infeasible) {
             result.message = infeasibilityMessage(
                 problem, ": the stage-peak stage and the last nine cannot all fit within the runtime budget they share");
@@ -1143,6 +1144,15 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
         return finishShortOfKnownBound();
     }
 
+    // Out of time (or cancelled) already: the LP's first factorization
+    // alone would run past the limit (resnet50: 0.4M columns).
+    auto outOfTime = [&] { return secondsSince(start) > options.time_limit_s || (cancel && cancel->load()); };
+    auto finishOutOfTime = [&] {
+        if (warm) return finishShortOfKnownBound();
+        return finishWith(cancel && cancel->load() ? SolveStatus::Cancelled : SolveStatus::NoSolution, nullptr,
+                          SolutionSource::None, known_bound_j);
+    };
+    if (outOfTime()) return finishOutOfTime();
     OsiClpSolverInterface lp;
     loadMilp(lp, f, f.col_lower.data(), f.col_upper.data(), f.is_integer);
     lp.setHintParam(OsiDoReducePrint, true, OsiHintTry);
@@ -1215,11 +1225,7 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
         if (withinGapOfKnownBound()) return finishWithKnownBound();
     }
     // Out of time (or cancelled) already: CBC would only misread the cut-short LP.
-    if (shared.lp_stopped || secondsSince(start) > options.time_limit_s || (cancel && cancel->load())) {
-        if (warm) return finishShortOfKnownBound();
-        return finishWith(cancel && cancel->load() ? SolveStatus::Cancelled : SolveStatus::NoSolution, nullptr,
-                          SolutionSource::None, known_bound_j);
-    }
+    if (shared.lp_stopped || outOfTime()) return finishOutOfTime();
 
     SolverOptions cbc_options = options;
     if (grow_tails) cbc_options.threads = options.threads - 1;
