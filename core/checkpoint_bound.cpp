@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <limits>
 #include <map>
 #include <utility>
@@ -89,10 +90,36 @@ private:
     bool impossible_ = false;
 };
 
+// SearchStop that keeps its tree's bound (model units) as of each node
+// before the deadline, in `kept`: the tree's LPs stopped after it
+// (RootLpStop's `in_tree_too`) may have pruned nodes they did not solve,
+// so nothing CBC reports after that holds.
+class TreeBoundKeeper : public SearchStop {
+public:
+    TreeBoundKeeper(Clock::time_point deadline, const std::atomic<bool>* cancel, RootLpStop::State* root,
+                    double* kept)
+        : SearchStop(deadline, cancel, -INFINITY, root), kept_(kept)
+    {
+    }
+    CbcEventHandler* clone() const override { return new TreeBoundKeeper(*this); }
+    CbcAction event(CbcEvent which) override
+    {
+        const CbcAction action = SearchStop::event(which);
+        if (action == noAction && which == node && model_) {
+            const double bound = model_->getBestPossibleObjValue();
+            if (bound < 1e300) *kept_ = std::max(*kept_, bound);
+        }
+        return action;
+    }
+
+private:
+    double* kept_;
+};
+
 }  // namespace
 
 CheckpointBound checkpointBound(const Problem& problem, double seconds, const std::atomic<bool>* cancel,
-                                double enough_j, bool exact)
+                                double enough_j, bool exact, double cutoff_j)
 {
     const auto deadline = secondsAfter(Clock::now(), std::max(0.0, seconds));
     const double offset_j = problem.graph.totalComputeEnergy();
@@ -126,6 +153,15 @@ CheckpointBound checkpointBound(const Problem& problem, double seconds, const st
     out.bound_j = lp_j;
     if (lp_j >= enough_j || Clock::now() > deadline || (cancel && cancel->load())) return out;
 
+    // The whole search's LPs stop on the deadline or a cancel too: its
+    // root's cut passes and its strong branching raise no CBC event for
+    // seconds (bert at 10%: 1.8 s past a 120 s solve's end). So stopped,
+    // it proves what its tree did at its last node before the deadline.
+    RootLpStop::State root{deadline, cancel};
+    root.in_tree_too = true;
+    RootLpStop root_stop(&root);
+    if (exact) lp.getModelPtr()->passInEventHandler(&root_stop);
+    double tree_bound = -INFINITY;  // model units
     CbcModel model(lp);
     SolverOptions options;
     options.relative_gap = 1e-9;
@@ -140,17 +176,32 @@ CheckpointBound checkpointBound(const Problem& problem, double seconds, const st
     CglGMI gmi;
     model.addCutGenerator(&gmi, -98, "GMI");
     if (!exact) model.setMaximumNodes(0);
-    SearchStop stop(deadline, cancel);
+    const bool cut_off = exact && std::isfinite(cutoff_j);
+    if (cut_off) model.setCutoff((cutoff_j - offset_j) * scale);
+    TreeBoundKeeper stop(deadline, cancel, exact ? &root : nullptr, &tree_bound);
     model.passInEventHandler(&stop);
     model.branchAndBound();
+    if (root.stopped) {
+        if (std::isfinite(tree_bound))
+            out.bound_j = std::max(lp_j, offset_j + std::min(tree_bound, (cutoff_j - offset_j) * scale) / scale);
+        return out;
+    }
     if (model.isProvenInfeasible()) {
-        out.infeasible = true;
+        // Under a cutoff: nothing below it (an infeasible MILP proves it too).
+        if (cut_off) {
+            out.complete = true;
+            out.bound_j = std::max(lp_j, cutoff_j - model.getDblParam(CbcModel::CbcCutoffIncrement) / scale);
+        } else {
+            out.infeasible = true;
+        }
         return out;
     }
     out.complete = model.isProvenOptimal();
     const double value = provenLowerBound(model, lp.getObjValue(),
-                                          static_cast<const SearchStop*>(model.getEventHandler())->cut_short);
+                                          static_cast<const TreeBoundKeeper*>(model.getEventHandler())->cut_short);
     out.bound_j = std::max(lp_j, offset_j + value / scale);
+    // Branches pruned at the cutoff prove no more than it.
+    if (cut_off) out.bound_j = std::min(out.bound_j, std::max(lp_j, cutoff_j));
     return out;
 }
 

@@ -47,8 +47,10 @@ struct CheckpointBound {
 
 // Solves the LP and, where that is short of `enough_j`, CBC's root with
 // its cuts, for at most `seconds`, or with `exact` the whole search (the
-// tests' strongest claim).
+// tests' strongest claim). With `exact` and a finite `cutoff_j`, CBC prunes
+// every branch whose bound reaches it: a search that ends finding nothing
+// below it proves that value (less CBC's cutoff increment), `complete`.
 CheckpointBound checkpointBound(const Problem& problem, double seconds, const std::atomic<bool>* cancel = nullptr,
-                                double enough_j = INFINITY, bool exact = false);
+                                double enough_j = INFINITY, bool exact = false, double cutoff_j = INFINITY);
 
 }  // namespace poet
