@@ -2,7 +2,8 @@
 // graphs, never above formulation.md's optimum (the reference build, solved
 // exactly) nor below the stage-peak bound on every budget of two small
 // training graphs, never above its own optimum when cut short beside another
-// solve, and above the stage peak on bert, where it was built.
+// solve, proving a cutoff under its optimum, and above the stage peak on
+// bert, where it was built.
 #include <QtTest>
 
 #include <atomic>
@@ -94,6 +95,38 @@ private slots:
             });
         tally.report();
         QVERIFY(tally.compared >= 40 && tally.above_peak >= 10 && tally.met >= 40);
+    }
+
+    // With a cutoff (the solver's tree, cut off at what the gap asks), on
+    // every budget of a small training graph where the bound is above the
+    // compute energy: a cutoff under the optimum is proven (a bound at the
+    // cutoff, no higher than the optimum), one above it finds the optimum.
+    void cutOffAtWhatIsAsked()
+    {
+        const Graph g = test::trainingChain({3, 5, 2, 6, 4, 7, 1}, false);
+        int tried = 0;
+        for (int ram = 1; ram <= 40; ++ram)
+            for (double factor : {1.0, 1.5}) {
+                const Problem p = test::problemOf(g, ram, factor, true, true);
+                const CheckpointBound exact = checkpointBound(p, 10, nullptr, INFINITY, true);
+                const double compute_j = g.totalComputeEnergy();
+                if (exact.infeasible || !exact.complete || exact.bound_j <= compute_j + 1e-6) continue;
+                ++tried;
+                const double under_j = exact.bound_j - 0.3 * (exact.bound_j - compute_j);
+                const CheckpointBound under = checkpointBound(p, 10, nullptr, INFINITY, true, under_j);
+                QVERIFY(!under.infeasible && under.complete);
+                QVERIFY2(under.bound_j >= under_j - 1e-6 && under.bound_j <= exact.bound_j + 1e-9,
+                         qPrintable(QStringLiteral("%1 B, %2x: %3 for a cutoff of %4 (optimum %5)")
+                                        .arg(ram)
+                                        .arg(factor)
+                                        .arg(under.bound_j, 0, 'g', 12)
+                                        .arg(under_j, 0, 'g', 12)
+                                        .arg(exact.bound_j, 0, 'g', 12)));
+                const CheckpointBound over = checkpointBound(p, 10, nullptr, INFINITY, true, exact.bound_j + 0.1);
+                QVERIFY(over.complete);
+                QVERIFY2(std::abs(over.bound_j - exact.bound_j) < 1e-6, qPrintable(QString::number(over.bound_j, 'g', 12)));
+            }
+        QVERIFY2(tried >= 5, qPrintable(QString::number(tried)));
     }
 
     // Cut short beside another thread's CBC solve (the solver's background
