@@ -1235,8 +1235,8 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
         // beside the window search instead of the window search's second
         // thread. bert on m4 at 1.5x and 120 s: 11.25% proven in 92 s (a
         // 0.59% gap at 120 s with its root alone), 11% 0.52% at 120 s (not
-        // 0.61%); the same schedules as with two window threads at 9 to
-        // 11.75% (11% found at 88 s, not 83 s).
+        // 0.61%); the same schedules as with two window threads at 9, 10,
+        // 11, 11.25 and 11.75% (11%'s found at 88 s, not 83 s).
         std::atomic<bool> tree_stop{false}, tree_done{false};
         CheckpointBound tree;
         std::optional<std::thread> checkpoint_tree;
