@@ -137,6 +137,15 @@ CheckpointBound checkpointBound(const Problem& problem, double seconds, const st
     }
     OsiClpSolverInterface lp;
     loadBinaryMilp(lp, milp);
+    // The whole search's LPs stop on the deadline or a cancel too, its first
+    // one among them (a solve cancelled as this began waited for it), its
+    // root's cut passes and its strong branching, which raise no CBC event
+    // for seconds (bert at 10%: 1.8 s past a 120 s solve's end). So stopped,
+    // it proves what its tree did at its last node before the deadline.
+    RootLpStop::State root{deadline, cancel};
+    root.in_tree_too = true;
+    RootLpStop root_stop(&root);
+    if (exact) lp.getModelPtr()->passInEventHandler(&root_stop);
     // Within the time given (resnet50: ~1 s for 12,000 columns); cut short, it bounds nothing.
     lp.getModelPtr()->setMaximumSeconds(std::max(0.01, seconds));
     lp.initialSolve();
@@ -153,14 +162,6 @@ CheckpointBound checkpointBound(const Problem& problem, double seconds, const st
     out.bound_j = lp_j;
     if (lp_j >= enough_j || Clock::now() > deadline || (cancel && cancel->load())) return out;
 
-    // The whole search's LPs stop on the deadline or a cancel too: its
-    // root's cut passes and its strong branching raise no CBC event for
-    // seconds (bert at 10%: 1.8 s past a 120 s solve's end). So stopped,
-    // it proves what its tree did at its last node before the deadline.
-    RootLpStop::State root{deadline, cancel};
-    root.in_tree_too = true;
-    RootLpStop root_stop(&root);
-    if (exact) lp.getModelPtr()->passInEventHandler(&root_stop);
     double tree_bound = -INFINITY;  // model units
     CbcModel model(lp);
     SolverOptions options;

@@ -1244,17 +1244,16 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
         // LP is cut short at the limit).
         const double left_s = options.time_limit_s - secondsSince(start);
         if (search_cannot_prove && !tails && checkpoint_cut_short && checkpoint_root_j >= known_bound_j &&
-            left_s > 0.1 * options.time_limit_s) {
+            left_s > 0.1 * options.time_limit_s && !(cancel && cancel->load())) {
             const double asks_j = gapAsksJ(warm_energy_j, options.relative_gap);
             checkpoint_tree.emplace([&, asks_j, left_s] {
                 tree = checkpointBound(problem, left_s, &tree_stop, INFINITY, /*exact=*/true, asks_j);
                 tree_done = true;
             });
         }
-        // Asked every few milliseconds by finish(), which passes a cancel on
-        // to the plan: the tree takes it from here.
+        // A cancel ends finish() at once (it stops the plan), and the tree
+        // at its next LP iteration after that.
         auto treeProvesGap = [&] {
-            if (cancel && cancel->load()) tree_stop = true;
             return tree_done && tree.complete && relativeGap(bestShownJ(), tree.bound_j) <= options.relative_gap;
         };
         background_plan->finish(
