@@ -1184,8 +1184,7 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
     // and 1.91%; 10 and 11% unchanged (0.70%, 0.52%: the tree, solved to
     // its end at 11%, leaves 0.52% of its own). resnet50 at 10% is not
     // such a case (the carried arrival bound is its best).
-    if (background_plan && warm && !tails && checkpoint_cut_short && checkpoint_root_j >= known_bound_j &&
-        options.time_limit_s - secondsSince(start) > 0.1 * options.time_limit_s) {
+    if (background_plan && warm && !tails && checkpoint_cut_short && checkpoint_root_j >= known_bound_j) {
         std::atomic<bool> tree_stop{false}, tree_done{false};
         CheckpointBound tree;
         const double asks_j = gapAsksJ(warm_energy_j, options.relative_gap);
