@@ -1,10 +1,10 @@
 // `poet solve`: one problem, solved with CBC, checked by the replay.
-#include <csignal>
 #include <cstdio>
 #include <iostream>
 
 #include "cli_commands.h"
 #include "cli_common.h"
+#include "cli_interrupt.h"
 #include "schedule_io.h"
 #include "solve_cache.h"
 #include "solver.h"
@@ -12,9 +12,6 @@
 namespace poet::cli {
 
 namespace {
-
-std::atomic<bool> g_interrupted{false};
-extern "C" void onInterrupt(int) { g_interrupted.store(true); }
 
 struct SolveArgs {
     ProblemArgs problem;
@@ -73,11 +70,12 @@ int runSolve(const SolveArgs& a)
     opt.threads = a.threads;
     opt.relative_gap = a.gap;
     opt.log = a.log;
-    g_interrupted = false;
-    auto previous = std::signal(SIGINT, onInterrupt);
-    const SolveResult r = a.cache_dir.empty() ? solve(p, opt, {}, &g_interrupted)
-                                              : solveWithCache(p, opt, SolveCache(a.cache_dir), {}, &g_interrupted);
-    std::signal(SIGINT, previous);
+    SolveResult r;
+    {
+        const InterruptWatch interrupt;
+        r = a.cache_dir.empty() ? solve(p, opt, {}, interrupt.flag())
+                                : solveWithCache(p, opt, SolveCache(a.cache_dir), {}, interrupt.flag());
+    }
     if (r.schedule && !r.replay.valid) {
         std::cerr << "poet: internal error: the replay rejected the schedule: " << r.replay.errors.front() << '\n';
         return kInternalError;

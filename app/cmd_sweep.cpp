@@ -2,15 +2,15 @@
 // several strategies; CSV and a publication-style plot.
 #include <unistd.h>
 
-#include <atomic>
 #include <cmath>
-#include <csignal>
 #include <cstdio>
 #include <iostream>
+#include <optional>
 #include <sstream>
 
 #include "cli_commands.h"
 #include "cli_common.h"
+#include "cli_interrupt.h"
 #include "problem_loader.h"
 #include "sweep.h"
 
@@ -24,9 +24,6 @@ namespace {
 
 using namespace poet;
 using namespace poet::cli;
-
-std::atomic<bool> g_sweep_interrupted{false};
-extern "C" void onSweepInterrupt(int) { g_sweep_interrupted.store(true); }
 
 struct SweepArgs {
     ProblemArgs problem;
@@ -80,8 +77,8 @@ int runSweepCommand(const SweepArgs& a) {
     cfg.cache_dir = a.cache_dir;
 
     const bool tty = ::isatty(STDERR_FILENO);
-    g_sweep_interrupted = false;
-    auto previous = std::signal(SIGINT, onSweepInterrupt);
+    std::optional<InterruptWatch> interrupt;  // Ctrl-C ends the sweep, until its result is printed
+    interrupt.emplace();
     std::fprintf(stderr, "sweep %s on %s: %d points x %zu strategies, %s\n", cfg.problem.model.c_str(),
                  cfg.problem.platform.c_str(), cfg.points, cfg.strategies.size(),
                  cfg.axis == SweepAxis::RamBudget
@@ -106,8 +103,8 @@ int runSweepCommand(const SweepArgs& a) {
             if (tty) std::fprintf(stderr, "\r\033[K%s", line.str().c_str());
             else std::fprintf(stderr, "%s\n", line.str().c_str());
         },
-        &g_sweep_interrupted);
-    std::signal(SIGINT, previous);
+        interrupt->flag());
+    interrupt.reset();
     if (tty) std::fprintf(stderr, "\n");
     for (const auto& note : res.notes) std::fprintf(stderr, "note: %s\n", note.c_str());
     std::fprintf(stderr, "%d of %d points in %s (%d from the cache)%s\n", res.done, res.total,

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cmath>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include <CbcEventHandler.hpp>
@@ -60,9 +61,9 @@ void loadBinaryMilp(OsiClpSolverInterface& lp, const Milp& milp)
 // to something else. In the tree (SearchStop marks it) the search stops at
 // the next node. A root so stopped proves nothing, not even infeasibility
 // (CBC may take a stopped LP for an infeasible one): `stopped` says so.
-// With `in_tree_too`, it stops the tree's LPs as well (strong branching
-// raises no CBC event for seconds): the tree then proves nothing after
-// the deadline either.
+// With a `tree_deadline`, it stops the tree's LPs as well, at that time or
+// on a cancel (strong branching and the LPs that check a solution raise no
+// CBC event for seconds): the tree then proves nothing after it either.
 class RootLpStop : public ClpEventHandler {
 public:
     // Shared by the handler's clones (CBC's solvers, cut generators and
@@ -71,15 +72,15 @@ public:
         std::chrono::steady_clock::time_point deadline;
         const std::atomic<bool>* cancel = nullptr;
         std::atomic<bool> in_tree{false}, stopped{false};
-        bool in_tree_too = false;
+        std::optional<std::chrono::steady_clock::time_point> tree_deadline = std::nullopt;
     };
     explicit RootLpStop(State* state) : state_(state) {}
     ClpEventHandler* clone() const override { return new RootLpStop(*this); }
     int event(Event which) override
     {
-        if (which != endOfIteration || (state_->in_tree && !state_->in_tree_too)) return -1;
-        if (std::chrono::steady_clock::now() <= state_->deadline && !(state_->cancel && state_->cancel->load()))
-            return -1;
+        if (which != endOfIteration || (state_->in_tree && !state_->tree_deadline)) return -1;
+        const auto deadline = state_->in_tree ? *state_->tree_deadline : state_->deadline;
+        if (std::chrono::steady_clock::now() <= deadline && !(state_->cancel && state_->cancel->load())) return -1;
         state_->stopped = true;
         return 0;  // status "stopped by event"
     }

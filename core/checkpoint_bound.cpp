@@ -92,7 +92,7 @@ private:
 
 // SearchStop that keeps its tree's bound (model units) as of each node
 // before the deadline, in `kept`: the tree's LPs stopped after it
-// (RootLpStop's `in_tree_too`) may have pruned nodes they did not solve,
+// (RootLpStop's `tree_deadline`) may have pruned nodes they did not solve,
 // so nothing CBC reports after that holds.
 class TreeBoundKeeper : public SearchStop {
 public:
@@ -143,7 +143,7 @@ CheckpointBound checkpointBound(const Problem& problem, double seconds, const st
     // for seconds (bert at 10%: 1.8 s past a 120 s solve's end). So stopped,
     // it proves what its tree did at its last node before the deadline.
     RootLpStop::State root{deadline, cancel};
-    root.in_tree_too = true;
+    root.tree_deadline = deadline;
     RootLpStop root_stop(&root);
     if (exact) lp.getModelPtr()->passInEventHandler(&root_stop);
     // Within the time given (resnet50: ~1 s for 12,000 columns); cut short, it bounds nothing.
