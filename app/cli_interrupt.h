@@ -3,11 +3,12 @@
 // SIGINT is blocked in this thread and every thread started after it, and
 // one thread of its own waits for it (sigwait) and sets `flag()`.
 //
-// Why not a signal handler: Clp's initialSolve installs its own SIGINT
-// handler and puts the previous one back when it ends; two of them at
-// once on two threads (the checkpoint bound's tree beside the window
-// search) can leave Clp's installed. `poet solve` on bert at 11% and 1.5x,
-// interrupted at 70 s, then ran on to its 120 s limit.
+// Why not a signal handler: ClpSimplex::initialSolve(ClpSolve&) installs
+// its own SIGINT handler and puts the one before back when it ends, so two
+// of them at once on two threads (the checkpoint bound's tree beside the
+// window search) can leave Clp's installed. `poet solve` on bert at 11%
+// and 1.5x, interrupted at 70 s, ran on to its 120 s limit, its flag still
+// unset (gdb); at 30 and 40 s it stopped.
 #include <atomic>
 #include <csignal>
 #include <thread>

@@ -167,8 +167,9 @@ std::optional<std::vector<double>> solveWindow(const WindowMilp& m, const std::v
     // (30.08 to 30.12 s with this and the solver's own check before its LP).
     // So do the tree's, at the search's end or on a cancel, not at the
     // window's (a window a little over its time may still pay): bert on m4
-    // at 11% and 1.5x, cancelled at 70 s, the LPs checking the solutions
-    // CBC's heuristics found in two page-out windows ran on to 120 s.
+    // at 11% and 1.5x, an LP checking a solution CBC's heuristics found
+    // (setBestSolution) was still running in a page-out window 15 s past
+    // its 2 s (gdb).
     RootLpStop::State root{deadline, cancel};
     root.tree_deadline = search_deadline;
     RootLpStop root_stop(&root);
