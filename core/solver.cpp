@@ -287,7 +287,7 @@ public:
     // A solve that ends before it needs the plan stops it.
     ~BackgroundPlan()
     {
-        stop_ = plan_stop_ = windows_stop_ = true;
+        stopAll();
         thread_.join();
     }
 
@@ -306,6 +306,9 @@ public:
     // Ends the plan's search (what follows it runs on): its core is wanted
     // elsewhere.
     void stopPlan() { plan_stop_ = true; }
+
+    // Ends the plan, what follows it and the window search.
+    void stopAll() { stop_ = plan_stop_ = windows_stop_ = true; }
 
     // The window search solves this many windows at once from its next pass.
     void useWindowThreads(int threads) { window_threads_ = threads; }
@@ -333,10 +336,10 @@ public:
         else stopWindows();
         for (bool last = false; !last;) {
             last = done_;  // read before take(): the final schedule is handed before done_ is set
-            if (cancel_ && cancel_->load()) stop_ = plan_stop_ = windows_stop_ = true;
-            if (enough && enough()) stop_ = plan_stop_ = windows_stop_ = true;
+            if (cancel_ && cancel_->load()) stopAll();
+            if (enough && enough()) stopAll();
             if (std::optional<Schedule> s = take())
-                if (use(std::move(*s))) stop_ = plan_stop_ = windows_stop_ = true;
+                if (use(std::move(*s))) stopAll();
             if (!last) std::this_thread::sleep_for(std::chrono::milliseconds(5));
         }
     }
@@ -794,7 +797,7 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
         known_bound_name = name();
     };
     // The checkpoint bound's root, where it was cut short (its tree may
-    // prove more: see the window search's end below).
+    // prove more: see where it runs in the LP's place, below).
     double checkpoint_root_j = 0;
     bool checkpoint_cut_short = false;
     if (options.variant == FormulationVariant::Tight && !plan_is_exact) {
