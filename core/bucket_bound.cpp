@@ -493,6 +493,7 @@ BucketBound searchOnce(const Problem& problem, const std::vector<int>& stages, C
     // On the heap: leaked where CBC faults (guardedBranchAndBound).
     auto owned_model = std::make_unique<CbcModel>(lp);
     CbcModel& model = *owned_model;
+    root.model = &model;
     SolverOptions options;
     options.relative_gap = 1e-9;
     configureCbc(model, options, offset_j, scale,

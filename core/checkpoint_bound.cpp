@@ -142,10 +142,12 @@ CheckpointBound checkpointBound(const Problem& problem, double seconds, const st
     // root's cut passes and its strong branching, which raise no CBC event
     // for seconds (bert at 10%: 1.8 s past a 120 s solve's end). So stopped,
     // it proves what its tree did at its last node before the deadline.
-    RootLpStop::State root{deadline, cancel};
+    // The root alone stops its LPs on a cancel only: at its deadline it
+    // ends its cut passes, whose bound the solve uses (endAtCbcClock).
+    RootLpStop::State root{exact ? deadline : Clock::time_point::max(), cancel};
     root.tree_deadline = deadline;
     RootLpStop root_stop(&root);
-    if (exact) lp.getModelPtr()->passInEventHandler(&root_stop);
+    lp.getModelPtr()->passInEventHandler(&root_stop);
     // Within the time given (resnet50: ~1 s for 12,000 columns); cut short, it bounds nothing.
     lp.getModelPtr()->setMaximumSeconds(std::max(0.01, seconds));
     lp.initialSolve();
@@ -164,6 +166,7 @@ CheckpointBound checkpointBound(const Problem& problem, double seconds, const st
 
     double tree_bound = -INFINITY;  // model units
     CbcModel model(lp);
+    root.model = &model;
     SolverOptions options;
     options.relative_gap = 1e-9;
     configureCbc(model, options, offset_j, scale, std::chrono::duration<double>(deadline - Clock::now()).count());

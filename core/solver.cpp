@@ -77,6 +77,10 @@ public:
         // Set where known_bound_j proves best_j within the gap while the LP
         // runs (LongerTails): the LP stops then.
         std::atomic<bool> known_bound_proves_gap{false};
+        // The search, and whether its tree has begun: a cancel in its root
+        // ends it there (RootLpStop's `model`).
+        CbcModel* model = nullptr;
+        std::atomic<bool> in_tree{false};
         std::mutex mutex;
         double best_j = INFINITY;
         double first_solution_s = -1;
@@ -88,6 +92,7 @@ public:
 
     CbcAction event(CbcEvent which) override
     {
+        if (which == node || which == treeStatus) shared_->in_tree = true;
         // CBC checks its own limit only between nodes; root cuts and heuristics
         // can run past it, so the handler checks the wall clock too.
         if (secondsSince(shared_->start) > shared_->time_limit_s) {
@@ -98,6 +103,7 @@ public:
             shared_->stopped_by_clock = true;
             std::lock_guard lock(shared_->mutex);
             shared_->cancelled = true;
+            endAtCbcClock(model_);
             return stop;
         }
         if ((which == solution || which == heuristicSolution) && model_ && model_->bestSolution())
@@ -144,10 +150,12 @@ public:
     int event(Event which) override
     {
         if (which != endOfIteration) return -1;
-        const bool stop = secondsSince(shared_->start) > shared_->time_limit_s ||
-                          (shared_->cancel && shared_->cancel->load()) || shared_->known_bound_proves_gap;
+        const bool cancelled = shared_->cancel && shared_->cancel->load();
+        const bool stop = secondsSince(shared_->start) > shared_->time_limit_s || cancelled ||
+                          shared_->known_bound_proves_gap;
         if (!stop) return -1;
         shared_->lp_stopped = true;
+        if (cancelled && !shared_->in_tree) endAtCbcClock(shared_->model);
         return 0;  // status "stopped by event"
     }
 
@@ -198,6 +206,7 @@ PlanOutcome solvePagingPlan(const PagingPlan& plan, const Problem& problem, cons
     lp.getModelPtr()->passInEventHandler(&lp_deadline);
 
     CbcModel model(lp);
+    shared.model = &model;
     configureCbc(model, options, plan.objectiveOffsetJ(), plan.objectiveScale(),
                  options.time_limit_s - secondsSince(start));
     IncumbentHandler handler(&shared);
@@ -1291,6 +1300,7 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
     SolverOptions cbc_options = options;
     if (grow_tails) cbc_options.threads = options.threads - 1;
     CbcModel model(lp);
+    shared.model = &model;
     configureCbc(model, cbc_options, f.objectiveOffsetJ(), f.objectiveScale(), options.time_limit_s - secondsSince(start));
 
     if (warm) {

@@ -186,6 +186,7 @@ std::optional<std::vector<double>> solveWindow(const WindowMilp& m, const std::v
     // On the heap: leaked where CBC faults (guardedBranchAndBound).
     auto owned_model = std::make_unique<CbcModel>(lp);
     CbcModel& model = *owned_model;
+    root.model = &model;
     model.setLogLevel(0);
     model.setAllowableFractionGap(1e-9);
     model.setMaximumSeconds(std::max(0.0, std::chrono::duration<double>(deadline - Clock::now()).count()));

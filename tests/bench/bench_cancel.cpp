@@ -1,0 +1,104 @@
+// Benchmark (not a test): how long a solve takes to return once cancelled,
+// as the explorer cancels it when a slider moves. For one model, budget
+// (fraction of the plain-pass peak) and runtime factor, each run cancels
+// the solve a given number of seconds in and prints the time from the
+// cancel to solve()'s return, then the median per moment.
+//
+//   bench_cancel [--model bert] [--platform m4] [--budget 0.11] [--factor 1.5]
+//                [--at 2,3,4,5,6,8,12,20] [--repeat 3] [--threads 2]
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "problem_loader.h"
+#include "solver.h"
+
+using namespace poet;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+std::vector<double> numbers(const std::string& s)
+{
+    std::vector<double> out;
+    std::stringstream ss(s);
+    for (std::string item; std::getline(ss, item, ',');)
+        if (!item.empty()) out.push_back(std::stod(item));
+    return out;
+}
+
+// Seconds from the cancel, `at` seconds into the solve, to its return.
+double cancelLatency(const Problem& p, const SolverOptions& o, double at)
+{
+    std::atomic<bool> cancel{false};
+    Clock::time_point cancelled_at{};
+    std::thread canceller([&] {
+        std::this_thread::sleep_for(std::chrono::duration<double>(at));
+        cancelled_at = Clock::now();
+        cancel = true;
+    });
+    solve(p, o, {}, &cancel);
+    const auto returned = Clock::now();
+    canceller.join();  // a solve over before `at` is timed from the cancel all the same: a negative figure
+    return std::chrono::duration<double>(returned - cancelled_at).count();
+}
+
+}  // namespace
+
+int main(int argc, char** argv)
+{
+    std::string model = "bert", platform = "m4";
+    double budget = 0.11, factor = 1.5;
+    std::vector<double> moments = {2, 3, 4, 5, 6, 8, 12, 20};
+    int repeat = 3, threads = 2;
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        auto next = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
+        if (a == "--model") model = next();
+        else if (a == "--platform") platform = next();
+        else if (a == "--budget") budget = std::stod(next());
+        else if (a == "--factor") factor = std::stod(next());
+        else if (a == "--at") moments = numbers(next());
+        else if (a == "--repeat") repeat = std::stoi(next());
+        else if (a == "--threads") threads = std::stoi(next());
+        else { std::fprintf(stderr, "unknown argument %s\n", a.c_str()); return 4; }
+    }
+    Problem p;
+    try {
+        p.graph = loadTrainingGraph(ProfileCatalog::standard(), model, platform);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "%s\n", e.what());
+        return 4;
+    }
+    p.model = model;
+    p.platform = platform;
+    p.ram_budget_bytes = static_cast<std::int64_t>(budget * static_cast<double>(plainPassPeakBytes(p.graph)));
+    p.runtime_budget_factor = factor;
+    SolverOptions o;
+    o.time_limit_s = 600;  // far beyond every moment: the cancel ends each run
+    o.relative_gap = 1e-9;
+    o.threads = threads;
+    std::printf("# %s on %s, %lld B, %.2fx, %d thread(s): seconds from the cancel to the return\n", model.c_str(),
+                platform.c_str(), static_cast<long long>(p.ram_budget_bytes), factor, threads);
+    std::printf("%8s %9s %s\n", "at_s", "median_s", "runs_s");
+    std::vector<double> all;
+    for (double at : moments) {
+        std::vector<double> runs;
+        for (int r = 0; r < repeat; ++r) runs.push_back(cancelLatency(p, o, at));
+        all.insert(all.end(), runs.begin(), runs.end());
+        std::vector<double> sorted = runs;
+        std::sort(sorted.begin(), sorted.end());
+        std::printf("%8.2f %9.3f", at, sorted[sorted.size() / 2]);
+        for (double s : runs) std::printf(" %.3f", s);
+        std::printf("\n");
+        std::fflush(stdout);
+    }
+    std::sort(all.begin(), all.end());
+    if (!all.empty()) std::printf("# all: median %.3f s, max %.3f s\n", all[all.size() / 2], all.back());
+    return 0;
+}
