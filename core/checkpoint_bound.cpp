@@ -142,8 +142,9 @@ CheckpointBound checkpointBound(const Problem& problem, double seconds, const st
     // root's cut passes and its strong branching, which raise no CBC event
     // for seconds (bert at 10%: 1.8 s past a 120 s solve's end). So stopped,
     // it proves what its tree did at its last node before the deadline.
-    // The root alone stops its LPs on a cancel only: at its deadline it
-    // ends its cut passes, whose bound the solve uses (endAtCbcClock).
+    // The root alone (not `exact`) stops its LPs on a cancel only: at its
+    // deadline it runs its cut passes to their end, and the solve uses the
+    // bound they give.
     RootLpStop::State root{exact ? deadline : Clock::time_point::max(), cancel};
     root.tree_deadline = deadline;
     RootLpStop root_stop(&root);
