@@ -8,6 +8,7 @@
 //                [--at 2,3,4,5,6,8,12,20] [--repeat 3] [--threads 2]
 #include <algorithm>
 #include <atomic>
+#include <optional>
 #include <chrono>
 #include <cstdio>
 #include <sstream>
@@ -15,7 +16,7 @@
 #include <thread>
 #include <vector>
 
-#include "problem_loader.h"
+#include "named_problem.h"
 #include "solver.h"
 
 using namespace poet;
@@ -68,17 +69,9 @@ int main(int argc, char** argv)
         else if (a == "--threads") threads = std::stoi(next());
         else { std::fprintf(stderr, "unknown argument %s\n", a.c_str()); return 4; }
     }
-    Problem p;
-    try {
-        p.graph = loadTrainingGraph(ProfileCatalog::standard(), model, platform);
-    } catch (const std::exception& e) {
-        std::fprintf(stderr, "%s\n", e.what());
-        return 4;
-    }
-    p.model = model;
-    p.platform = platform;
-    p.ram_budget_bytes = static_cast<std::int64_t>(budget * static_cast<double>(plainPassPeakBytes(p.graph)));
-    p.runtime_budget_factor = factor;
+    const std::optional<Problem> named = namedProblem(model, platform, budget, 0, factor);
+    if (!named) return 4;
+    const Problem& p = *named;
     SolverOptions o;
     o.time_limit_s = 600;  // far beyond every moment: the cancel ends each run
     o.relative_gap = 1e-9;

@@ -8,10 +8,11 @@
 //   gap_map --model resnet18_cifar [--platform m4] (--budget 0.15 | --bytes 368064)
 //           [--factor 1.5] [--window 7] [--limit 30] [--gap 0.005]
 #include <cstdio>
+#include <optional>
 #include <string>
 
 #include "arrival_bound.h"
-#include "problem_loader.h"
+#include "named_problem.h"
 #include "solver.h"
 #include "stage_bound.h"
 
@@ -40,17 +41,9 @@ int main(int argc, char** argv)
         std::fprintf(stderr, "--window must be at least 1\n");
         return 4;
     }
-    Problem p;
-    try {
-        p.graph = loadTrainingGraph(ProfileCatalog::standard(), model, platform);
-    } catch (const std::exception& e) {
-        std::fprintf(stderr, "%s\n", e.what());
-        return 4;
-    }
-    p.model = model;
-    p.platform = platform;
-    p.ram_budget_bytes = bytes > 0 ? bytes : static_cast<long long>(budget * static_cast<double>(plainPassPeakBytes(p.graph)));
-    p.runtime_budget_factor = factor;
+    const std::optional<Problem> named = namedProblem(model, platform, budget, bytes, factor);
+    if (!named) return 4;
+    const Problem& p = *named;
 
     SolverOptions o;
     o.time_limit_s = limit;
