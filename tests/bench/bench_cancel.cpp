@@ -2,15 +2,16 @@
 // as the explorer cancels it when a slider moves. For one model, budget
 // (fraction of the plain-pass peak) and runtime factor, each run cancels
 // the solve a given number of seconds in and prints the time from the
-// cancel to solve()'s return, then the median per moment.
+// cancel to solve()'s return, then the median per moment (of an even
+// count, the upper of the two middle figures).
 //
 //   bench_cancel [--model bert] [--platform m4] [--budget 0.11] [--factor 1.5]
 //                [--at 2,3,4,5,6,8,12,20] [--repeat 3] [--threads 2]
 #include <algorithm>
 #include <atomic>
-#include <optional>
 #include <chrono>
 #include <cstdio>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -68,6 +69,10 @@ int main(int argc, char** argv)
         else if (a == "--repeat") repeat = std::stoi(next());
         else if (a == "--threads") threads = std::stoi(next());
         else { std::fprintf(stderr, "unknown argument %s\n", a.c_str()); return 4; }
+    }
+    if (repeat < 1) {
+        std::fprintf(stderr, "--repeat must be at least 1\n");
+        return 4;
     }
     const std::optional<Problem> named = namedProblem(model, platform, budget, 0, factor);
     if (!named) return 4;
