@@ -5,7 +5,7 @@
 // cancel to solve()'s return, then the median per moment (of an even
 // count, the upper of the two middle figures).
 //
-//   bench_cancel [--model bert] [--platform m4] [--budget 0.11] [--factor 1.5]
+//   bench_cancel [--model bert] [--platform m4] [--budget 0.11 | --bytes N] [--factor 1.5]
 //                [--at 2,3,4,5,6,8,12,20] [--repeat 3] [--threads 2]
 #include <algorithm>
 #include <atomic>
@@ -54,18 +54,16 @@ double cancelLatency(const Problem& p, const SolverOptions& o, double at)
 
 int main(int argc, char** argv)
 {
-    std::string model = "bert", platform = "m4";
-    double budget = 0.11, factor = 1.5;
+    ProblemArgs named;
+    named.model = "bert";
+    named.budget = 0.11;
     std::vector<double> moments = {2, 3, 4, 5, 6, 8, 12, 20};
     int repeat = 3, threads = 2;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         auto next = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
-        if (a == "--model") model = next();
-        else if (a == "--platform") platform = next();
-        else if (a == "--budget") budget = std::stod(next());
-        else if (a == "--factor") factor = std::stod(next());
-        else if (a == "--at") moments = numbers(next());
+        if (named.take(a, next)) continue;
+        if (a == "--at") moments = numbers(next());
         else if (a == "--repeat") repeat = std::stoi(next());
         else if (a == "--threads") threads = std::stoi(next());
         else { std::fprintf(stderr, "unknown argument %s\n", a.c_str()); return 4; }
@@ -74,15 +72,15 @@ int main(int argc, char** argv)
         std::fprintf(stderr, "--repeat must be at least 1\n");
         return 4;
     }
-    const std::optional<Problem> named = namedProblem(model, platform, budget, 0, factor);
-    if (!named) return 4;
-    const Problem& p = *named;
+    const std::optional<Problem> problem = named.problem();
+    if (!problem) return 4;
+    const Problem& p = *problem;
     SolverOptions o;
     o.time_limit_s = 600;  // far beyond every moment: the cancel ends each run
     o.relative_gap = 1e-9;
     o.threads = threads;
-    std::printf("# %s on %s, %lld B, %.2fx, %d thread(s): seconds from the cancel to the return\n", model.c_str(),
-                platform.c_str(), static_cast<long long>(p.ram_budget_bytes), factor, threads);
+    std::printf("# %s on %s, %lld B, %.2fx, %d thread(s): seconds from the cancel to the return\n", p.model.c_str(),
+                p.platform.c_str(), static_cast<long long>(p.ram_budget_bytes), p.runtime_budget_factor, threads);
     std::printf("%8s %9s %s\n", "at_s", "median_s", "runs_s");
     std::vector<double> all;
     for (double at : moments) {

@@ -20,19 +20,16 @@ using namespace poet;
 
 int main(int argc, char** argv)
 {
-    std::string model = "resnet18_cifar", platform = "m4";
-    double budget = 0.15, factor = 1.5, limit = 30, gap = 0.005;
-    long long bytes = 0;
+    ProblemArgs named;
+    named.model = "resnet18_cifar";
+    named.budget = 0.15;
+    double limit = 30, gap = 0.005;
     int window = 7;  // the solver's
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         auto next = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
-        if (a == "--model") model = next();
-        else if (a == "--platform") platform = next();
-        else if (a == "--budget") budget = std::stod(next());
-        else if (a == "--bytes") bytes = std::stoll(next());
-        else if (a == "--factor") factor = std::stod(next());
-        else if (a == "--window") window = std::stoi(next());
+        if (named.take(a, next)) continue;
+        if (a == "--window") window = std::stoi(next());
         else if (a == "--limit") limit = std::stod(next());
         else if (a == "--gap") gap = std::stod(next());
         else { std::fprintf(stderr, "unknown argument %s\n", a.c_str()); return 4; }
@@ -41,23 +38,23 @@ int main(int argc, char** argv)
         std::fprintf(stderr, "--window must be at least 1\n");
         return 4;
     }
-    const std::optional<Problem> named = namedProblem(model, platform, budget, bytes, factor);
-    if (!named) return 4;
-    const Problem& p = *named;
+    const std::optional<Problem> problem = named.problem();
+    if (!problem) return 4;
+    const Problem& p = *problem;
 
     SolverOptions o;
     o.time_limit_s = limit;
     o.relative_gap = gap;
     const SolveResult r = solve(p, o);
     if (!r.schedule) {
-        std::printf("%s at %lld B, %.2fx: %s, no schedule (%s)\n", model.c_str(), static_cast<long long>(p.ram_budget_bytes),
-                    factor, toString(r.status), r.message.c_str());
+        std::printf("%s at %lld B, %.2fx: %s, no schedule (%s)\n", p.model.c_str(), static_cast<long long>(p.ram_budget_bytes),
+                    p.runtime_budget_factor, toString(r.status), r.message.c_str());
         return 0;
     }
     const double plain_j = p.graph.totalComputeEnergy();
     const StageBound peak = stagePeakBound(p, limit);
     std::printf("# %s on %s at %lld B, %.2fx: schedule %.9f J, solver's bound %.9f J (gap %.3f%%); plain pass %.9f J\n",
-                model.c_str(), platform.c_str(), static_cast<long long>(p.ram_budget_bytes), factor,
+                p.model.c_str(), p.platform.c_str(), static_cast<long long>(p.ram_budget_bytes), p.runtime_budget_factor,
                 r.replay.total_energy_j, r.best_bound_j, 100 * r.gap, plain_j);
     std::printf("# stage-peak bound %.9f J (extra %.9f J, at %s)\n", peak.bound_j, peak.bound_j - plain_j,
                 peak.stage >= 0 ? p.graph.node(peak.stage).name.c_str() : "-");
