@@ -332,6 +332,14 @@ public:
                Clock::now() - last_gain_ >= std::chrono::duration<double>(seconds);
     }
 
+    // The longest time so far between two of the plan's gains of
+    // kSignificantGain (0 before its second).
+    double longestGainIntervalS()
+    {
+        std::lock_guard lock(mutex_);
+        return longest_gain_interval_s_;
+    }
+
     // From now on, finish() stops the plan (what follows it runs on) once it
     // has found a schedule and then none kSignificantGain below the last
     // such one for `seconds`: counted from its first schedule, not from its
@@ -369,8 +377,12 @@ private:
         std::lock_guard lock(mutex_);
         latest_ = schedule;
         if (replay.total_energy_j < last_gain_j_ * (1 - kSignificantGain)) {
+            const Clock::time_point now = Clock::now();
+            if (last_gain_j_ < INFINITY)
+                longest_gain_interval_s_ =
+                    std::max(longest_gain_interval_s_, std::chrono::duration<double>(now - last_gain_).count());
             last_gain_j_ = replay.total_energy_j;
-            last_gain_ = Clock::now();
+            last_gain_ = now;
         }
     }
     void replayAndHand(const Schedule& schedule)
@@ -394,6 +406,7 @@ private:
     static constexpr double kSignificantGain = 5e-4;
     double last_gain_j_ = INFINITY;
     Clock::time_point last_gain_ = Clock::now();
+    double longest_gain_interval_s_ = 0;  // between two such gains
     std::thread thread_;
 };
 
@@ -1125,7 +1138,15 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
         // seconds. Where the plan is done, its core stays with the long
         // tails: taken there too, 13.5 to 16% were 1.5 to 3 s slower (16%:
         // 29.4 s, against 27.5 s).
-        constexpr double kPlanStallS = 3;
+        // The plan counts as stalled only once it has gained nothing for
+        // longer than kPlanPace times its slowest gain so far, too: at 16%
+        // its last three gains (0.6257, 0.6233 and 0.6208 to 0.6185 J) come
+        // 2.8 to 3.5 s apart, so a 3 s stall often stopped it just before
+        // the 0.6185 J that the proof needs (16% at 1.2, 1.5 and 2x, 30 s:
+        // 7 of 12 runs proven with the 3 s alone, 5 of 6 with the pace; a
+        // fixed 5 s: 6 of 6, but 20% lost 2 of 4, whose plan gains little
+        // after 4.3 s: there the pace asks for about 3 s too).
+        constexpr double kPlanStallS = 3, kPlanPace = 1.25;
         std::optional<std::thread> windows_beside;
         std::once_flag windows_started;
         std::atomic<bool> rows_broken{false}, short_tails_over{false};
@@ -1137,7 +1158,9 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
         };
         std::thread stall_watch([&] {
             for (; !short_tails_over; std::this_thread::sleep_for(std::chrono::milliseconds(20)))
-                if (background_plan && background_plan->planStalledFor(kPlanStallS)) {
+                if (background_plan &&
+                    background_plan->planStalledFor(
+                        std::max(kPlanStallS, kPlanPace * background_plan->longestGainIntervalS()))) {
                     startWindowsBeside();
                     return;
                 }
