@@ -1139,13 +1139,13 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
         // tails: taken there too, 13.5 to 16% were 1.5 to 3 s slower (16%:
         // 29.4 s, against 27.5 s).
         // The plan counts as stalled only once it has gained nothing for
-        // longer than kPlanPace times its slowest gain so far, too: at 16%
-        // its gains to 0.6257, 0.6233, 0.6208 and 0.6185 J come 2.8 to 3.5 s
-        // apart, so a 3 s stall often stopped it just before
-        // the 0.6185 J that the proof needs (16% at 1.2, 1.5 and 2x, 30 s:
-        // 7 of 12 runs proven with the 3 s alone, 5 of 6 with the pace; a
-        // fixed 5 s: 6 of 6, but 20% lost 2 of 4, whose plan gains little
-        // after 4.3 s: there the pace asks for about 3 s too).
+        // longer than kPlanPace times its longest wait between two gains so
+        // far, too: at 16% its gains to 0.6257, 0.6233, 0.6208 and 0.6185 J
+        // come 2.8 to 3.5 s apart, so a 3 s stall often stopped it just
+        // before the 0.6185 J that the proof needs (16% at 1.2, 1.5 and 2x,
+        // 30 s: 7 of 12 runs proven with the 3 s alone, 5 of 6 with the
+        // pace; a fixed 5 s: 6 of 6, but 20% lost 2 of 4, whose plan gains
+        // little after 4.3 s: there the pace asks for about 3 s too).
         constexpr double kPlanStallS = 3, kPlanPace = 1.25;
         std::optional<std::thread> windows_beside;
         std::once_flag windows_started;
