@@ -363,7 +363,7 @@ public:
             last = done_;  // read before take(): the final schedule is handed before done_ is set
             if (cancel_ && cancel_->load()) stopAll();
             if (enough && enough()) stopAll();
-            if (const double stall_s = stall_stop_s_; stall_s > 0 && planStalledFor(stall_s, true)) stopPlan();
+            if (stall_stop_s_ > 0 && planStalledFor(stall_stop_s_, true)) stopPlan();
             if (std::optional<Schedule> s = take())
                 if (use(std::move(*s))) stopAll();
             if (!last) std::this_thread::sleep_for(std::chrono::milliseconds(5));
@@ -398,7 +398,7 @@ private:
     std::atomic<bool> plan_stop_{false};  // set with stop_, or alone (stopPlan)
     std::atomic<bool> plan_done_{false};
     std::atomic<int> window_threads_{1};
-    std::atomic<double> stall_stop_s_{0};  // none: finish() leaves the plan to its time limit
+    double stall_stop_s_ = 0;  // 0: finish() leaves the plan to its time limit (set and read by finish()'s caller)
     std::mutex mutex_;
     std::optional<Schedule> latest_;
     // A gain of 0.05%: at resnet18_cifar's 20% and 1.5x the plan's gains
@@ -1236,9 +1236,9 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
         // it finds sooner. bert at 1.5x and 120 s, one run each, before and
         // after: 11% the same 109.0869 J at 47 s, not 83 s; 11.75% its proof's
         // schedule at 45 s, not 83 s; 8.5% proven in 53 s, not 64 s; 9, 10,
-        // 11.25 and 13% the same. A 10 s stall counted from the plan's start ended
-        // 8.5% at 1.32% and 10% at 0.81% (stopped before the plan's first
-        // schedule, or before its second search's gains at 40 s).
+        // 11.25 and 13% the same. A 10 s stall counted from the plan's start
+        // ended 8.5% at 1.32% and 10% at 0.81% (stopped before the plan's
+        // first schedule, or before its second search's gains at 40 s).
         constexpr double kTreePlanStallS = 20;
         std::atomic<bool> tree_stop{false}, tree_done{false};
         CheckpointBound tree;
