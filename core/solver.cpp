@@ -424,8 +424,8 @@ private:
 //
 // Long tails, one by one from nineteen, at the budgets where only they
 // prove the gap (resnet18_cifar on m4 at 14% and 1.5x: tail 19 proves it
-// in 10 s, tail 10 is not done in 23 s), and tail 18 alone beside the
-// short tails. Which of the two proves it first varies by budget, by up to
+// in 10 s, tail 10 is not done in 23 s), and tail 18 alone from the
+// short tails' start. Which of the two proves it first varies by budget, by up to
 // 30 s. Each cut off at what a 30 s solve's schedule asks, from 18 (then
 // 19) and 19, two at once on two cores: 13.5% 18.0 and 4.8 s, 13.55% 33.1
 // and 8.1 (tail 18, 0.620757 J, cannot prove the 0.622543 J asked: it is
@@ -453,11 +453,15 @@ public:
 
     // The short tails on the calling thread, beside the long ones, until
     // `seconds` pass, a tail proves the gap or `cancel` is set; tail 18
-    // alone on a third thread, for as long, or until the long tails are
-    // dropped (dropLongTailsUnlessOneIsDone). It stops with them: at 19 and
-    // 20%, where no long tail is done in 30 s, the window search wants its
-    // core from then on (20%: 0.589549 J, 0.98%, at 30 s with it running
-    // on; 0.588338 J, 0.78%, without).
+    // alone on a third thread from now until the long tails stop (a proof,
+    // dropLongTailsUnlessOneIsDone, the rows below or stop()). At 13.5 to
+    // 16% it or tail 19 proves the gap, often after the short tails' end;
+    // at 19 to 21%, where no long tail is done in 30 s, the long tails stop
+    // at the plan's stall and the window search has their core. It used to
+    // stop at the short tails' end (when at 20% the window search wanted
+    // its core: 0.589549 J, 0.98%, at 30 s with it running on; 0.588338 J,
+    // 0.78%, without); resnet18_cifar at 16% (1.2, 1.5 and 2x, 30 s, two
+    // runs each) was proven in 23.8 to 26.4 s then, 18.2 to 20.3 s now.
     // The short tails add the recompute-moment rows (bucket_bound.h) where
     // a tail's optimum breaks them. Those are the budgets where an add is
     // recomputed in layer1's backward (17 and 18%; at 13.5 to 16% layer1's
@@ -472,13 +476,12 @@ public:
     void growShortTails(double seconds, double all_seconds, const std::atomic<bool>* cancel,
                         const std::function<void()>& on_moments, const std::function<void()>& on_run_on)
     {
-        std::atomic<bool> other_stop{false}, moments_broken{false};
+        std::atomic<bool> moments_broken{false};
         const auto short_end = secondsAfter(Clock::now(), seconds);
         bool ran_on = false;  // the watcher's own
-        std::thread other([&] { solveOne(kOtherLongTail, seconds, &other_stop); });
+        other_ = std::thread([this, all_seconds] { solveOne(kOtherLongTail, all_seconds, &long_stop_); });
         runUntil(
             [&] {
-                if (long_stop_) other_stop = true;
                 if (proved() || (cancel && cancel->load())) return true;
                 if (Clock::now() < short_end) return false;
                 if (!moments_broken) return true;
@@ -490,14 +493,11 @@ public:
                      {true,
                       [&] {
                           moments_broken = true;
-                          other_stop = true;
                           long_stop_ = true;
                           if (on_moments) on_moments();
                       }},
                      kLookBack);
             });
-        other_stop = true;
-        other.join();
     }
 
     // Whether a tail proved the gap (or stop() was called).
@@ -526,6 +526,7 @@ public:
         stop_ = true;
         long_stop_ = true;
         if (thread_.joinable()) thread_.join();
+        if (other_.joinable()) other_.join();
     }
     // The best bound so far (0 if none) and its tail; call with the shared
     // state's mutex held, or after stop().
@@ -592,6 +593,7 @@ private:
     int look_back_stage_ = -1;  // the best bound's stage before its tail (-1: none)
     int longest_done_ = 0;  // the longest tail solved exactly
     std::thread thread_;  // the long tails
+    std::thread other_;   // tail 18 (growShortTails)
 };
 
 // How the result names a bucket bound on the stage-peak stage and a tail.
