@@ -423,18 +423,18 @@ private:
 // stops the LP and the search when the incumbent is within the gap of it.
 //
 // Long tails, one by one from nineteen, at the budgets where only they
-// prove the gap (resnet18_cifar on m4 at 14% and 1.5x: tail 19 proves it
-// in 10 s, tail 10 is not done in 23 s), and tail 18 alone from the
-// short tails' start. Which of the two proves it first varies by budget, by up to
+// prove the gap (resnet18_cifar on m4 at 14% and 1.5x: tail 19 proves it in
+// 10 s, tail 10 is not done in 23 s), and tail 18 alone from the short
+// tails' start. Which of the two proves it first varies by budget, by up to
 // 30 s. Each cut off at what a 30 s solve's schedule asks, from 18 (then
 // 19) and 19, two at once on two cores: 13.5% 18.0 and 4.8 s, 13.55% 33.1
 // and 8.1 (tail 18, 0.620757 J, cannot prove the 0.622543 J asked: it is
 // solved to its end first), 13.7% 27.6 and 11.1, 14% 14.0 and 9.8, 14.5%
-// 10.5 and 11.2, 15% 14.5 and 4.4, 15.5% 9.1 and 12.2, 16% 10.9 and 15.4
-// s; in 30 s solves, 14.6% 10.8 s with tail 18 and not proven with tail
-// 19. Short tails, one by one from ten, in the LP's and CBC's place
-// (growShortTails): at 17 to 21% only they finish (at 17%: tail 10 exact
-// in 3 s, tails 18 and 19 not done in 30 s).
+// 10.5 and 11.2, 15% 14.5 and 4.4, 15.5% 9.1 and 12.2, 16% 10.9 and 15.4 s;
+// in 30 s solves, 14.6% 10.8 s with tail 18 and not proven with tail 19.
+// Short tails, one by one from ten, in the LP's and CBC's place
+// (growShortTails): at 17 to 21% only they finish (at 17%: tail 10 exact in
+// 3 s, tails 18 and 19 not done in 30 s).
 // CBC faults on some tails (fault_guard.h): such a tail ends the growth.
 class LongerTails {
 public:
