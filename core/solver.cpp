@@ -503,12 +503,12 @@ public:
     // Whether a tail proved the gap (or stop() was called).
     bool proved() const { return stop_; }
 
-    // Stops the long tails where none is done by now (the short tails' end,
-    // where the gap is small enough for the window search to close it),
-    // and says whether it did: the second core is then free. At
-    // resnet18_cifar on m4 and 1.5x, tail 18 or 19 proves the gap at 13.5
-    // to 16%, in 11 to 29 s, often after this point; at 17 to 21% neither
-    // is done in 30 s. The caller calls this only where the gap is small
+    // Stops the long tails (and tail 18) where none is done by now (at the
+    // plan's stall or the short tails' end, where the gap is small enough
+    // for the window search to close it), and says whether it did: the
+    // second core is then free. At resnet18_cifar on m4 and 1.5x, tail 18
+    // or 19 proves the gap at 13.5 to 16%, in 11 to 29 s, often after this
+    // point; at 17 to 21% neither is done in 30 s. The caller calls this only where the gap is small
     // enough for the window search to close it. The price (measured before
     // tail 18 ran beside the short tails): 17 and 18%, where the gap is
     // 1.27% then, lose their gain from the second window thread (1.26%,
@@ -1086,10 +1086,11 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
         // left; then the window search to the end, beside the long tails
         // where one is done by then or the gap is still over twice what is
         // asked (they alone prove 13.5 to 16%), else on both cores (19 to
-        // 21%: 0.78 to 0.54% at 20%, 21% proven); where the recompute-moment
-        // rows break (17 and 18%), as below. Each pass of the window search
-        // starts from the best schedule shown and ends when the plan (still
-        // running on the other core) shows a better one.
+        // 21%, where the long tails stop at the plan's stall already, below);
+        // where the recompute-moment rows break (17 and 18%), as below. Each
+        // pass of the window search starts from the best schedule shown and
+        // ends when the plan (still running on the other core) shows a
+        // better one.
         std::atomic<int> window_threads{1};
         std::atomic<double> windows_from_j = INFINITY;
         std::atomic<bool> within_gap{false};
