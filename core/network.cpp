@@ -356,18 +356,8 @@ const TypeSpec* findType(const std::string& name)
 
 Network Loader::load(int batchOverride)
 {
-    YAML::Node root;
-    try {
-        root = YAML::LoadFile(file_);
-    } catch (const YAML::BadFile&) {
-        fail(Where{}, "", "cannot open the file");
-    } catch (const YAML::Exception& e) {
-        Where w;
-        if (!e.mark.is_null()) w = {e.mark.line + 1, e.mark.column + 1};
-        fail(w, "", "YAML syntax error: " + e.msg);
-    }
-    if (!root.IsDefined() || root.IsNull()) fail(Where{1, 1}, "", "the profile is empty");
-    checkQuotesClose(root, file_, [this](Where w, const std::string& f, const std::string& m) { fail(w, f, m); });
+    const YAML::Node root =
+        loadProfileRoot(file_, [this](Where w, const std::string& f, const std::string& m) { fail(w, f, m); });
 
     MapView top(*this, root, "");
     top.allowOnly({"description", "batch_size", "blocks", "layers"});

@@ -73,19 +73,9 @@ public:
 
     Platform load()
     {
-        YAML::Node root;
-        try {
-            root = YAML::LoadFile(file_);
-        } catch (const YAML::BadFile&) {
-            fail(Where{}, "", "cannot open the file");
-        } catch (const YAML::Exception& e) {
-            Where w;
-            if (!e.mark.is_null()) w = {e.mark.line + 1, e.mark.column + 1};
-            fail(w, "", "YAML syntax error: " + e.msg);
-        }
-        if (!root.IsDefined() || root.IsNull()) fail(Where{1, 1}, "", "the profile is empty");
+        const YAML::Node root =
+            loadProfileRoot(file_, [this](Where w, const std::string& f, const std::string& m) { fail(w, f, m); });
         if (!root.IsMap()) fail(root, "", "expected a mapping of platform constants");
-        checkQuotesClose(root, file_, [this](Where w, const std::string& f, const std::string& m) { fail(w, f, m); });
 
         std::vector<std::string> allowed = {"description", "source", "dtype_bytes", "power_w"};
         for (const auto& c : kConstants) allowed.push_back(c.key);

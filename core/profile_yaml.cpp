@@ -27,7 +27,7 @@ bool quoteClosesOnLine(const std::string& line, std::size_t col)
 }
 
 void checkNode(const YAML::Node& n, const std::string& path, const std::vector<std::string>& lines,
-               const QuoteFailure& fail)
+               const ProfileFailure& fail)
 {
     if (n.IsMap()) {
         for (auto it = n.begin(); it != n.end(); ++it) {
@@ -56,12 +56,29 @@ Where whereOf(const YAML::Node& n)
     return {m.line + 1, m.column + 1};
 }
 
-void checkQuotesClose(const YAML::Node& root, const std::string& file, const QuoteFailure& fail)
+void checkQuotesClose(const YAML::Node& root, const std::string& file, const ProfileFailure& fail)
 {
     std::vector<std::string> lines;
     std::ifstream in(file);
     for (std::string l; std::getline(in, l);) lines.push_back(l);
     checkNode(root, "", lines, fail);
+}
+
+YAML::Node loadProfileRoot(const std::string& file, const ProfileFailure& fail)
+{
+    YAML::Node root;
+    try {
+        root = YAML::LoadFile(file);
+    } catch (const YAML::BadFile&) {
+        fail(Where{}, "", "cannot open the file");
+    } catch (const YAML::Exception& e) {
+        Where w;
+        if (!e.mark.is_null()) w = {e.mark.line + 1, e.mark.column + 1};
+        fail(w, "", "YAML syntax error: " + e.msg);
+    }
+    if (!root.IsDefined() || root.IsNull()) fail(Where{1, 1}, "", "the profile is empty");
+    checkQuotesClose(root, file, fail);
+    return root;
 }
 
 }  // namespace poet

@@ -1,6 +1,7 @@
 #pragma once
 // What the model and platform profile loaders share about YAML sources:
-// where a node sits in its file, and the one check yaml-cpp does not make.
+// reading one, where a node sits in its file, and the one check yaml-cpp
+// does not make.
 #include <functional>
 #include <string>
 
@@ -19,7 +20,12 @@ Where whereOf(const YAML::Node& n);
 // lines into it). Profiles keep every quoted string on one line, so each
 // scalar of `root` (parsed from `file`) whose quote does not close on its
 // own line is reported where it opens, with its field path ("a.b[2]").
-using QuoteFailure = std::function<void(Where where, const std::string& field, const std::string& message)>;
-void checkQuotesClose(const YAML::Node& root, const std::string& file, const QuoteFailure& fail);
+using ProfileFailure = std::function<void(Where where, const std::string& field, const std::string& message)>;
+void checkQuotesClose(const YAML::Node& root, const std::string& file, const ProfileFailure& fail);
+
+// A profile's root: `file` parsed, not empty, every quoted string closed.
+// Each fault goes to `fail`, which must throw: a file that cannot be
+// opened, a syntax error (where yaml-cpp marks it), an empty document.
+YAML::Node loadProfileRoot(const std::string& file, const ProfileFailure& fail);
 
 }  // namespace poet
