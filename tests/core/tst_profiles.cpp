@@ -379,6 +379,7 @@ void TstProfiles::badProfiles_data()
         QTest::newRow(f) << QString(f) << plat << line << col << QString(field) << QString(msg);
     };
     row("syntax_error.yaml", false, 4, 3, "", "YAML syntax error");
+    row("empty.yaml", false, 1, 1, "", "the profile is empty");
     row("unterminated_quote.yaml", false, 2, 14, "description", "unterminated quote");
     row("unknown_type.yaml", false, 4, 24, "layers[1].type", "unknown layer type 'conv3d'");
     row("conv_channels.yaml", false, 6, 18, "layers[1].in_channels", "in_channels 4 but its input 'input' has 3 channels");
@@ -402,6 +403,8 @@ void TstProfiles::badProfiles_data()
     row("platform_wrong_type.yaml", true, 3, 18, "flop_per_second", "expected a number");
     row("platform_unknown_key.yaml", true, 11, 1, "FLOPS", "unknown key 'FLOPS'");
     row("platform_syntax_error.yaml", true, 4, 17, "", "YAML syntax error");
+    row("platform_empty.yaml", true, 1, 1, "", "the profile is empty");
+    row("platform_unterminated_quote.yaml", true, 2, 14, "description", "unterminated quote");
 }
 
 void TstProfiles::badProfiles()
