@@ -503,16 +503,15 @@ public:
     // Whether a tail proved the gap (or stop() was called).
     bool proved() const { return stop_; }
 
-    // Stops the long tails (and tail 18) where none is done by now (at the
-    // plan's stall or the short tails' end, where the gap is small enough
-    // for the window search to close it), and says whether it did: the
-    // second core is then free. At resnet18_cifar on m4 and 1.5x, tail 18
-    // or 19 proves the gap at 13.5 to 16%, in 11 to 29 s, often after this
-    // point; at 17 to 21% neither is done in 30 s. The caller calls this only where the gap is small
-    // enough for the window search to close it. The price (measured before
-    // tail 18 ran beside the short tails): 17 and 18%, where the gap is
-    // 1.27% then, lose their gain from the second window thread (1.26%,
-    // not 1.03%, at 30 s; neither is proven).
+    // Stops the long tails (and tail 18) where none is done by now, and
+    // says whether it did: the second core is then free. The caller calls
+    // it only where the gap is small enough for the window search to close
+    // it (at the plan's stall or the short tails' end). At resnet18_cifar
+    // on m4 and 1.5x, tail 18 or 19 proves the gap at 13.5 to 16%, in 11
+    // to 29 s, often after this point; at 17 to 21% neither is done in 30
+    // s. The price (measured before tail 18 ran beside the short tails):
+    // 17 and 18%, where the gap is 1.27% then, lose their gain from the
+    // second window thread (1.26%, not 1.03%, at 30 s; neither is proven).
     bool dropLongTailsUnlessOneIsDone()
     {
         std::lock_guard lock(shared_.mutex);
