@@ -1,20 +1,34 @@
 // `poet info`: what a model on a platform looks like before solving.
 #include <cstdio>
+#include <stdexcept>
 
 #include "cli_commands.h"
 #include "cli_common.h"
 #include "formulation.h"
+#include "milp_export.h"
 #include "problem_loader.h"
 
 namespace poet::cli {
 
 void addInfoCommand(CLI::App& root, int& exit_code)
 {
-    auto args = std::make_shared<ProblemArgs>();
+    struct InfoArgs {
+        ProblemArgs problem;
+        std::string mps;
+        bool reference_form = false;
+    };
+    auto args = std::make_shared<InfoArgs>();
     CLI::App* cmd = root.add_subcommand("info", "Nodes, edges, problem size and plain-pass figures of a model on a platform");
-    addProblemOptions(cmd, *args, false);
+    addProblemOptions(cmd, args->problem, false);
+    CLI::Option* mps = cmd->add_option("--write-mps", args->mps,
+                                       "Write the MILP to this file (free MPS, named columns) for another solver; "
+                                       "its objective is in model units, as printed");
+    cmd->add_flag("--reference-form", args->reference_form,
+                  "With --write-mps: formulation.md's form as POET's reference builds it, not the tighter one "
+                  "solved here (the same optimum)")
+        ->needs(mps);
     cmd->callback([args, &exit_code] {
-        const Problem p = loadProblem(*args);
+        const Problem p = loadProblem(args->problem);
         const Graph& g = p.graph;
         const Formulation f(p);
         const Formulation ref(p, FormulationVariant::Reference);
@@ -31,6 +45,17 @@ void addInfoCommand(CLI::App& root, int& exit_code)
                     f.integerColumns(), f.rows());
         std::printf("  formulation.md form  %d variables (%d integer), %d constraints\n", ref.columns(),
                     ref.integerColumns(), ref.rows());
+        if (!args->mps.empty()) {
+            const Formulation& written = args->reference_form ? ref : f;
+            try {
+                writeMilpAsMps(written, args->mps);
+            } catch (const std::runtime_error& e) {
+                throw BadInput(e.what());
+            }
+            std::printf("MILP written           %s (%s form; energy J = objective / %.17g + %.17g)\n",
+                        args->mps.c_str(), args->reference_form ? "formulation.md" : "tight",
+                        written.objectiveScale(), written.objectiveOffsetJ());
+        }
         exit_code = kSolved;
     });
 }

@@ -365,6 +365,31 @@ int Formulation::column(Var which, int t, int i) const
     return kNone;
 }
 
+std::vector<std::string> Formulation::columnNames() const
+{
+    std::vector<std::string> names(columns());
+    auto name = [&](int col, const std::string& text) {
+        if (col >= 0) names[col] = text;
+    };
+    auto pair = [](int a, int b) { return std::to_string(a) + "_" + std::to_string(b); };
+    const auto& edges = p_.graph.edges();
+    const int E = static_cast<int>(edges.size());
+    for (int t = 0; t < n_; ++t) {
+        for (int i = 0; i < n_; ++i) {
+            name(r(t, i), "R_" + pair(t, i));
+            name(sram(t, i), "SRAM_" + pair(t, i));
+            name(ssd(t, i), "SSD_" + pair(t, i));
+            name(min(t, i), "MIN_" + pair(t, i));
+            name(mout(t, i), "MOUT_" + pair(t, i));
+        }
+        for (int e = 0; e < E; ++e)
+            name(free_[static_cast<std::size_t>(t) * E + e],
+                 "FREE_" + pair(t, edges[e].first) + "_" + std::to_string(edges[e].second));
+        for (int k = 0; k <= t; ++k) name(u_[static_cast<std::size_t>(t) * n_ + k], "U_" + pair(t, k));
+    }
+    return names;
+}
+
 double Formulation::value(Var which, const double* x, int t, int i) const
 {
     const int col = column(which, t, i);

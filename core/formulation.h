@@ -15,6 +15,7 @@
 //    relaxation pages a sliver in at every stage and hardly pays page-outs),
 //    and knapsack cover cuts on the RAM held while each node runs.
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "problem.h"
@@ -75,6 +76,10 @@ public:
     // The stage each column belongs to (FREE[t,·] and U[t,·] included): what
     // window_search.h frees, stage by stage.
     int stageOf(int column) const { return column_stage_[column]; }
+    // A name per column for files another solver reads (milp_export.h):
+    // R_t_i, SRAM_t_i, SSD_t_i, MIN_t_i, MOUT_t_i, FREE_t_i_k (i released
+    // after k runs in stage t), U_t_k (RAM in use after k runs in stage t).
+    std::vector<std::string> columnNames() const;
 
 private:
     int addColumn(double lo, double up, double obj, bool integer);
