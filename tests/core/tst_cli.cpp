@@ -128,6 +128,7 @@ private slots:
             const std::vector<std::string> names = f.columnNames();
             int integers = 0;
             for (int c = 0; c < f.columns(); ++c) {
+                QVERIFY(!names[c].empty());
                 QCOMPARE(std::string(mps.columnName(c)), names[c]);
                 integers += mps.isInteger(c) ? 1 : 0;
             }
