@@ -30,15 +30,24 @@ void configureCbc(CbcModel& model, const SolverOptions& options, double offset_j
 // safe to free, and the search proved and found nothing.
 bool guardedBranchAndBound(std::unique_ptr<CbcModel>& model);
 
-// Loads a MILP in triplet form (columns(), rows(), triplet_*, objective,
-// row bounds) into Clp, with its integer columns marked.
+// The constraint matrix of a MILP in triplet form (columns(), rows(),
+// triplet_*), column-ordered.
 template <class Milp>
-void loadMilp(OsiClpSolverInterface& lp, const Milp& milp, const double* col_lower, const double* col_upper,
-              const std::vector<char>& is_integer)
+CoinPackedMatrix tripletMatrix(const Milp& milp)
 {
     CoinPackedMatrix matrix(false, milp.triplet_row.data(), milp.triplet_col.data(), milp.triplet_value.data(),
                             static_cast<CoinBigIndex>(milp.triplet_value.size()));
     matrix.setDimensions(milp.rows(), milp.columns());
+    return matrix;
+}
+
+// Loads a MILP in triplet form (tripletMatrix, objective, row bounds) into
+// Clp, with its integer columns marked.
+template <class Milp>
+void loadMilp(OsiClpSolverInterface& lp, const Milp& milp, const double* col_lower, const double* col_upper,
+              const std::vector<char>& is_integer)
+{
+    const CoinPackedMatrix matrix = tripletMatrix(milp);
     lp.loadProblem(matrix, col_lower, col_upper, milp.objective.data(), milp.row_lower.data(),
                    milp.row_upper.data());
     for (int c = 0; c < milp.columns(); ++c)

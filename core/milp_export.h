@@ -10,8 +10,8 @@
 
 namespace poet {
 
-// Writes `f` to `file` atomically (a temporary file beside it, then a
-// rename); throws std::runtime_error naming the file where that fails.
+// Writes `f` to `file` atomically (replaceFileAtomically); throws
+// std::runtime_error naming the file where that fails.
 void writeMilpAsMps(const Formulation& f, const std::filesystem::path& file);
 
 }  // namespace poet

@@ -150,24 +150,19 @@ LoadedSchedule scheduleFromDocument(const json& doc, const std::string& where_fr
     return out;
 }
 
-void writeFileAtomically(const std::filesystem::path& file, const std::string& text)
+void replaceFileAtomically(const std::filesystem::path& file,
+                           const std::function<bool(int fd, const std::string& path)>& write)
 {
     const auto dir = file.has_parent_path() ? file.parent_path() : std::filesystem::path(".");
     std::string tmpl = (dir / ("." + file.filename().string() + ".XXXXXX")).string();
     const int fd = mkstemp(tmpl.data());
     if (fd < 0) throw std::runtime_error(file.string() + ": cannot create a temporary file in " + dir.string());
-    // mkstemp creates 0600; a saved schedule gets the usual permissions (0666 less the umask).
+    // mkstemp creates 0600; a saved file gets the usual permissions (0666 less the umask).
     const mode_t mask = ::umask(0);
     ::umask(mask);
     ::fchmod(fd, 0666 & ~mask);
-    std::size_t done = 0;
-    bool ok = true;
-    while (ok && done < text.size()) {
-        const ssize_t w = ::write(fd, text.data() + done, text.size() - done);
-        if (w <= 0) ok = false;
-        else done += static_cast<std::size_t>(w);
-    }
-    ok = ok && ::fsync(fd) == 0;
+    bool ok = write(fd, tmpl);
+    ok = ok && ::fsync(fd) == 0;  // the file's data, whichever descriptor wrote it
     ok = (::close(fd) == 0) && ok;
     std::error_code ec;
     if (ok) std::filesystem::rename(tmpl, file, ec);
@@ -175,6 +170,19 @@ void writeFileAtomically(const std::filesystem::path& file, const std::string& t
         std::filesystem::remove(tmpl, ec);
         throw std::runtime_error(file.string() + ": write failed; the file is unchanged");
     }
+}
+
+void writeFileAtomically(const std::filesystem::path& file, const std::string& text)
+{
+    replaceFileAtomically(file, [&text](int fd, const std::string&) {
+        std::size_t done = 0;
+        while (done < text.size()) {
+            const ssize_t w = ::write(fd, text.data() + done, text.size() - done);
+            if (w <= 0) return false;
+            done += static_cast<std::size_t>(w);
+        }
+        return true;
+    });
 }
 
 std::string scheduleCsv(const Graph& g, const Schedule& s)

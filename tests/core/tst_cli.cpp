@@ -157,7 +157,7 @@ private slots:
         const Run refused = poet(QStringList{"info"} + problem + QStringList{"--write-mps", bad});
         QCOMPARE(refused.code, 4);
         QVERIFY2(refused.err.contains(bad), qPrintable(refused.err));
-        QCOMPARE(QDir(dir.path()).entryList(QDir::Files).size(), 3);  // s.json and the two MILPs
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden).size(), 3);  // s.json and the two MILPs
     }
 
     void badInputIsNamed()
