@@ -11,6 +11,7 @@
 #include <cmath>
 #include <qcustomplot.h>
 
+#include "legend_placement.h"
 #include "units.h"
 #include "view_export.h"
 
@@ -93,9 +94,10 @@ Unit ramUnit(const SweepResult& r) {
 
 struct DrawnGraph { QCPGraph* graph; QString strategy; std::vector<int> rows; };
 
-// Draws `result` into `plot` (cleared first); returns the graphs with the
-// curve rows behind their data points.
-std::vector<DrawnGraph> drawSweep(QCustomPlot* plot, const SweepResult& result, const PlotStyle& ps) {
+// Draws `result` into `plot` (cleared first), laid out at `size`, with its
+// legend clear of the data; returns the graphs with the curve rows behind
+// their data points.
+std::vector<DrawnGraph> drawSweep(QCustomPlot* plot, const SweepResult& result, const PlotStyle& ps, QSize size) {
     plot->clearGraphs();
     plot->clearItems();
     if (plot->plotLayout()->rowCount() > 1) {
@@ -132,7 +134,6 @@ std::vector<DrawnGraph> drawSweep(QCustomPlot* plot, const SweepResult& result, 
     plot->legend->setRowSpacing(-2);
     plot->legend->setMargins(QMargins(3, 2, 3, 2));
     plot->legend->setIconSize(QSize(static_cast<int>(ps.font_pt * 2.2), static_cast<int>(ps.font_pt)));
-    plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
 
     std::vector<DrawnGraph> drawn;
     bool any_gap = false;
@@ -204,8 +205,7 @@ std::vector<DrawnGraph> drawSweep(QCustomPlot* plot, const SweepResult& result, 
     }
     if (std::isfinite(ymin)) {
         const double dy = std::max(1e-9 * std::max(1.0, std::abs(ymax)), ymax - ymin);
-        // Room at the top for the legend.
-        plot->yAxis->setRange(ymin - 0.06 * dy, ymax + 0.06 * dy + 0.045 * dy * plot->legend->itemCount());
+        plot->yAxis->setRange(ymin - 0.06 * dy, ymax + 0.06 * dy);
     }
     if (ps.title && (!result.model.empty() || !result.platform.empty())) {
         plot->plotLayout()->insertRow(0);
@@ -214,6 +214,7 @@ std::vector<DrawnGraph> drawSweep(QCustomPlot* plot, const SweepResult& result, 
         auto* title = new QCPTextElement(plot, t, font);
         plot->plotLayout()->addElement(0, 0, title);
     }
+    placeLegendClearOfData(plot, size);
     return drawn;
 }
 
@@ -254,7 +255,7 @@ bool exportWith(const SweepResult& result, const QString& path, QString* error) 
     QCustomPlot plot;
     plot.setAttribute(Qt::WA_DontShowOnScreen);
     plot.resize(kPaperSize.toSize());
-    drawSweep(&plot, result, kPaper);
+    drawSweep(&plot, result, kPaper, kPaperSize.toSize());
     const QString title = QStringLiteral("Energy vs %1: %2 on %3")
                               .arg(result.axis == SweepAxis::RamBudget ? QStringLiteral("RAM budget")
                                                                        : QStringLiteral("runtime budget"),
@@ -338,6 +339,7 @@ ParetoPlot::ParetoPlot(QWidget* parent) : QWidget(parent) {
     plot_ = new QCustomPlot(this);
     plot_->setMinimumSize(320, 240);
     plot_->setInteractions(QCP::Interactions());
+    plot_->installEventFilter(this);  // a new size places the legend again
     connect(plot_, &QCustomPlot::plottableClick, this,
             [this](QCPAbstractPlottable* p, int i, QMouseEvent* e) { onPlottableClick(p, i, e); });
     progress_ = new QProgressBar(this);
@@ -379,6 +381,13 @@ ParetoPlot::ParetoPlot(QWidget* parent) : QWidget(parent) {
 }
 
 ParetoPlot::~ParetoPlot() = default;
+
+bool ParetoPlot::eventFilter(QObject* watched, QEvent* event) {
+    // The plot has its new size already; the legend's corner and the room
+    // it needs depend on it.
+    if (watched == plot_ && event->type() == QEvent::Resize) rebuild();
+    return QWidget::eventFilter(watched, event);
+}
 
 void ParetoPlot::setResult(const SweepResult& result) {
     result_ = result;
@@ -441,7 +450,7 @@ void ParetoPlot::onProgress(int done, int total, double eta_s) {
 bool ParetoPlot::exportTo(const QString& path, QString* error) const { return exportWith(result_, path, error); }
 
 void ParetoPlot::rebuild() {
-    const auto drawn = drawSweep(plot_, result_, kScreen);
+    const auto drawn = drawSweep(plot_, result_, kScreen, plot_->size());
     drawn_.clear();
     for (const auto& d : drawn) drawn_.push_back({d.graph, d.strategy, d.rows});
     marker_ = nullptr;

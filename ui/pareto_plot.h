@@ -94,6 +94,9 @@ public Q_SLOTS:
 Q_SIGNALS:
     void pointActivated(std::int64_t ram_budget_bytes, double runtime_budget_factor, QString strategy);
 
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
 private:
     void rebuild();
     void onPlottableClick(QCPAbstractPlottable* plottable, int data_index, QMouseEvent* event);

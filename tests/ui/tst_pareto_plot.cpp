@@ -1,10 +1,15 @@
 // The Pareto view: renders offscreen, exports PNG/PDF/SVG/CSV, a click on a
-// point emits pointActivated with that point's budget, the runner fills it.
+// point emits pointActivated with that point's budget, the runner fills it,
+// and its legend covers no data.
+#include <cmath>
+#include <optional>
+
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QtTest>
 #include <qcustomplot.h>
 
+#include "legend_placement.h"
 #include "pareto_plot.h"
 #include "sweep.h"
 
@@ -49,6 +54,49 @@ SweepResult sample() {
     }
     res.total = res.done = static_cast<int>(res.rows.size());
     return res;
+}
+
+// A baseline flat and dear across the top, as Chen's sqrt(n) is from the
+// budget where it first fits: under the top-right corner, where the legend
+// used to be.
+SweepResult flatBaselineOnTop() {
+    SweepResult res = sample();
+    res.strategies.push_back("chen-sqrtn");
+    for (const std::int64_t b : res.ram_budgets)
+        res.rows.push_back(b < 1'400'000 ? row("chen-sqrtn", b, SolveStatus::Infeasible, 0)
+                                         : row("chen-sqrtn", b, SolveStatus::Feasible, 12.6, NAN));
+    res.total = res.done = static_cast<int>(res.rows.size());
+    return res;
+}
+
+// The pixels a graph draws: its points, and every pixel or so along the
+// line between two of them (none across a gap).
+QVector<QPointF> drawnPixels(const QCPGraph* g) {
+    QVector<QPointF> out;
+    std::optional<QPointF> last;
+    for (auto it = g->data()->constBegin(); it != g->data()->constEnd(); ++it) {
+        if (std::isnan(it->value)) {
+            last.reset();
+            continue;
+        }
+        const QPointF p(g->keyAxis()->coordToPixel(it->key), g->valueAxis()->coordToPixel(it->value));
+        if (last && g->lineStyle() != QCPGraph::lsNone)
+            for (int k = 1; k < 200; ++k) out.push_back(*last + (p - *last) * (k / 200.0));
+        out.push_back(p);
+        last = p;
+    }
+    return out;
+}
+
+// The drawn pixels of every graph inside the legend's box, as a plot drawn
+// at its size shows it.
+int pixelsUnderLegend(QCustomPlot* plot) {
+    plot->toPixmap(plot->width(), plot->height());  // lays it out at that size
+    const QRectF legend = plot->legend->outerRect();
+    int under = 0;
+    for (int i = 0; i < plot->graphCount(); ++i)
+        for (const QPointF& p : drawnPixels(plot->graph(i))) under += legend.contains(p);
+    return under;
 }
 
 }  // namespace
@@ -132,6 +180,58 @@ private slots:
         QCOMPARE(spy.count(), 2);
         QCOMPARE(spy.at(1).at(0).value<std::int64_t>(), std::int64_t(1'900'000));
         QCOMPARE(spy.at(1).at(2).toString(), QString("poet"));
+    }
+
+    // The legend goes to a corner where it hides nothing, on screen and at
+    // each new size; the old top-right place covered the flat baseline.
+    void legendCoversNoData() {
+        ParetoPlot w;
+        w.resize(640, 480);
+        w.setResult(flatBaselineOnTop());
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QCOMPARE(pixelsUnderLegend(w.plot()), 0);
+        QVERIFY(w.plot()->legend->visible());
+        QVERIFY(w.plot()->legend->itemCount() >= 6);
+        for (const QSize size : {QSize(420, 300), QSize(900, 360), QSize(500, 700)}) {
+            w.resize(size);
+            QTRY_COMPARE(w.plot()->width(), size.width());
+            QCOMPARE(pixelsUnderLegend(w.plot()), 0);
+        }
+        // The corner and range drawn before (top right, 4.5% of the data's
+        // span added at the top per legend entry) hid the baseline. The
+        // data span 6 J (plain) to 13 J (dtr). At a figure's size:
+        w.resize(420, 300);
+        QTRY_COMPARE(w.plot()->width(), 420);
+        QCustomPlot* plot = w.plot();
+        plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+        plot->yAxis->setRange(6 - 0.06 * 7, 13 + 0.06 * 7 + 0.045 * 7 * plot->legend->itemCount());
+        QVERIFY(pixelsUnderLegend(plot) > 0);
+    }
+
+    // Where every corner covers data, the legend stays top right and the
+    // range grows until what is under it is clear.
+    void legendRaisesTheRangeWhereNoCornerIsFree() {
+        QCustomPlot plot;
+        plot.resize(480, 320);
+        plot.legend->setVisible(true);
+        QCPGraph* zigzag = plot.addGraph();
+        zigzag->setName("zigzag");
+        zigzag->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 6));
+        for (int x = 0; x <= 20; ++x) zigzag->addData(x, x % 2 ? 10.0 : 0.0);
+        for (int k = 0; k < 4; ++k) plot.addGraph()->setName(QString("empty %1").arg(k));  // a taller legend
+        plot.xAxis->setRange(-0.5, 20.5);
+        plot.yAxis->setRange(-0.5, 10.5);
+        QVERIFY(pixelsUnderLegend(&plot) > 0);
+        const int corner = ui::placeLegendClearOfData(&plot, plot.size());
+        QCOMPARE(corner, int(Qt::AlignTop | Qt::AlignRight));
+        QCOMPARE(plot.yAxis->range().lower, -0.5);
+        QVERIFY(plot.yAxis->range().upper > 12);
+        QCOMPARE(pixelsUnderLegend(&plot), 0);
+        // Placed again where it is clear already, nothing moves.
+        const double upper = plot.yAxis->range().upper;
+        ui::placeLegendClearOfData(&plot, plot.size());
+        QCOMPARE(plot.yAxis->range().upper, upper);
     }
 
     void runnerFillsCurves() {

@@ -1,0 +1,19 @@
+#pragma once
+// Where a plot's legend goes so that it hides no data: a figure for a paper
+// must not cover a curve (an energy-vs-budget sweep has flat baselines,
+// e.g. Chen's √n, across the top right where the legend used to sit).
+#include <QSize>
+
+class QCustomPlot;
+
+namespace poet::ui {
+
+// Lays `plot` out at `size` (its size on screen, or the exported figure's)
+// and puts its legend (an inset of its axis rect) in the first corner of
+// top right, top left, bottom left and bottom right where it covers no
+// point and no line of a graph. Where every corner covers some, it stays
+// top right and the value axis's range grows upwards until the data under
+// the legend is clear of it. Returns the corner's alignment flags.
+int placeLegendClearOfData(QCustomPlot* plot, QSize size);
+
+}  // namespace poet::ui
