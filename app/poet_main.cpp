@@ -20,6 +20,21 @@ int main(int argc, char** argv)
     addListCommand(app, exit_code);
     addInfoCommand(app, exit_code);
     addSweepCommand(app, exit_code);
+    // CLI11 answers a mistyped command ("poet slove") with "A subcommand is
+    // required", which hides what was wrong.
+    if (argc >= 2 && argv[1][0] != '-') {
+        std::string names;
+        bool known = false;
+        for (const CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) {
+            known = known || sub->get_name() == argv[1];
+            names += (names.empty() ? "" : ", ") + sub->get_name();
+        }
+        if (!known) {
+            std::cerr << "poet: unknown command '" << argv[1] << "'; the commands are " << names
+                      << " (poet --help)\n";
+            return kBadInput;
+        }
+    }
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

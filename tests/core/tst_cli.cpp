@@ -177,6 +177,13 @@ private slots:
         r = poet({"validate", "/nonexistent/s.json"});
         QCOMPARE(r.code, 4);
         QVERIFY(r.err.contains("/nonexistent/s.json"));
+
+        // A mistyped command is named, with the ones there are.
+        r = poet({"slove", "--model", "linear"});
+        QCOMPARE(r.code, 4);
+        QVERIFY2(r.err.contains("unknown command 'slove'") && r.err.contains("solve, validate, list, info, sweep"),
+                 qPrintable(r.err));
+        QVERIFY(r.out.isEmpty());
     }
 
     void malformedProfileNamesFileAndLine()
