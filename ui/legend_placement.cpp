@@ -86,15 +86,14 @@ int placeLegendClearOfData(QCustomPlot* plot, QSize size)
     QCPLayoutInset* inset = plot->axisRect()->insetLayout();
     if (!plot->legend || !plot->legend->visible() || size.isEmpty()) return top_right;
     layOut(plot, size);
-    const QRect axis_rect = plot->axisRect()->rect();
     const QRect corners_rect = inset->rect();  // the axis rect less the inset's margins (12 px)
     const QSize legend = plot->legend->outerRect().size();
-    const std::vector<Sample> samples = drawnSamples(plot);
     const double clearance = clearancePx(plot);
     const QCPAxis* value_axis = plot->yAxis;
 
     const std::array<Qt::Alignment, 4> corners = {top_right, Qt::AlignTop | Qt::AlignLeft,
                                                   Qt::AlignBottom | Qt::AlignLeft, Qt::AlignBottom | Qt::AlignRight};
+    const std::vector<Sample> samples = drawnSamples(plot);
     for (const Qt::Alignment corner : corners) {
         const QRectF keep_clear =
             legendRectAt(corners_rect, legend, corner).adjusted(-clearance, -clearance, clearance, clearance);
@@ -111,17 +110,24 @@ int placeLegendClearOfData(QCustomPlot* plot, QSize size)
     // the highest value under the legend is `clearance` below it. With the
     // legend's bottom at fraction f of the axis rect's height from its top,
     // a value v is clear where v <= upper - f (upper - lower), so
-    // upper >= (v - f lower) / (1 - f).
+    // upper >= (v - f lower) / (1 - f). The new tick labels may shift the
+    // axis rect sideways, so it is laid out and checked again (twice more
+    // at most).
     inset->setInsetAlignment(0, top_right);
-    const QRectF at = legendRectAt(corners_rect, legend, top_right);
-    const double f = (at.bottom() + clearance - axis_rect.top()) / std::max(1, axis_rect.height());
-    if (f >= 0.9) return top_right;  // a legend near the plot's height: squeezing the data under it helps no one
-    const QCPRange range = value_axis->range();
-    double upper = range.upper;
-    for (const Sample& s : samples)
-        if (s.x_px >= at.left() - clearance && s.x_px <= at.right() + clearance)
-            upper = std::max(upper, (s.value - f * range.lower) / (1 - f));
-    plot->yAxis->setRangeUpper(upper);
+    for (int pass = 0; pass < 3; ++pass) {
+        if (pass > 0) layOut(plot, size);
+        const QRect axis_rect = plot->axisRect()->rect();
+        const QRectF at = legendRectAt(inset->rect(), legend, top_right);
+        const double f = (at.bottom() + clearance - axis_rect.top()) / std::max(1, axis_rect.height());
+        if (f >= 0.9) break;  // a legend near the plot's height: squeezing the data under it helps no one
+        const QCPRange range = value_axis->range();
+        double upper = range.upper;
+        for (const Sample& s : drawnSamples(plot))
+            if (s.x_px >= at.left() - clearance && s.x_px <= at.right() + clearance)
+                upper = std::max(upper, (s.value - f * range.lower) / (1 - f));
+        if (upper <= range.upper) break;
+        plot->yAxis->setRangeUpper(upper);
+    }
     return top_right;
 }
 

@@ -9,11 +9,12 @@ class QCustomPlot;
 namespace poet::ui {
 
 // Lays `plot` out at `size` (its size on screen, or the exported figure's)
-// and puts its legend (an inset of its axis rect) in the first corner of
+// and puts its legend (inset 0 of its axis rect) in the first corner of
 // top right, top left, bottom left and bottom right where it covers no
-// point and no line of a graph. Where every corner covers some, it stays
-// top right and the value axis's range grows upwards until the data under
-// the legend is clear of it. Returns the corner's alignment flags.
+// point and no line of a graph (graphs on xAxis and yAxis). Where every
+// corner covers some, it stays top right and yAxis's range grows upwards
+// until the data under the legend is clear of it. Returns the corner's
+// alignment flags.
 int placeLegendClearOfData(QCustomPlot* plot, QSize size);
 
 }  // namespace poet::ui
