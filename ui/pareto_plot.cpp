@@ -188,6 +188,11 @@ std::vector<DrawnGraph> drawSweep(QCustomPlot* plot, const SweepResult& result, 
         drawn.push_back(std::move(dl));
         drawn.push_back(std::move(dh));
     }
+    // POET over the rest: where a baseline finds the same schedules (remat
+    // only, where paging does not pay) its curve would hide POET's. The
+    // legend keeps the strategies' order.
+    for (const DrawnGraph& d : drawn)
+        if (d.strategy == QLatin1String("poet")) d.graph->setLayer(d.graph->layer());  // to the layer's top
     if (any_gap) {
         // Explain filled and hollow markers.
         const QColor k(0x33, 0x33, 0x33);

@@ -209,6 +209,28 @@ private slots:
         QVERIFY(pixelsUnderLegend(plot) > 0);
     }
 
+    // POET's curve is drawn over every other curve (a baseline with the
+    // same energies would hide it), and stays first in the legend.
+    void poetIsDrawnOnTop() {
+        ParetoPlot w;
+        w.resize(640, 480);
+        w.setResult(flatBaselineOnTop());
+        QCustomPlot* plot = w.plot();
+        int poet = -1, last_other = -1;
+        const QList<QCPLayerable*> order = plot->layer("main")->children();  // drawing order
+        for (int k = 0; k < order.size(); ++k) {
+            const auto* g = qobject_cast<QCPGraph*>(order[k]);
+            if (!g || g->dataCount() == 0) continue;
+            if (g->name() == "POET") poet = k;
+            else if (g->lineStyle() != QCPGraph::lsNone) last_other = k;
+        }
+        QVERIFY(poet >= 0 && last_other >= 0);
+        QVERIFY(poet > last_other);
+        auto* first = qobject_cast<QCPPlottableLegendItem*>(plot->legend->item(0));
+        QVERIFY(first);
+        QCOMPARE(first->plottable()->name(), QString("POET"));
+    }
+
     // Where every corner covers data, the legend stays top right and the
     // range grows until what is under it is clear.
     void legendRaisesTheRangeWhereNoCornerIsFree() {
