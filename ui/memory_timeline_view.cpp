@@ -257,7 +257,10 @@ QSize MemoryTimelineView::sizeHint() const {
 
 QSizeF MemoryTimelineView::exportSize() const {
     const QFontMetricsF fm(font());
-    return QSizeF(fm.height() * 48, fm.height() * 22);
+    // The legend's one row needs its whole width: narrower, QCustomPlot cuts
+    // its texts short ("paged out (right ax").
+    const double legend = plot_->legend->minimumOuterSizeHint().width() + fm.height();
+    return QSizeF(std::max(fm.height() * 48, legend), fm.height() * 22);
 }
 
 void MemoryTimelineView::renderTo(QCPPainter& painter, const QRectF& target) {

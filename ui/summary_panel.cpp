@@ -7,6 +7,8 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace poet::ui {
 
 SummaryPanel::SummaryPanel(QWidget* parent) : QWidget(parent) {
@@ -45,18 +47,42 @@ void SummaryPanel::clear() { model_->clear(); }
 
 void SummaryPanel::setTitle(const QString& title) { title_->setText(title); }
 
+std::vector<double> SummaryPanel::columnWidths() const {
+    const QFont base = font();
+    QFont bold = base;
+    bold.setBold(true);
+    const int cols = model_->columnCount();
+    std::vector<double> widths(static_cast<std::size_t>(cols), 0);
+    for (int c = 0; c < cols; ++c) {
+        widths[c] = QFontMetricsF(bold).horizontalAdvance(model_->headerData(c, Qt::Horizontal).toString());
+        for (int row = 0; row < model_->rowCount(); ++row)
+            widths[c] = std::max(widths[c], QFontMetricsF(c == 0 ? bold : base)
+                                                .horizontalAdvance(model_->index(row, c).data().toString()));
+        widths[c] += QFontMetricsF(base).height() * 1.2;
+    }
+    return widths;
+}
+
 QSizeF SummaryPanel::exportSize() const {
     const QFontMetricsF fm(font());
-    return QSizeF(fm.height() * 30, fm.height() * (model_->rowCount() + 4) * 1.5);
+    double table = 0;
+    for (double w : columnWidths()) table += w;
+    const double pad = fm.height() * 0.6;
+    return QSizeF(std::max(fm.height() * 30, table + 2 * pad), fm.height() * (model_->rowCount() + 4) * 1.5);
 }
 
 void SummaryPanel::renderTo(QPainter& p, const QRectF& target) const {
     p.save();
     p.fillRect(target, Qt::white);
+    // Squeezing the columns instead cut their texts short ("lain pass / budget").
+    const QSizeF natural = exportSize();
+    const double s = std::min({1.0, target.width() / natural.width(), target.height() / natural.height()});
+    p.translate(target.topLeft());
+    p.scale(s, s);
     const QFont base = font();
     const QFontMetricsF fm(base);
     const double pad = fm.height() * 0.6, rowH = fm.height() * 1.5;
-    QRectF r = target.adjusted(pad, pad, -pad, -pad);
+    QRectF r = QRectF(QPointF(0, 0), target.size() / s).adjusted(pad, pad, -pad, -pad);
     QFont bold = base;
     bold.setBold(true);
     p.setPen(Qt::black);
@@ -67,21 +93,11 @@ void SummaryPanel::renderTo(QPainter& p, const QRectF& target) const {
         r.setTop(tr.bottom());
     }
     const int cols = model_->columnCount();
-    std::vector<double> widths(static_cast<std::size_t>(cols), 0);
-    for (int c = 0; c < cols; ++c) {
-        widths[c] = QFontMetricsF(bold).horizontalAdvance(model_->headerData(c, Qt::Horizontal).toString());
-        for (int row = 0; row < model_->rowCount(); ++row)
-            widths[c] = std::max(widths[c], QFontMetricsF(c == 0 ? bold : base)
-                                                .horizontalAdvance(model_->index(row, c).data().toString()));
-        widths[c] += fm.height() * 1.2;
-    }
-    double total = 0;
-    for (double w : widths) total += w;
-    const double scale = total > r.width() ? r.width() / total : 1.0;
+    const std::vector<double> widths = columnWidths();
     auto drawRow = [&](double y, int row, bool header) {
         double x = r.left();
         for (int c = 0; c < cols; ++c) {
-            const double w = widths[c] * scale;
+            const double w = widths[c];
             const QString text = header ? model_->headerData(c, Qt::Horizontal).toString()
                                         : model_->index(row, c).data().toString();
             p.setFont(header || c == 0 ? bold : base);

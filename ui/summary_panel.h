@@ -4,6 +4,8 @@
 // gap) that renders itself as vector text for exports.
 #include <QWidget>
 
+#include <vector>
+
 #include "summary_model.h"
 
 class QTableView;
@@ -22,10 +24,17 @@ public:
     void clear();
     void setTitle(const QString& title);
 
+    // Draws the title and the table into `target`, scaled down as a whole
+    // where it is smaller than exportSize() (never a column cut short).
     void renderTo(QPainter& painter, const QRectF& target) const;
+    // Wide enough for every column's widest text.
     QSizeF exportSize() const;
 
 private:
+    // Each column's width in the export: its widest text (the header and the
+    // first column bold) and a gap.
+    std::vector<double> columnWidths() const;
+
     SummaryModel* model_;
     QTableView* table_;
     QLabel* title_;

@@ -52,6 +52,7 @@ private slots:
     void timelineDrawsCurveAndBudget();
     void summaryPanelRenders();
     void exportsAreVectorAndExact();
+    void exportsFitTheirTexts();
     void teachingHighlightsOps();
     void windowSolvesUndoesAndExports();
     void windowStopsAtTheTargetGap();
@@ -141,6 +142,56 @@ void TestViews::summaryPanelRenders() {
     const QImage img = panel.grab().toImage();
     QVERIFY(!img.isNull());
     QVERIFY(panel.model()->rowCount() > 5);
+}
+
+// An exported figure is wide enough for what it says: the summary for each
+// column's widest text, the timeline for its legend's one row (narrower,
+// both cut texts short: "lain pass / budget", "paged out (right ax").
+void TestViews::exportsFitTheirTexts() {
+    SummaryPanel panel;
+    const Problem p = uitest::tinyProblem();
+    SolveResult r = uitest::tinyResult(p, SolveStatus::Feasible);  // every row filled, as a solve leaves it
+    r.source = SolutionSource::Incumbent;
+    r.gap = 0.0123;
+    r.best_bound_j = r.replay.total_energy_j * (1 - r.gap);
+    r.solve_time_s = 12.345;
+    panel.setResult(p, r, replaySchedule(p.graph, plainSchedule(p.graph)));
+    QFont bold = panel.font();
+    bold.setBold(true);
+    const SummaryModel* m = panel.model();
+    double texts = 0;
+    for (int c = 0; c < m->columnCount(); ++c) {
+        double widest = QFontMetricsF(bold).horizontalAdvance(m->headerData(c, Qt::Horizontal).toString());
+        for (int row = 0; row < m->rowCount(); ++row)
+            widest = std::max(widest, QFontMetricsF(c == 0 ? bold : panel.font())
+                                          .horizontalAdvance(m->index(row, c).data().toString()));
+        texts += widest;
+    }
+    // Each column's text, a gap of 0.6 lines after it, and the margins.
+    const double line = QFontMetricsF(panel.font()).height();
+    const double needed = texts + 0.6 * line * (m->columnCount() + 2);
+    QVERIFY2(panel.exportSize().width() >= needed,
+             qPrintable(QString("%1 < %2").arg(panel.exportSize().width()).arg(needed)));
+
+    const Graph g = uitest::tinyGraph();
+    const Schedule s = uitest::tinySchedule();
+    MemoryTimelineView view;
+    view.setData(g, s, replaySchedule(g, s), replaySchedule(g, plainSchedule(g)), 20000);
+    const QSize size = view.exportSize().toSize();
+    QImage img(size, QImage::Format_ARGB32_Premultiplied);
+    QCPPainter painter(&img);
+    view.renderTo(painter, QRectF(QPointF(0, 0), size));  // lays the plot out at that size
+    painter.end();
+    QCPLegend* legend = view.plot()->legend;
+    QCOMPARE(legend->itemCount(), 5);
+    for (int k = 0; k < legend->itemCount(); ++k) {
+        QCPAbstractLegendItem* item = legend->item(k);
+        QVERIFY2(item->outerRect().width() >= item->minimumOuterSizeHint().width(),
+                 qPrintable(QString("legend item %1: %2 < %3")
+                                .arg(k)
+                                .arg(item->outerRect().width())
+                                .arg(item->minimumOuterSizeHint().width())));
+    }
 }
 
 void TestViews::exportsAreVectorAndExact() {
