@@ -37,6 +37,7 @@
 #include "budget_control.h"
 #include "heatmap_view.h"
 #include "memory_timeline_view.h"
+#include "pareto_plot.h"
 #include "problem_loader.h"
 #include "profile_catalog.h"
 #include "schedule_cell_model.h"
@@ -48,10 +49,6 @@
 #include "units.h"
 #include "view_export.h"
 
-#if __has_include("pareto_plot.h")
-#include "pareto_plot.h"
-#define POET_HAVE_PARETO 1
-#endif
 
 namespace poet::ui {
 
@@ -219,7 +216,6 @@ void ExplorerWindow::buildUi() {
     cellTable_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     tabs_->addTab(cellTable_, tr("Cells"));
     tabs_->setTabToolTip(1, tr("The heatmap as a table: one row per layer, one column per stage"));
-#ifdef POET_HAVE_PARETO
     {
         auto* page = new QWidget(tabs_);
         auto* lay = new QVBoxLayout(page);
@@ -259,7 +255,6 @@ void ExplorerWindow::buildUi() {
             pareto->setCurrentBudget(budgets_.ram_budget_bytes);
         });
     }
-#endif
     mainSplit_->addWidget(tabs_);
 
     auto* side = new QWidget(mainSplit_);
@@ -340,6 +335,11 @@ void ExplorerWindow::buildActions() {
     addAct(file, tr("Export s&ummary\u2026"), QKeySequence(),
            tr("The summary table as PDF or SVG (vector) or PNG"),
            [this, imageFilters] { exportWithDialog(tr("summary"), &ExplorerWindow::exportSummary, imageFilters); });
+    addAct(file, tr("Export &Pareto plot\u2026"), QKeySequence(),
+           tr("The Pareto tab's sweep as a figure (PDF or SVG, vector, or PNG) or its points as CSV"),
+           [this, imageFilters] {
+               exportWithDialog(tr("pareto"), &ExplorerWindow::exportPareto, imageFilters + tr(";;CSV (*.csv)"));
+           });
     addAct(file, tr("Export &all views\u2026"), QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_E),
            tr("Every view as PDF, SVG and PNG plus the schedule as JSON and CSV, into one folder"), [this] {
                const QString dir = QFileDialog::getExistingDirectory(this, tr("Export all views into"),
@@ -557,12 +557,8 @@ void ExplorerWindow::onProblemSwitchChanged() {
     if (problem_.model != oldModel || problem_.platform != oldPlatform || problem_.batch_size != oldBatch) {
         if (oldPeak != plain_peak_) b.ram_budget_bytes = plain_peak_;
         undo_->clear();
-#ifdef POET_HAVE_PARETO
-        if (auto* p = qobject_cast<ParetoPlot*>(pareto_)) {
-            p->cancelSweep();
-            p->clear();
-        }
-#endif
+        pareto_->cancelSweep();
+        pareto_->clear();
     }
     applyBudgets(b);
 }
@@ -579,9 +575,7 @@ void ExplorerWindow::applyBudgets(const Budgets& b) {
     if (ram_->value() != static_cast<double>(b.ram_budget_bytes)) ram_->setValue(static_cast<double>(b.ram_budget_bytes));
     if (runtime_->value() != b.runtime_budget_factor) runtime_->setValue(b.runtime_budget_factor);
     timeline_->setBudget(b.ram_budget_bytes);
-#ifdef POET_HAVE_PARETO
-    if (auto* p = qobject_cast<ParetoPlot*>(pareto_)) p->setCurrentBudget(b.ram_budget_bytes);
-#endif
+    pareto_->setCurrentBudget(b.ram_budget_bytes);
     if (!loading_) scheduleSolve();
 }
 
@@ -683,8 +677,12 @@ QString ExplorerWindow::baseFileName() const {
 
 void ExplorerWindow::exportWithDialog(const QString& what, bool (ExplorerWindow::*fn)(const QString&, QString*),
                                       const QString& filters) {
-    if (!shown_) {
-        QMessageBox::information(this, tr("Nothing to export"), tr("There is no schedule on screen yet."));
+    // The Pareto plot needs a sweep, not the schedule on screen.
+    const bool sweep = fn == &ExplorerWindow::exportPareto;
+    if (sweep ? sweepRows() == 0 : !shown_) {
+        QMessageBox::information(this, tr("Nothing to export"),
+                                 sweep ? tr("No sweep has a point yet: run one on the Pareto tab.")
+                                       : tr("There is no schedule on screen yet."));
         return;
     }
     const QString dir = lastExportDir_.isEmpty()
@@ -761,6 +759,16 @@ bool ExplorerWindow::saveScheduleCsv(const QString& path, QString* error) {
     return true;
 }
 
+int ExplorerWindow::sweepRows() const { return static_cast<int>(pareto_->result().rows.size()); }
+
+bool ExplorerWindow::exportPareto(const QString& path, QString* error) {
+    if (sweepRows() == 0) {
+        if (error) *error = tr("no sweep to export: run one on the Pareto tab");
+        return false;
+    }
+    return pareto_->exportTo(path, error);
+}
+
 bool ExplorerWindow::exportAll(const QString& directory, QString* error) {
     const QDir d(directory);
     const QString base = baseFileName();
@@ -769,6 +777,9 @@ bool ExplorerWindow::exportAll(const QString& directory, QString* error) {
         if (!exportTimeline(d.filePath(base + "-timeline." + suffix), error)) return false;
         if (!exportSummary(d.filePath(base + "-summary." + suffix), error)) return false;
     }
+    if (sweepRows() > 0)
+        for (const char* suffix : {"pdf", "svg", "png", "csv"})
+            if (!exportPareto(d.filePath(base + "-pareto." + suffix), error)) return false;
     return saveScheduleJson(d.filePath(base + "-schedule.json"), error) &&
            saveScheduleCsv(d.filePath(base + "-schedule.csv"), error);
 }

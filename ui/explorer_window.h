@@ -34,6 +34,7 @@ namespace poet::ui {
 class BudgetControl;
 class HeatmapView;
 class MemoryTimelineView;
+class ParetoPlot;
 class ScheduleCellModel;
 class SolveBridge;
 class StatusLine;
@@ -93,7 +94,11 @@ public:
     bool exportSummary(const QString& path, QString* error);
     bool saveScheduleJson(const QString& path, QString* error);
     bool saveScheduleCsv(const QString& path, QString* error);
-    // heatmap, timeline and summary in PNG, PDF and SVG, plus JSON and CSV.
+    // The Pareto tab's sweep: its plot (PDF, SVG, PNG, publication style)
+    // or its points (CSV); false where no sweep has a point yet.
+    bool exportPareto(const QString& path, QString* error);
+    // heatmap, timeline and summary in PNG, PDF and SVG, plus JSON and CSV,
+    // and the Pareto plot (and its CSV) where a sweep has points.
     bool exportAll(const QString& directory, QString* error);
 
 public slots:
@@ -120,6 +125,7 @@ private:
     QString baseFileName() const;
     void exportWithDialog(const QString& what, bool (ExplorerWindow::*fn)(const QString&, QString*),
                           const QString& filters);
+    int sweepRows() const;  // the Pareto tab's points so far
     void writeSettings();
     QString cacheKey() const;
     double relativeGap() const;  // the gap box, as a fraction
@@ -151,7 +157,7 @@ private:
     SummaryPanel* summary_;
     TeachingPanel* teaching_;
     StatusLine* status_;
-    QWidget* pareto_ = nullptr;
+    ParetoPlot* pareto_ = nullptr;
 
     QAction* solveAct_;
     QAction* cancelAct_;

@@ -17,11 +17,13 @@
 #include "explorer_window.h"
 #include "heatmap_view.h"
 #include "memory_timeline_view.h"
+#include "pareto_plot.h"
 #include "replay.h"
 #include "schedule_cell_model.h"
 #include "solve_bridge.h"
 #include "status_line.h"
 #include "summary_panel.h"
+#include "sweep.h"
 #include "teaching_panel.h"
 #include "ui_test_graphs.h"
 #include "view_export.h"
@@ -325,6 +327,33 @@ void TestViews::windowSolvesUndoesAndExports() {
     QFile json(QDir(dir.path()).filePath(files.filter(".json").first()));
     QVERIFY(json.open(QIODevice::ReadOnly));
     QVERIFY(json.readAll().contains("\"status\""));
+
+    // The Pareto plot: nothing before a sweep, then the figure and its
+    // points, in "Export all views" too.
+    QVERIFY(!w.exportPareto(dir.filePath("p.pdf"), &err));
+    QVERIFY2(err.contains("Pareto tab"), qPrintable(err));
+    QVERIFY(!QFileInfo::exists(dir.filePath("p.pdf")));
+    auto* pareto = w.findChild<ParetoPlot*>();
+    QVERIFY(pareto);
+    SweepConfig sweep;
+    sweep.problem = w.problem();
+    sweep.points = 4;
+    sweep.strategies = {"chen-greedy", "dtr", "plain"};  // no solver: quick
+    QSignalSpy swept(pareto->runner(), &SweepRunner::finished);
+    QVERIFY(pareto->runSweep(sweep));
+    QVERIFY(swept.wait(30000));
+    QCOMPARE(static_cast<int>(pareto->result().rows.size()), 12);
+    QTemporaryDir dir2;
+    QVERIFY2(w.exportAll(dir2.path(), &err), qPrintable(err));
+    const QStringList withSweep = QDir(dir2.path()).entryList(QDir::Files);
+    QCOMPARE(withSweep.size(), 15);
+    QCOMPARE(withSweep.filter("-pareto.").size(), 4);
+    QFile pdf(QDir(dir2.path()).filePath(withSweep.filter("-pareto.pdf").first()));
+    QVERIFY(pdf.open(QIODevice::ReadOnly));
+    QVERIFY(pdf.read(5).startsWith("%PDF"));
+    QFile csv(QDir(dir2.path()).filePath(withSweep.filter("-pareto.csv").first()));
+    QVERIFY(csv.open(QIODevice::ReadOnly));
+    QCOMPARE(csv.readAll().count('\n'), 13);  // a header and the 12 points
 }
 
 // The reference's API example is not proven within 0.01 % in 20 s, but its
