@@ -49,7 +49,6 @@
 #include "units.h"
 #include "view_export.h"
 
-
 namespace poet::ui {
 
 namespace {
@@ -341,7 +340,8 @@ void ExplorerWindow::buildActions() {
                exportWithDialog(tr("pareto"), &ExplorerWindow::exportPareto, imageFilters + tr(";;CSV (*.csv)"));
            });
     addAct(file, tr("Export &all views\u2026"), QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_E),
-           tr("Every view as PDF, SVG and PNG plus the schedule as JSON and CSV, into one folder"), [this] {
+           tr("Every view as PDF, SVG and PNG plus the schedule as JSON and CSV (and the Pareto plot and its "
+              "points where a sweep ran), into one folder"), [this] {
                const QString dir = QFileDialog::getExistingDirectory(this, tr("Export all views into"),
                                                                      lastExportDir_.isEmpty() ? QDir::homePath()
                                                                                               : lastExportDir_);
