@@ -93,7 +93,7 @@ int placeLegendClearOfData(QCustomPlot* plot, QSize size)
 
     const std::array<Qt::Alignment, 4> corners = {top_right, Qt::AlignTop | Qt::AlignLeft,
                                                   Qt::AlignBottom | Qt::AlignLeft, Qt::AlignBottom | Qt::AlignRight};
-    const std::vector<Sample> samples = drawnSamples(plot);
+    std::vector<Sample> samples = drawnSamples(plot);
     for (const Qt::Alignment corner : corners) {
         const QRectF keep_clear =
             legendRectAt(corners_rect, legend, corner).adjusted(-clearance, -clearance, clearance, clearance);
@@ -115,14 +115,17 @@ int placeLegendClearOfData(QCustomPlot* plot, QSize size)
     // at most).
     inset->setInsetAlignment(0, top_right);
     for (int pass = 0; pass < 3; ++pass) {
-        if (pass > 0) layOut(plot, size);
+        if (pass > 0) {
+            layOut(plot, size);
+            samples = drawnSamples(plot);
+        }
         const QRect axis_rect = plot->axisRect()->rect();
         const QRectF at = legendRectAt(inset->rect(), legend, top_right);
         const double f = (at.bottom() + clearance - axis_rect.top()) / std::max(1, axis_rect.height());
         if (f >= 0.9) break;  // a legend near the plot's height: squeezing the data under it helps no one
         const QCPRange range = value_axis->range();
         double upper = range.upper;
-        for (const Sample& s : drawnSamples(plot))
+        for (const Sample& s : samples)
             if (s.x_px >= at.left() - clearance && s.x_px <= at.right() + clearance)
                 upper = std::max(upper, (s.value - f * range.lower) / (1 - f));
         if (upper <= range.upper) break;

@@ -63,10 +63,12 @@ std::vector<double> SummaryPanel::columnWidths() const {
     return widths;
 }
 
-QSizeF SummaryPanel::exportSize() const {
+QSizeF SummaryPanel::exportSize() const { return exportSizeFor(columnWidths()); }
+
+QSizeF SummaryPanel::exportSizeFor(const std::vector<double>& widths) const {
     const QFontMetricsF fm(font());
     double table = 0;
-    for (double w : columnWidths()) table += w;
+    for (double w : widths) table += w;
     const double pad = fm.height() * 0.6;
     return QSizeF(std::max(fm.height() * 30, table + 2 * pad), fm.height() * (model_->rowCount() + 4) * 1.5);
 }
@@ -75,7 +77,8 @@ void SummaryPanel::renderTo(QPainter& p, const QRectF& target) const {
     p.save();
     p.fillRect(target, Qt::white);
     // Squeezing the columns instead cut their texts short ("lain pass / budget").
-    const QSizeF natural = exportSize();
+    const std::vector<double> widths = columnWidths();
+    const QSizeF natural = exportSizeFor(widths);
     const double s = std::min({1.0, target.width() / natural.width(), target.height() / natural.height()});
     p.translate(target.topLeft());
     p.scale(s, s);
@@ -93,7 +96,6 @@ void SummaryPanel::renderTo(QPainter& p, const QRectF& target) const {
         r.setTop(tr.bottom());
     }
     const int cols = model_->columnCount();
-    const std::vector<double> widths = columnWidths();
     auto drawRow = [&](double y, int row, bool header) {
         double x = r.left();
         for (int c = 0; c < cols; ++c) {

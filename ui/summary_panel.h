@@ -34,6 +34,8 @@ private:
     // Each column's width in the export: its widest text (the header and the
     // first column bold) and a gap.
     std::vector<double> columnWidths() const;
+    // exportSize() for those widths.
+    QSizeF exportSizeFor(const std::vector<double>& widths) const;
 
     SummaryModel* model_;
     QTableView* table_;
