@@ -337,7 +337,8 @@ void ExplorerWindow::buildActions() {
     addAct(file, tr("Export &Pareto plot\u2026"), QKeySequence(),
            tr("The Pareto tab's sweep as a figure (PDF or SVG, vector, or PNG) or its points as CSV"),
            [this, imageFilters] {
-               exportWithDialog(tr("pareto"), &ExplorerWindow::exportPareto, imageFilters + tr(";;CSV (*.csv)"));
+               exportWithDialog(tr("pareto"), &ExplorerWindow::exportPareto, imageFilters + tr(";;CSV (*.csv)"),
+                                ExportSource::Sweep);
            });
     addAct(file, tr("Export &all views\u2026"), QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_E),
            tr("Every view as PDF, SVG and PNG plus the schedule as JSON and CSV (and the Pareto plot and its "
@@ -676,9 +677,8 @@ QString ExplorerWindow::baseFileName() const {
 }
 
 void ExplorerWindow::exportWithDialog(const QString& what, bool (ExplorerWindow::*fn)(const QString&, QString*),
-                                      const QString& filters) {
-    // The Pareto plot needs a sweep, not the schedule on screen.
-    const bool sweep = fn == &ExplorerWindow::exportPareto;
+                                      const QString& filters, ExportSource source) {
+    const bool sweep = source == ExportSource::Sweep;
     if (sweep ? sweepRows() == 0 : !shown_) {
         QMessageBox::information(this, tr("Nothing to export"),
                                  sweep ? tr("No sweep has a point yet: run one on the Pareto tab.")

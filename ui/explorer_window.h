@@ -123,8 +123,10 @@ private:
     void clearViews(const QString& why);
     QString viewTitle(const SolveResult& r) const;
     QString baseFileName() const;
+    // What an export draws from: the schedule on screen, or the Pareto tab's sweep.
+    enum class ExportSource { Schedule, Sweep };
     void exportWithDialog(const QString& what, bool (ExplorerWindow::*fn)(const QString&, QString*),
-                          const QString& filters);
+                          const QString& filters, ExportSource source = ExportSource::Schedule);
     int sweepRows() const;  // the Pareto tab's points so far
     void writeSettings();
     QString cacheKey() const;
