@@ -40,8 +40,9 @@ std::optional<Schedule> leastEnergyValid(const Graph& g, const ReplayLimits& lim
 std::optional<Schedule> bestQuickSchedule(const Problem& problem);
 
 // The smallest RAM budget (to within 0.1%) at which heuristicSchedule finds a
-// schedule for this problem's other settings: an upper bound on the smallest
-// feasible budget. nullopt when it finds none even at the plain-pass peak.
+// schedule for this problem's other settings, searched upward from
+// minimumFeasibleBudgetLowerBound: an upper bound on the smallest feasible
+// budget. nullopt when it finds none even at the plain-pass peak.
 std::optional<std::int64_t> smallestHeuristicBudget(const Problem& problem);
 
 }  // namespace poet

@@ -76,6 +76,7 @@ json resultSummaryJson(const Problem& problem, const SolveResult& r)
     j["constraints"] = r.constraints;
     j["replay_valid"] = has && rep.valid;
     if (!r.message.empty()) j["message"] = r.message;
+    if (r.ram_budget_that_works_bytes > 0) j["ram_budget_that_works_bytes"] = r.ram_budget_that_works_bytes;
     return j;
 }
 

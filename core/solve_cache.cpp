@@ -14,7 +14,9 @@ namespace poet {
 namespace {
 
 using nlohmann::json;
-constexpr const char* kFormat = "poet-solve-cache-2";
+// 3: infeasible answers keep a RAM budget that works (SolveResult), which
+// older files lack: they are solved again rather than shown without it.
+constexpr const char* kFormat = "poet-solve-cache-3";
 
 std::string graphKey(const Graph& g)
 {
@@ -49,6 +51,8 @@ std::optional<Stored> load(const std::filesystem::path& file, const Problem& pro
         s.result.variables = doc.at("variables").get<int>();
         s.result.constraints = doc.at("constraints").get<int>();
         if (doc.contains("message")) s.result.message = doc.at("message").get<std::string>();
+        if (doc.contains("ram_budget_that_works_bytes"))
+            s.result.ram_budget_that_works_bytes = doc.at("ram_budget_that_works_bytes").get<std::int64_t>();
         if (*status == SolveStatus::Optimal || *status == SolveStatus::Feasible) {
             LoadedSchedule l = scheduleFromDocument(doc, file.string());
             if (l.schedule.size() != problem.graph.size()) return std::nullopt;

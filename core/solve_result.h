@@ -1,6 +1,7 @@
 #pragma once
 // What a solve tells its caller: the truth about its status, the schedule it
 // found (if any), and the replay's measurement of that schedule.
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -38,6 +39,10 @@ struct SolveResult {
     int variables = 0;
     int constraints = 0;
     std::string message;          // human-readable detail (e.g. why infeasible)
+    // Where infeasible: a RAM budget at which a schedule exists with every
+    // other setting unchanged (the smallest, where the solve knows it), so a
+    // user can be offered it; 0 where none is known.
+    std::int64_t ram_budget_that_works_bytes = 0;
 };
 
 }  // namespace poet

@@ -621,20 +621,28 @@ std::string looserBudgetText()
 
 // Why nothing fits, and the smallest RAM budget that would: a lower bound
 // (one node with all its inputs) and, where the paging heuristic finds one,
-// a budget that certainly works.
-std::string infeasibilityMessage(const Problem& problem, const std::string& why = {})
+// a budget that certainly works, which the result keeps for the explorer to
+// offer.
+void explainInfeasible(SolveResult& result, const Problem& problem, const std::string& why = {})
 {
     std::string msg = "no schedule fits these budgets" + why;
     const auto lower = minimumFeasibleBudgetLowerBound(problem.graph);
-    if (problem.ram_budget_bytes < lower)
-        return msg + ": the RAM budget is below " + std::to_string(lower) +
-               " B, the smallest that holds one node with all its inputs; the smallest budget that would work is at least that";
-    if (const auto works = smallestHeuristicBudget(problem))
-        return msg + "; the smallest RAM budget that would work lies between " + std::to_string(lower) + " B and " +
+    auto works = smallestHeuristicBudget(problem);
+    if (works && *works <= problem.ram_budget_bytes) works.reset();  // short of the runtime budget, not of RAM
+    result.ram_budget_that_works_bytes = works.value_or(0);
+    if (problem.ram_budget_bytes < lower) {
+        msg += ": the RAM budget is below " + std::to_string(lower) +
+               " B, the smallest that holds one node with all its inputs";
+        if (works) msg += "; a schedule exists at " + std::to_string(*works) + " B";
+    } else if (works) {
+        msg += "; the smallest RAM budget that would work lies between " + std::to_string(lower) + " B and " +
                std::to_string(*works) + " B (a schedule exists there" +
                (problem.options.paging ? "" : "; or switch paging on") + ")";
-    if (!problem.options.paging) return msg + "; switching paging on, or a larger runtime budget, may help";
-    return msg + "; a larger runtime budget may help";
+    } else {
+        msg += problem.options.paging ? "; a larger runtime budget may help"
+                                      : "; switching paging on, or a larger runtime budget, may help";
+    }
+    result.message = msg;
 }
 
 // Where the time ran out before any schedule: what is known. With paging
@@ -733,7 +741,7 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
     // Computing a node holds its output and all its inputs at once: a proof of
     // infeasibility without a solve.
     if (problem.ram_budget_bytes < minimumFeasibleBudgetLowerBound(problem.graph)) {
-        result.message = infeasibilityMessage(problem);
+        explainInfeasible(result, problem);
         return finishWith(SolveStatus::Infeasible, nullptr, SolutionSource::None, 0);
     }
     if (f.triviallyInfeasible()) {
@@ -842,7 +850,7 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
         // ends with `why`) or may raise the known bound.
         auto provesInfeasible = [&](bool infeasible, double bound_j, auto why, auto name) {
             if (infeasible) {
-                result.message = infeasibilityMessage(problem, why());
+                explainInfeasible(result, problem, why());
                 return true;
             }
             raiseKnownBound(bound_j, name);
@@ -1006,8 +1014,9 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
             bucketBound(problem, bucketBoundStages(problem, peak_stage, 9),
                         std::min(0.2 * options.time_limit_s, options.time_limit_s - secondsSince(start)), cancel);
         if (buckets.infeasible) {
-            result.message = infeasibilityMessage(
-                problem, ": the stage-peak stage and the last nine cannot all fit within the runtime budget they share");
+            explainInfeasible(result, problem,
+                              ": the stage-peak stage and the last nine cannot all fit within the runtime "
+                              "budget they share");
             return finishWith(SolveStatus::Infeasible, nullptr, SolutionSource::None, 0);
         }
         raiseKnownBound(buckets.bound_j, [] { return bucketBoundName(9); });
@@ -1023,6 +1032,7 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
         const PlanOutcome out = solvePagingPlan(plan, problem, options, start, warm_energy_j,
                                                 result.first_solution_time_s, cancel, onIncumbent);
         if (out.infeasible) {
+            result.ram_budget_that_works_bytes = plan.smallestFeasibleBudget();
             result.message = "no schedule fits these budgets: with nothing to recompute, the smallest RAM budget "
                              "that works is " +
                              std::to_string(plan.smallestFeasibleBudget()) + " B" +
@@ -1425,7 +1435,7 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
         return result;
     }
     if (model.isProvenInfeasible() && !cancelled) {
-        result.message = infeasibilityMessage(problem);
+        explainInfeasible(result, problem);
         return finishWith(SolveStatus::Infeasible, nullptr, SolutionSource::None, 0);
     }
     return finishWith(cancelled ? SolveStatus::Cancelled : SolveStatus::NoSolution, nullptr, SolutionSource::None,

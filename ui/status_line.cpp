@@ -65,9 +65,15 @@ StatusMessage statusForResult(const SolveResult& r, const StatusContext& ctx) {
         m.tone = StatusTone::Bad;
         QString reason = r.message.empty() ? QObject::tr("no schedule meets these budgets") : q(r.message).toHtmlEscaped();
         m.text = QObject::tr("Infeasible: %1.").arg(reason.endsWith('.') ? reason.chopped(1) : reason);
-        if (ctx.min_budget_lower_bound_bytes > ctx.ram_budget_bytes) {
-            m.text += QObject::tr(" The smallest RAM budget that could work is at least %1: "
-                                  "<a href=\"budget:%2\">use it</a>.")
+        // The solver's message says why, with the budgets in bytes; the link
+        // sets the one that works (or, where none is known, the least that
+        // could).
+        if (r.ram_budget_that_works_bytes > ctx.ram_budget_bytes) {
+            m.text += QObject::tr(" <a href=\"budget:%2\">Use %1</a>.")
+                          .arg(q(formatBytes(r.ram_budget_that_works_bytes)))
+                          .arg(r.ram_budget_that_works_bytes);
+        } else if (ctx.min_budget_lower_bound_bytes > ctx.ram_budget_bytes) {
+            m.text += QObject::tr(" <a href=\"budget:%2\">Try %1</a>.")
                           .arg(q(formatBytes(ctx.min_budget_lower_bound_bytes)))
                           .arg(ctx.min_budget_lower_bound_bytes);
         } else {

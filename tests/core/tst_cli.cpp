@@ -210,6 +210,24 @@ private slots:
         const Run r = poet({"solve", "--model", "linear", "--platform", "m4", "--ram-budget", "100"});
         QCOMPARE(r.code, 2);
         QVERIFY2(r.out.contains("infeasible") && r.out.contains("smallest"), qPrintable(r.out));
+        // The reference README's infeasible vgg16_cifar case: below the
+        // largest node with its inputs (1 MiB). The JSON names a budget that
+        // works, and a solve there finds a schedule the replay accepts.
+        const Run below = poet({"solve", "--model", "vgg16_cifar", "--platform", "m4", "--ram-budget", "986333",
+                                "--runtime-budget", "1.5", "--json"});
+        QCOMPARE(below.code, 2);
+        const auto doc = nlohmann::json::parse(below.out.toStdString());
+        const auto works = doc.at("ram_budget_that_works_bytes").get<std::int64_t>();
+        QVERIFY2(works >= 1048576 && works <= 1048576 * 101 / 100, qPrintable(below.out));
+        QVERIFY2(doc.at("message").get<std::string>().find("a schedule exists at " + std::to_string(works) + " B") !=
+                     std::string::npos,
+                 qPrintable(below.out));
+        const Run there = poet({"solve", "--model", "vgg16_cifar", "--platform", "m4", "--ram-budget",
+                                QString::number(works), "--runtime-budget", "1.5", "--time-limit", "10", "--json"});
+        QCOMPARE(there.code, 0);
+        const auto solved = nlohmann::json::parse(there.out.toStdString());
+        QVERIFY(solved.at("replay_valid").get<bool>() && solved.at("peak_ram_bytes").get<std::int64_t>() <= works);
+        QVERIFY(!solved.contains("ram_budget_that_works_bytes"));
     }
 
     void sweepWritesCsv()

@@ -79,6 +79,9 @@ private slots:
         QVERIFY(hit.has_value());
         QCOMPARE(toString(hit->status), "infeasible");
         QVERIFY(!hit->schedule.has_value());
+        // With the budget that works (12 B, tst_solver's infeasible()), which
+        // the explorer offers.
+        QCOMPARE(hit->ram_budget_that_works_bytes, std::int64_t(12));
     }
 
     void damagedFileIsIgnoredAndReplaced()

@@ -99,13 +99,22 @@ private slots:
         const SolveResult a = solveQuick(problemOf(longSkipGraph(0.2, 0.3), 9, 1.0, false, true));
         QCOMPARE(toString(a.status), "infeasible");
         QVERIFY(!a.schedule.has_value());
-        // 8 B cannot hold W with both its inputs, whatever the switches.
+        // X then stays in RAM while Z runs beside Y: 12 B is the least that
+        // works (hand-computed), and a solve there finds it.
+        QCOMPARE(a.ram_budget_that_works_bytes, std::int64_t(12));
+        QCOMPARE(toString(solveQuick(problemOf(longSkipGraph(0.2, 0.3), 12, 1.0, false, true)).status), "optimal");
+        // 8 B cannot hold W with both its inputs, whatever the switches; 9 B
+        // does, paging X out and in (mustPage).
         const SolveResult b = solveQuick(problemOf(longSkipGraph(0.2, 0.3), 8, 3.0, true, true));
         QCOMPARE(toString(b.status), "infeasible");
-        // A runtime budget below one plain pass is infeasible before any solve.
+        QCOMPARE(b.ram_budget_that_works_bytes, std::int64_t(9));
+        QVERIFY2(b.message.find("a schedule exists at 9 B") != std::string::npos, b.message.c_str());
+        // A runtime budget below one plain pass is infeasible before any
+        // solve, and no RAM budget helps.
         const SolveResult c = solveQuick(problemOf(longSkipGraph(0.2, 0.3), 100, 0.9, true, true));
         QCOMPARE(toString(c.status), "infeasible");
         QVERIFY(c.message.find("runtime budget") != std::string::npos);
+        QCOMPARE(c.ram_budget_that_works_bytes, std::int64_t(0));
     }
 
     void rematAndPagingCompete()

@@ -209,6 +209,13 @@ void TestUiModels::statusWords() {
                  m.text.contains("budget:262100"),
              qPrintable(m.text));
     QCOMPARE(m.tone, StatusTone::Bad);
+    // Where the solve knows a budget that works, the link offers that one,
+    // not the lower bound.
+    r.ram_budget_that_works_bytes = 300000;
+    m = statusForResult(r, ctx);
+    QVERIFY2(m.text.contains("Use 300.0 KB") && m.text.contains("budget:300000") && !m.text.contains("budget:262100"),
+             qPrintable(m.text));
+    r.ram_budget_that_works_bytes = 0;
     r.status = SolveStatus::Feasible;
     r.gap = 0.0123;
     m = statusForResult(r, ctx);
