@@ -690,9 +690,11 @@ void ExplorerWindow::exportWithDialog(const QString& what, bool (ExplorerWindow:
                             : lastExportDir_;
     QString selected;
     const QString firstSuffix = filters.section(QLatin1String("(*."), 1, 1).section(QLatin1Char(')'), 0, 0);
-    QString path = QFileDialog::getSaveFileName(
-        this, tr("Export %1").arg(what), QDir(dir).filePath(baseFileName() + "-" + what + "." + firstSuffix),
-        filters, &selected);
+    // A sweep spans many RAM budgets: its name leaves the one on screen out.
+    const QString base = sweep ? QStringLiteral("%1-%2").arg(q(problem_.model), q(problem_.platform)) : baseFileName();
+    QString path = QFileDialog::getSaveFileName(this, tr("Export %1").arg(what),
+                                                QDir(dir).filePath(base + "-" + what + "." + firstSuffix), filters,
+                                                &selected);
     if (path.isEmpty()) return;
     if (QFileInfo(path).suffix().isEmpty()) {
         const QString suf = selected.section(QLatin1String("(*."), 1, 1).section(QLatin1Char(')'), 0, 0);
