@@ -311,6 +311,22 @@ void TestViews::windowSolvesUndoesAndExports() {
     QCOMPARE(*w.lastStatus(), SolveStatus::Infeasible);
     QVERIFY2(w.statusLine()->text().contains("Infeasible"), qPrintable(w.statusLine()->text()));
     QVERIFY(!w.heatmap()->hasSchedule());
+    // Its link sets a budget where a schedule exists (as a click would),
+    // one undo step.
+    const QRegularExpressionMatch offered =
+        QRegularExpression(QStringLiteral("href=\"budget:(\\d+)\"")).match(w.statusLine()->text());
+    QVERIFY2(offered.hasMatch(), qPrintable(w.statusLine()->text()));
+    QLabel* link = nullptr;
+    for (QLabel* l : w.statusLine()->findChildren<QLabel*>())
+        if (l->text().contains(QLatin1String("href"))) link = l;
+    QVERIFY(link);
+    emit link->linkActivated(QStringLiteral("budget:") + offered.captured(1));
+    QCOMPARE(w.budgets().ram_budget_bytes, offered.captured(1).toLongLong());
+    QVERIFY(settled.wait(30000));
+    QVERIFY2(w.lastStatus() && *w.lastStatus() != SolveStatus::Infeasible && w.heatmap()->hasSchedule(),
+             qPrintable(w.statusLine()->text()));
+    w.undoStack()->undo();
+    QVERIFY(settled.wait(30000));
     w.undoStack()->undo();
     QVERIFY(settled.wait(30000) || w.heatmap()->hasSchedule());
 
