@@ -1,6 +1,8 @@
 #include "cli_common.h"
 
 #include <cmath>
+#include <functional>
+#include <optional>
 #include <regex>
 
 #include "cost_model.h"
@@ -13,15 +15,58 @@ void addProblemOptions(CLI::App* cmd, ProblemArgs& a, bool require_budget)
 {
     cmd->add_option("--model", a.model, "Model profile name (see `poet list`)")->capture_default_str();
     cmd->add_option("--platform", a.platform, "Platform profile name (see `poet list`)")->capture_default_str();
-    cmd->add_option("--batch-size", a.batch_size, "Batch size (default: the model profile's)")->check(CLI::PositiveNumber);
+    cmd->add_option("--batch-size", a.batch_size, "Batch size (default: the model profile's)")
+        ->check(positiveWholeNumber());
     auto* ram = cmd->add_option("--ram-budget", a.ram_budget,
                                 "RAM budget: bytes (3000000), with a unit (3MB, 2.5MiB, 737KB) or a percentage of the "
                                 "plain-pass peak (30%)");
     if (require_budget) ram->required();
     cmd->add_option("--runtime-budget", a.runtime_budget, "Runtime budget as a factor of one plain pass (e.g. 1.5)")
-        ->capture_default_str();
+        ->capture_default_str()
+        ->check(positiveNumber());
     cmd->add_flag("--no-paging", a.no_paging, "Forbid paging to secondary storage");
     cmd->add_flag("--no-remat", a.no_remat, "Forbid rematerialization (recomputation)");
+}
+
+namespace {
+
+// The whole of `text` as a finite number, or nothing.
+std::optional<double> numberIn(const std::string& text)
+{
+    try {
+        std::size_t used = 0;
+        const double value = std::stod(text, &used);
+        if (used == text.size() && std::isfinite(value)) return value;
+    } catch (const std::exception&) {
+    }
+    return std::nullopt;
+}
+
+CLI::Validator numberCheck(const std::function<bool(double)>& holds, const std::string& wanted)
+{
+    return CLI::Validator(
+        [holds, wanted](std::string& text) -> std::string {
+            const auto value = numberIn(text);
+            return value && holds(*value) ? std::string() : "must be " + wanted + ", got '" + text + "'";
+        },
+        "");
+}
+
+}  // namespace
+
+CLI::Validator positiveNumber()
+{
+    return numberCheck([](double v) { return v > 0; }, "a positive number");
+}
+
+CLI::Validator positiveWholeNumber()
+{
+    return numberCheck([](double v) { return v >= 1 && v == std::floor(v) && v <= 1e9; }, "a positive whole number");
+}
+
+CLI::Validator fractionFrom0To1()
+{
+    return numberCheck([](double v) { return v >= 0 && v <= 1; }, "a fraction from 0 to 1 (0.005 = 0.5%)");
 }
 
 std::int64_t parseRamBudget(const std::string& text, std::int64_t plain_peak_bytes)

@@ -41,6 +41,14 @@ void addProblemOptions(CLI::App* cmd, ProblemArgs& args, bool require_budget = t
 // names the bad option, file, line and field.
 Problem loadProblem(const ProblemArgs& args);
 
+// Checks for numeric options whose failures say what is wanted and what came:
+// "--time-limit: must be a positive number, got '-1'". CLI11's own
+// PositiveNumber prints its range to 1.8e308 in full (and calls 0 out of
+// "range 0 to ..."), and a word where a number belongs only "Could not convert".
+CLI::Validator positiveNumber();
+CLI::Validator positiveWholeNumber();
+CLI::Validator fractionFrom0To1();  // a relative gap: 0.005 = 0.5%
+
 // Parses a RAM budget string; `plain_peak_bytes` resolves percentages.
 std::int64_t parseRamBudget(const std::string& text, std::int64_t plain_peak_bytes);
 

@@ -93,15 +93,17 @@ void addSolveCommand(CLI::App& root, int& exit_code)
     auto args = std::make_shared<SolveArgs>();
     CLI::App* cmd = root.add_subcommand("solve", "Find the least-energy schedule for a RAM and a runtime budget");
     addProblemOptions(cmd, args->problem);
-    cmd->add_option("--time-limit", args->time_limit_s, "Wall-clock limit in seconds")->capture_default_str()->check(
-        CLI::PositiveNumber);
+    cmd->add_option("--time-limit", args->time_limit_s, "Wall-clock limit in seconds")
+        ->capture_default_str()
+        ->check(positiveNumber());
     cmd->add_option("--threads", args->threads,
                     "Cores to use: with 2, the paging plan runs beside the lower bounds, and CBC's search gets 2 "
                     "threads")
         ->capture_default_str()
         ->check(CLI::Range(1, 64));
-    cmd->add_option("--gap", args->gap, "Stop at this relative gap (0.01 = 1%)")->capture_default_str()->check(
-        CLI::Range(0.0, 1.0));
+    cmd->add_option("--gap", args->gap, "Stop at this relative gap (0.01 = 1%)")
+        ->capture_default_str()
+        ->check(fractionFrom0To1());
     cmd->add_flag("--json", args->json, "Print the result as one JSON document");
     cmd->add_flag("--log", args->log, "Show CBC's log on stderr");
     cmd->add_option("--out", args->out, "Write the schedule (JSON) to this file");

@@ -144,18 +144,18 @@ void addSweepCommand(CLI::App& root, int& exit_code) {
         ->capture_default_str();
     cmd->add_option("--runtime-min", args->runtime_min, "Smallest runtime factor (--vary runtime)")
         ->capture_default_str()
-        ->check(CLI::PositiveNumber);
+        ->check(positiveNumber());
     cmd->add_option("--runtime-max", args->runtime_max, "Largest runtime factor (--vary runtime)")
         ->capture_default_str()
-        ->check(CLI::PositiveNumber);
+        ->check(positiveNumber());
     cmd->add_option("--csv", args->csv, "Write the rows to this CSV file (default: stdout)");
     cmd->add_option("--plot", args->plot, "Write the plot to this file (.pdf, .svg, .png)");
     cmd->add_option("--time-limit", args->time_limit_s, "Wall-clock limit per MILP point, seconds")
         ->capture_default_str()
-        ->check(CLI::PositiveNumber);
+        ->check(positiveNumber());
     cmd->add_option("--gap", args->gap, "Relative gap at which a MILP point counts as solved")
         ->capture_default_str()
-        ->check(CLI::Range(0.0, 1.0));
+        ->check(fractionFrom0To1());
     cmd->add_option("--threads", args->threads, "Cores per point (see `poet solve --help`)")
         ->capture_default_str()
         ->check(CLI::Range(1, 64));

@@ -13,6 +13,7 @@
 #include <CglProbing.hpp>
 #include <CglTwomir.hpp>
 #include <CglZeroHalf.hpp>
+#include <CoinMessageHandler.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -74,6 +75,13 @@ void addCutsAndHeuristics(CbcModel& model)
 
 void configureCbc(CbcModel& model, const SolverOptions& options, double offset_j, double scale, double seconds_left)
 {
+    if (options.log) {
+        // To stderr: CBC's own handler writes to stdout, into `poet solve
+        // --json`'s document. One per thread (models run side by side, and a
+        // handler keeps its message being built); CBC's workers clone it.
+        thread_local CoinMessageHandler to_stderr(stderr);
+        model.passInMessageHandler(&to_stderr);
+    }
     model.setLogLevel(options.log ? 1 : 0);
     model.solver()->messageHandler()->setLogLevel(0);
     model.setUseElapsedTime(true);  // CBC counts CPU seconds otherwise

@@ -178,6 +178,22 @@ private slots:
         QCOMPARE(r.code, 4);
         QVERIFY(r.err.contains("/nonexistent/s.json"));
 
+        // Numbers out of range say what is wanted and what came (CLI11's
+        // own checks printed their range to 1.8e308, or "Could not convert").
+        const QList<QPair<QStringList, QString>> numbers{
+            {{"solve", "--ram-budget", "1MB", "--time-limit", "-1"}, "--time-limit: must be a positive number, got '-1'"},
+            {{"solve", "--ram-budget", "1MB", "--runtime-budget", "abc"},
+             "--runtime-budget: must be a positive number, got 'abc'"},
+            {{"solve", "--ram-budget", "1MB", "--gap", "2"}, "--gap: must be a fraction from 0 to 1 (0.005 = 0.5%), got '2'"},
+            {{"info", "--batch-size", "0"}, "--batch-size: must be a positive whole number, got '0'"},
+            {{"sweep", "--time-limit", "0"}, "--time-limit: must be a positive number, got '0'"},
+        };
+        for (const auto& [args, message] : numbers) {
+            r = poet(QStringList{args.front(), "--model", "linear"} + args.mid(1));
+            QCOMPARE(r.code, 4);
+            QVERIFY2(r.err.contains(message) && r.err.size() < 200, qPrintable(r.err));
+        }
+
         // A mistyped command is named, with the ones there are.
         r = poet({"slove", "--model", "linear"});
         QCOMPARE(r.code, 4);
@@ -203,6 +219,18 @@ private slots:
         QCOMPARE(p.exitCode(), 4);
         const QString err = QString::fromUtf8(p.readAllStandardError());
         QVERIFY2(err.contains("broken.yaml:"), qPrintable(err));
+    }
+
+    // `--log` shows CBC's log on stderr, as its help says: on stdout it
+    // broke the `--json` document.
+    void logGoesToStderr()
+    {
+        const Run r = poet({"solve", "--model", "vgg16_cifar", "--platform", "m4", "--ram-budget", "1232916",
+                            "--runtime-budget", "1.5", "--time-limit", "10", "--log", "--json"});
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.err.contains("Cbc0"), qPrintable(r.err));
+        const auto doc = nlohmann::json::parse(r.out.toStdString(), nullptr, /*allow_exceptions=*/false);
+        QVERIFY2(!doc.is_discarded() && doc.at("replay_valid").get<bool>(), qPrintable(r.out.left(300)));
     }
 
     void infeasibleNamesSmallestBudget()
