@@ -233,6 +233,27 @@ private slots:
         QVERIFY2(!doc.is_discarded() && doc.at("replay_valid").get<bool>(), qPrintable(r.out.left(300)));
     }
 
+    // `poet info` names a budget that works, between the lower bound it
+    // prints and the plain-pass peak, and a solve there finds a schedule.
+    void infoNamesABudgetThatWorks()
+    {
+        const QStringList problem{"--model", "resnet18_cifar", "--platform", "m4", "--runtime-budget", "1.5"};
+        const Run info = poet(QStringList{"info"} + problem);
+        QCOMPARE(info.code, 0);
+        const auto number = [&](const QString& pattern) {
+            const QRegularExpressionMatch m = QRegularExpression(pattern).match(info.out);
+            return m.hasMatch() ? m.captured(1).toLongLong() : -1;
+        };
+        const qint64 lower = number(R"(at least (\d+) B)"), works = number(R"(a schedule exists at\s+(\d+) B)"),
+                     peak = number(R"(plain-pass peak RAM\s+(\d+) B)");
+        QVERIFY2(lower > 0 && works >= lower && works <= peak, qPrintable(info.out));
+        const Run solved = poet(QStringList{"solve"} + problem +
+                                QStringList{"--ram-budget", QString::number(works), "--time-limit", "5", "--json"});
+        QCOMPARE(solved.code, 0);
+        const auto doc = nlohmann::json::parse(solved.out.toStdString());
+        QVERIFY(doc.at("replay_valid").get<bool>() && doc.at("peak_ram_bytes").get<qint64>() <= works);
+    }
+
     void infeasibleNamesSmallestBudget()
     {
         const Run r = poet({"solve", "--model", "linear", "--platform", "m4", "--ram-budget", "100"});
