@@ -3,6 +3,7 @@
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+#include <type_traits>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -109,44 +110,74 @@ LoadedSchedule readScheduleDocument(const std::filesystem::path& file)
     return scheduleFromDocument(doc, file.string());
 }
 
+namespace {
+
+// A field's value as T, or an error that names the file, the field, what it
+// must be and what it is (nlohmann's own says only "type must be number").
+template <class T>
+T fieldAs(const json& value, const std::string& file, const std::string& name, const char* kind)
+{
+    const auto wrong = [&] {
+        std::string got = value.dump();
+        if (got.size() > 40) got = got.substr(0, 37) + "...";
+        return std::runtime_error(file + ": field '" + name + "' must be " + kind + ", got " + got);
+    };
+    if constexpr (std::is_same_v<T, std::string>) {
+        if (!value.is_string()) throw wrong();
+    } else if constexpr (std::is_same_v<T, bool>) {
+        if (!value.is_boolean()) throw wrong();
+    } else if constexpr (std::is_integral_v<T>) {
+        if (!value.is_number_integer()) throw wrong();
+    } else {
+        if (!value.is_number()) throw wrong();
+    }
+    return value.get<T>();
+}
+
+}  // namespace
+
 LoadedSchedule scheduleFromDocument(const json& doc, const std::string& where_from)
 {
-    const std::filesystem::path file(where_from);
+    const std::string file = std::filesystem::path(where_from).string();
+    if (!doc.is_object()) throw std::runtime_error(file + ": not a schedule document (a JSON object)");
     auto field = [&](const char* name) -> const json& {
-        if (!doc.contains(name)) throw std::runtime_error(file.string() + ": field '" + name + "' is missing");
+        if (!doc.contains(name)) throw std::runtime_error(file + ": field '" + name + "' is missing");
         return doc.at(name);
     };
     LoadedSchedule out;
-    try {
-        out.model = field("model").get<std::string>();
-        out.platform = field("platform").get<std::string>();
-        out.batch_size = field("batch_size").get<int>();
-        out.ram_budget_bytes = field("ram_budget_bytes").get<std::int64_t>();
-        out.runtime_budget_factor = field("runtime_budget_factor").get<double>();
-        out.options.paging = field("paging").get<bool>();
-        out.options.remat = field("remat").get<bool>();
-        const json& m = field("schedule");
-        const int n = static_cast<int>(field("nodes").size());
-        out.schedule = Schedule(n);
-        for (int w = 0; w < 5; ++w) {
-            const std::string where = std::string("schedule.") + kMatrixNames[w];
-            if (!m.contains(kMatrixNames[w])) throw std::runtime_error(file.string() + ": field '" + where + "' is missing");
-            const json& rows = m.at(kMatrixNames[w]);
-            if (!rows.is_array() || static_cast<int>(rows.size()) != n)
-                throw std::runtime_error(file.string() + ": field '" + where + "' must have one row per node (" +
-                                         std::to_string(n) + ")");
-            for (int t = 0; t < n; ++t)
-                for (const json& i : rows[t]) {
-                    const int node = i.get<int>();
-                    if (node < 0 || node >= n)
-                        throw std::runtime_error(file.string() + ": field '" + where + "[" + std::to_string(t) +
-                                                 "]' names node " + std::to_string(node) + ", outside 0.." +
-                                                 std::to_string(n - 1));
-                    matrixOf(out.schedule, w).set(t, node);
-                }
+    out.model = fieldAs<std::string>(field("model"), file, "model", "a model name");
+    out.platform = fieldAs<std::string>(field("platform"), file, "platform", "a platform name");
+    out.batch_size = fieldAs<int>(field("batch_size"), file, "batch_size", "a whole number");
+    out.ram_budget_bytes =
+        fieldAs<std::int64_t>(field("ram_budget_bytes"), file, "ram_budget_bytes", "bytes (a whole number)");
+    out.runtime_budget_factor =
+        fieldAs<double>(field("runtime_budget_factor"), file, "runtime_budget_factor", "a number");
+    out.options.paging = fieldAs<bool>(field("paging"), file, "paging", "true or false");
+    out.options.remat = fieldAs<bool>(field("remat"), file, "remat", "true or false");
+    const json& m = field("schedule");
+    const json& nodes = field("nodes");
+    if (!nodes.is_array()) throw std::runtime_error(file + ": field 'nodes' must be the list of node names");
+    if (!m.is_object()) throw std::runtime_error(file + ": field 'schedule' must hold the five matrices");
+    const int n = static_cast<int>(nodes.size());
+    out.schedule = Schedule(n);
+    for (int w = 0; w < 5; ++w) {
+        const std::string where = std::string("schedule.") + kMatrixNames[w];
+        if (!m.contains(kMatrixNames[w])) throw std::runtime_error(file + ": field '" + where + "' is missing");
+        const json& rows = m.at(kMatrixNames[w]);
+        if (!rows.is_array() || static_cast<int>(rows.size()) != n)
+            throw std::runtime_error(file + ": field '" + where + "' must have one row per node (" +
+                                     std::to_string(n) + ")");
+        for (int t = 0; t < n; ++t) {
+            const std::string row = where + "[" + std::to_string(t) + "]";
+            if (!rows[t].is_array()) throw std::runtime_error(file + ": field '" + row + "' must be a list of nodes");
+            for (const json& i : rows[t]) {
+                const int node = fieldAs<int>(i, file, row, "a list of node numbers");
+                if (node < 0 || node >= n)
+                    throw std::runtime_error(file + ": field '" + row + "' names node " + std::to_string(node) +
+                                             ", outside 0.." + std::to_string(n - 1));
+                matrixOf(out.schedule, w).set(t, node);
+            }
         }
-    } catch (const json::exception& e) {
-        throw std::runtime_error(file.string() + ": " + e.what());
     }
     return out;
 }

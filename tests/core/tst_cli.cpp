@@ -82,6 +82,27 @@ private slots:
         const Run bad = poet({"validate", file});
         QCOMPARE(bad.code, 6);
         QVERIFY(bad.out.contains("value read while absent"));
+
+        // A field of the wrong type is named, with what it must be and what
+        // it is (not nlohmann's "type must be number, but is string").
+        const QList<QPair<std::function<void(nlohmann::json&)>, QString>> wrong{
+            {[](nlohmann::json& d) { d["ram_budget_bytes"] = "abc"; },
+             "field 'ram_budget_bytes' must be bytes (a whole number), got \"abc\""},
+            {[](nlohmann::json& d) { d["paging"] = "yes"; }, "field 'paging' must be true or false, got \"yes\""},
+            {[](nlohmann::json& d) { d["schedule"]["R"][1] = nlohmann::json::array({"x"}); },
+             "field 'schedule.R[1]' must be a list of node numbers, got \"x\""},
+            {[](nlohmann::json& d) { d = nlohmann::json::array({1, 2}); }, "not a schedule document"},
+        };
+        for (const auto& [breakIt, message] : wrong) {
+            nlohmann::json broken = doc;
+            breakIt(broken);
+            QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+            f.write(QByteArray::fromStdString(broken.dump()));
+            f.close();
+            const Run named = poet({"validate", file});
+            QCOMPARE(named.code, 4);
+            QVERIFY2(named.err.contains(file + ": " + message), qPrintable(named.err));
+        }
     }
 
     // The MILP file, read back by CoinMpsIO (not by the code that wrote it):
