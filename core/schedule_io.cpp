@@ -134,11 +134,9 @@ T fieldAs(const json& value, const std::string& file, const std::string& name, c
     return value.get<T>();
 }
 
-}  // namespace
-
-LoadedSchedule scheduleFromDocument(const json& doc, const std::string& where_from)
+// scheduleFromDocument's fields, each checked for its type.
+LoadedSchedule readFields(const json& doc, const std::string& file)
 {
-    const std::string file = std::filesystem::path(where_from).string();
     if (!doc.is_object()) throw std::runtime_error(file + ": not a schedule document (a JSON object)");
     auto field = [&](const char* name) -> const json& {
         if (!doc.contains(name)) throw std::runtime_error(file + ": field '" + name + "' is missing");
@@ -180,6 +178,17 @@ LoadedSchedule scheduleFromDocument(const json& doc, const std::string& where_fr
         }
     }
     return out;
+}
+
+}  // namespace
+
+LoadedSchedule scheduleFromDocument(const json& doc, const std::string& where_from)
+{
+    try {
+        return readFields(doc, where_from);
+    } catch (const json::exception& e) {  // none expected once every field's type is checked
+        throw std::runtime_error(where_from + ": " + e.what());
+    }
 }
 
 void replaceFileAtomically(const std::filesystem::path& file,
