@@ -671,9 +671,9 @@ void ExplorerWindow::clearViews(const QString& why) {
     cellModel_->clear();
 }
 
-QString ExplorerWindow::baseFileName() const {
-    QString b = QStringLiteral("%1-%2-%3").arg(q(problem_.model), q(problem_.platform)).arg(problem_.ram_budget_bytes);
-    return b;
+QString ExplorerWindow::baseFileName(ExportSource source) const {
+    const QString network = QStringLiteral("%1-%2").arg(q(problem_.model), q(problem_.platform));
+    return source == ExportSource::Sweep ? network : network + QStringLiteral("-%1").arg(problem_.ram_budget_bytes);
 }
 
 void ExplorerWindow::exportWithDialog(const QString& what, bool (ExplorerWindow::*fn)(const QString&, QString*),
@@ -690,11 +690,9 @@ void ExplorerWindow::exportWithDialog(const QString& what, bool (ExplorerWindow:
                             : lastExportDir_;
     QString selected;
     const QString firstSuffix = filters.section(QLatin1String("(*."), 1, 1).section(QLatin1Char(')'), 0, 0);
-    // A sweep spans many RAM budgets: its name leaves the one on screen out.
-    const QString base = sweep ? QStringLiteral("%1-%2").arg(q(problem_.model), q(problem_.platform)) : baseFileName();
-    QString path = QFileDialog::getSaveFileName(this, tr("Export %1").arg(what),
-                                                QDir(dir).filePath(base + "-" + what + "." + firstSuffix), filters,
-                                                &selected);
+    QString path = QFileDialog::getSaveFileName(
+        this, tr("Export %1").arg(what), QDir(dir).filePath(baseFileName(source) + "-" + what + "." + firstSuffix),
+        filters, &selected);
     if (path.isEmpty()) return;
     if (QFileInfo(path).suffix().isEmpty()) {
         const QString suf = selected.section(QLatin1String("(*."), 1, 1).section(QLatin1Char(')'), 0, 0);

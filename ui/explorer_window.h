@@ -122,9 +122,10 @@ private:
     void showResult(const SolveResult& r, bool final);
     void clearViews(const QString& why);
     QString viewTitle(const SolveResult& r) const;
-    QString baseFileName() const;
     // What an export draws from: the schedule on screen, or the Pareto tab's sweep.
     enum class ExportSource { Schedule, Sweep };
+    // model-platform-RAM budget; a sweep's leaves the budget out (it spans many).
+    QString baseFileName(ExportSource source = ExportSource::Schedule) const;
     void exportWithDialog(const QString& what, bool (ExplorerWindow::*fn)(const QString&, QString*),
                           const QString& filters, ExportSource source = ExportSource::Schedule);
     int sweepRows() const;  // the Pareto tab's points so far
