@@ -246,6 +246,14 @@ struct RevolveTable {
 
 }  // namespace
 
+std::vector<int> revolveStates(const Graph& g) {
+    const int f = forwardEnd(g);
+    std::vector<int> x{0};
+    for (int c : checkpointCandidates(g))
+        if (c > 0 && c < f - 1) x.push_back(c);
+    return x;
+}
+
 long long revolveForwardSteps(int steps, int checkpoints) {
     if (steps <= 0) return 0;
     if (checkpoints < 1) throw std::invalid_argument("revolve needs at least one checkpoint");
@@ -272,17 +280,31 @@ long long revolveForwardStepsClosedForm(int l, int s) {
 std::optional<Schedule> revolveSchedule(const Graph& g, int checkpoints) {
     const int n = g.size();
     const int f = forwardEnd(g);
-    if (f < 2 || !isForwardChain(g) || checkpoints < 1) return std::nullopt;
-    // Stage of the first backward node reading x_k, for k = 0..f-2: it must
-    // decrease as k grows (the backward walks the chain in reverse).
-    const int m = f - 2;
+    const std::vector<int> x = revolveStates(g);
+    const int m = static_cast<int>(x.size()) - 1;
+    if (m < 1 || checkpoints < 1) return std::nullopt;
+    // Which state's visit needs forward node v: x_k itself, or the inside
+    // of segment k+1 (the nodes after x_m, up to the loss: k = m).
+    std::vector<int> state_of(f, 0);
+    for (int k = 0, v = 0; v < f; ++v) {
+        while (k < m && x[k + 1] <= v) ++k;
+        state_of[v] = k;
+    }
+    // Stage of the first backward node needing state k: it must decrease
+    // as k grows (the backward walks the segments in reverse).
     std::vector<int> visit_stage(m + 1, -1);
+    for (int t = f; t < n; ++t)
+        for (int u : g.predecessors(t))
+            if (u < f && visit_stage[state_of[u]] < 0) visit_stage[state_of[u]] = t;
     for (int k = 0; k <= m; ++k) {
-        for (int v : g.successors(k))
-            if (v >= f) { visit_stage[k] = v; break; }
         if (visit_stage[k] < 0) return std::nullopt;
         if (k > 0 && visit_stage[k] >= visit_stage[k - 1]) return std::nullopt;
     }
+    auto firstBackwardRead = [&](int v) {
+        for (int w : g.successors(v))
+            if (w >= f) return w;
+        return n;
+    };
     const int c = std::min(checkpoints - 1, m);
     RevolveTable table(m, c);
     BoolMatrix R(n);
@@ -292,19 +314,34 @@ std::optional<Schedule> revolveSchedule(const Graph& g, int checkpoints) {
     table.generate(
         0, m, c, [&](int i) { if (!first_sweep) pending.push_back(i); },
         [&](int k) {
-            first_sweep = false;
-            for (int i : pending) R.set(visit_stage[k], i);
+            const int at = visit_stage[k];
+            if (first_sweep) {  // the last segment's inside is still there from the forward pass
+                first_sweep = false;
+                return;
+            }
+            for (int i : pending)
+                for (int v = x[i - 1] + 1; v <= x[i]; ++v) R.set(at, v);
             pending.clear();
+            // Segment k+1's inside, each node at its first backward read or
+            // as its first reader in the segment is recomputed, whichever
+            // comes first: held from then on, not from `at`.
+            std::vector<int> stage(f, n);
+            for (int v = x[k + 1] - 1; v > x[k]; --v) {
+                int when = firstBackwardRead(v);
+                for (int w : g.successors(v))
+                    if (w < x[k + 1]) when = std::min(when, stage[w]);
+                stage[v] = std::max(when, at);
+                R.set(stage[v], v);
+            }
         });
     return scheduleFromRecompute(g, R);
 }
 
 std::optional<Schedule> revolve(const Graph& g, const ReplayLimits& limits) {
-    const int f = forwardEnd(g);
-    if (f < 2 || !isForwardChain(g)) return std::nullopt;
     std::optional<Schedule> best;
     ReplayReport best_report;
-    for (int s = 1; s <= f - 1; ++s) {
+    const int states = static_cast<int>(revolveStates(g).size());  // more slots change nothing
+    for (int s = 1; s <= states; ++s) {
         auto sched = revolveSchedule(g, s);
         if (!sched) return std::nullopt;
         consider(g, std::move(*sched), limits, best, best_report);

@@ -52,11 +52,17 @@ std::vector<int> chenGreedyCheckpoints(const Graph& g, std::int64_t segment_budg
 std::optional<Schedule> chenGreedy(const Graph& g, const ReplayLimits& limits);
 
 // ---- Griewank & Walther, revolve (binomial checkpointing) ---------------------
-// For a forward chain x_0..x_F-1 whose backward reads x_k at its k-th-from-last
-// gradient (graphs built like the reference). `checkpoints` counts the
-// checkpoint slots including the one holding x_0 (Griewank's s >= 1).
-// std::nullopt when the forward graph is not a chain.
+// Over the chain of states x_0..x_m: the input and the checkpoint candidates
+// before the loss (revolveStates; on a forward chain, every node before the
+// loss), as Chen's rules cut a network into segments. Step i recomputes
+// segment i (the nodes after x_{i-1} up to x_i) at the first backward stage
+// that needs x_i; reversing step k+1 recomputes segment k+1's inside, each
+// node no sooner than its first backward read needs it. `checkpoints` counts
+// the slots including the one holding x_0 (Griewank's s >= 1). std::nullopt
+// when there is no chain to reverse: no checkpoint candidate, or a backward
+// that does not need the states in reverse order.
 std::optional<Schedule> revolveSchedule(const Graph& g, int checkpoints);
+std::vector<int> revolveStates(const Graph& g);
 // Tries every number of checkpoints; keeps the least energy the replay accepts.
 std::optional<Schedule> revolve(const Graph& g, const ReplayLimits& limits);
 

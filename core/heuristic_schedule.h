@@ -22,7 +22,8 @@ std::optional<Schedule> heuristicSchedule(const Problem& problem);
 
 // Greedy relief of any schedule the replay accepts apart from its RAM peak:
 // while the peak is over the budget, a value that waits in RAM across the
-// peak stage without being read there is either paged out (once per value)
+// peak stage without being read there, or that the peak stage keeps for a
+// later one past its last read there, is either paged out (once per value)
 // and back in just before its next use, or dropped and recomputed in the
 // stage that next reads it (what the limits allow, within the runtime
 // budget), choosing the most excess RAM removed per joule; then every step
@@ -39,8 +40,9 @@ std::optional<Schedule> leastEnergyValid(const Graph& g, const ReplayLimits& lim
 // switches allow: CBC's warm start and the explorer's instant answer.
 std::optional<Schedule> bestQuickSchedule(const Problem& problem);
 
-// The smallest RAM budget (to within 0.1%) at which heuristicSchedule finds a
-// schedule for this problem's other settings, searched upward from
+// The smallest RAM budget (to within 0.1%) at which heuristicSchedule (with
+// paging off: relieveToFit of the plain pass) finds a schedule for this
+// problem's other settings, searched upward from
 // minimumFeasibleBudgetLowerBound: an upper bound on the smallest feasible
 // budget. nullopt when it finds none even at the plain-pass peak.
 std::optional<std::int64_t> smallestHeuristicBudget(const Problem& problem);

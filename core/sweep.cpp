@@ -12,7 +12,6 @@
 #include <sstream>
 
 #include "baselines.h"
-#include "graph_analysis.h"
 #include "problem_key.h"
 #include "problem_loader.h"
 #include "replay.h"
@@ -294,8 +293,8 @@ SweepResult runSweep(const SweepConfig& config, const SweepProgressCallback& pro
     result.platform = base.platform;
     result.axis = config.axis;
     for (const auto& s : config.strategies) {
-        if (s == "revolve" && !isForwardChain(g)) {
-            result.notes.push_back("revolve: the forward graph is not a chain; left out");
+        if (s == "revolve" && !revolveSchedule(g, 1)) {
+            result.notes.push_back("revolve: the forward pass has no chain of checkpoints for its backward to reverse; left out");
             continue;
         }
         result.strategies.push_back(s);

@@ -10,6 +10,7 @@
 //
 //   bench_solve [--models a,b] [--platform m4] [--budgets 1,0.6,0.35 | --bytes 737719]
 //               [--factors 1,1.5] [--limit 60] [--gap 1e-4] [--repeat 1] [--compare] [--threads 1]
+//               [--no-paging]
 //
 // With --gap 0.005, end_s is the time to a gap of 0.5% (or to the limit).
 #include <algorithm>
@@ -106,7 +107,7 @@ int main(int argc, char** argv)
     std::vector<std::int64_t> bytes;
     double limit = 60, gap = 1e-4;
     int repeat = 1, threads = 1;
-    bool compare = false;
+    bool compare = false, paging = true;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         auto next = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
@@ -120,11 +121,12 @@ int main(int argc, char** argv)
         else if (a == "--repeat") repeat = std::stoi(next());
         else if (a == "--threads") threads = std::stoi(next());
         else if (a == "--compare") compare = true;
+        else if (a == "--no-paging") paging = false;
         else { std::fprintf(stderr, "unknown argument %s\n", a.c_str()); return 4; }
     }
     const auto catalog = ProfileCatalog::standard();
-    std::printf("# platform %s, limit %.0f s, gap %g, %d repeat(s), medians; 'ref' = formulation.md build, no warm start\n",
-                platform.c_str(), limit, gap, repeat);
+    std::printf("# platform %s, limit %.0f s, gap %g, %d repeat(s), medians; 'ref' = formulation.md build, no warm start%s\n",
+                platform.c_str(), limit, gap, repeat, paging ? "" : "; paging off");
     std::printf("%-15s %5s %5s %9s %6s %8s %7s %8s %8s %8s %8s %9s %12s %8s %-11s", "model", "nodes", "edges",
                 "ram_B", "factor", "vars", "rows", "build_s", "first_s", "best_s", "lp_s", "end_s", "energy_J", "gap%",
                 "status");
@@ -142,6 +144,7 @@ int main(int argc, char** argv)
         }
         base.model = model;
         base.platform = platform;
+        base.options.paging = paging;
         const std::int64_t peak = plainPassPeakBytes(base.graph);
         std::vector<std::int64_t> rams = bytes;
         if (rams.empty())

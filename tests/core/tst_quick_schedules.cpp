@@ -51,6 +51,17 @@ Problem referenceApiExample()
     return p;
 }
 
+// A bundled model on m4 at a share of its plain-pass peak.
+Problem bundled(const char* model, double share, double runtime_factor, bool paging)
+{
+    Problem p;
+    p.graph = loadTrainingGraph(ProfileCatalog::standard(), model, "m4");
+    p.ram_budget_bytes = static_cast<std::int64_t>(share * static_cast<double>(plainPassPeakBytes(p.graph)));
+    p.runtime_budget_factor = runtime_factor;
+    p.options.paging = paging;
+    return p;
+}
+
 ReplayReport replayUnder(const Problem& p, const Schedule& s)
 {
     const ReplayReport rep = replaySchedule(p.graph, s, limitsOf(p));
@@ -137,6 +148,39 @@ private slots:
         QVERIFY(bestRep.total_energy_j < pagingRep.total_energy_j);
         qInfo("737,719 B / 1.5x: paging only %.6f J, best quick %.6f J (plain pass %.6f J)", pagingRep.total_energy_j,
               bestRep.total_energy_j, p.graph.totalComputeEnergy());
+    }
+
+    void relievesWhatAStageKeepsPastItsPeak()
+    {
+        // resnet18_cifar without paging at 20% and 1.2x: once the waits
+        // across the peak are recomputed, the peak is what a stage keeps
+        // for later after its last read there. Relieving only the waits gave
+        // up (no schedule); recomputing the kept values later fits.
+        const Problem p = bundled("resnet18_cifar", 0.2, 1.2, false);
+        const auto s = relieveToFit(p.graph, plainSchedule(p.graph), limitsOf(p));
+        QVERIFY(s.has_value());
+        const ReplayReport rep = replayUnder(p, *s);
+        QVERIFY(rep.valid);
+        QVERIFY(rep.recomputations > 0);
+        // With paging, where a kept value's next reader is the very next
+        // stage, paging it frees nothing: offered, it was taken again and
+        // again (resnet18_cifar at 9% and 1.2x never returned). It ends now.
+        const Problem tight = bundled("resnet18_cifar", 0.09, 1.2, true);
+        if (const auto t = bestQuickSchedule(tight)) QVERIFY(replayUnder(tight, *t).valid);
+    }
+
+    void revolvesWhereNothingElseFits()
+    {
+        // bert without paging at 11% and 1.5x: the plain pass relieved keeps
+        // every block's output, and no baseline fits as it is; revolve's
+        // checkpoints (12 slots for 13 states), relieved, fit.
+        const Problem p = bundled("bert", 0.11, 1.5, false);
+        const auto s = bestQuickSchedule(p);
+        QVERIFY(s.has_value());
+        const ReplayReport rep = replayUnder(p, *s);
+        QVERIFY(rep.valid);
+        QCOMPARE(rep.page_outs, 0);
+        QVERIFY(rep.runtime_s <= 1.5 * p.graph.totalComputeTime());
     }
 
     void dropsRecomputationsWhereKeepingFits()
