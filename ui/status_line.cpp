@@ -64,20 +64,25 @@ StatusMessage statusForResult(const SolveResult& r, const StatusContext& ctx) {
     case SolveStatus::Infeasible: {
         m.tone = StatusTone::Bad;
         QString reason = r.message.empty() ? QObject::tr("no schedule meets these budgets") : q(r.message).toHtmlEscaped();
-        m.text = QObject::tr("Infeasible: %1.").arg(reason.endsWith('.') ? reason.chopped(1) : reason);
+        if (reason.endsWith('.')) reason.chop(1);
         // The solver's message says why, with the budgets in bytes; the link
         // sets the one that works (or, where none is known, the least that
-        // could).
-        if (r.ram_budget_that_works_bytes > ctx.ram_budget_bytes) {
-            m.text += QObject::tr(" <a href=\"budget:%2\">Use %1</a>.")
-                          .arg(q(formatBytes(r.ram_budget_that_works_bytes)))
-                          .arg(r.ram_budget_that_works_bytes);
-        } else if (ctx.min_budget_lower_bound_bytes > ctx.ram_budget_bytes) {
-            m.text += QObject::tr(" <a href=\"budget:%2\">Try %1</a>.")
-                          .arg(q(formatBytes(ctx.min_budget_lower_bound_bytes)))
-                          .arg(ctx.min_budget_lower_bound_bytes);
+        // could). It goes first: the line is cut at its right end, and the
+        // reason can be longer than the window is wide (resnet18_cifar
+        // without paging at 300,000 B: the link was cut off).
+        QString link;
+        if (r.ram_budget_that_works_bytes > ctx.ram_budget_bytes)
+            link = QObject::tr("<a href=\"budget:%2\">Use %1</a>")
+                       .arg(q(formatBytes(r.ram_budget_that_works_bytes)))
+                       .arg(r.ram_budget_that_works_bytes);
+        else if (ctx.min_budget_lower_bound_bytes > ctx.ram_budget_bytes)
+            link = QObject::tr("<a href=\"budget:%2\">Try %1</a>")
+                       .arg(q(formatBytes(ctx.min_budget_lower_bound_bytes)))
+                       .arg(ctx.min_budget_lower_bound_bytes);
+        if (!link.isEmpty()) {
+            m.text = QObject::tr("Infeasible. %1 \u2014 %2.").arg(link, reason);
         } else {
-            m.text += QObject::tr(" Raise the RAM or runtime budget");
+            m.text = QObject::tr("Infeasible: %1. Raise the RAM or runtime budget").arg(reason);
             if (!ctx.paging || !ctx.remat) m.text += QObject::tr(", or switch paging and rematerialization on");
             m.text += QLatin1Char('.');
         }
