@@ -300,6 +300,15 @@ std::optional<Schedule> revolveSchedule(const Graph& g, int checkpoints) {
         if (visit_stage[k] < 0) return std::nullopt;
         if (k > 0 && visit_stage[k] >= visit_stage[k - 1]) return std::nullopt;
     }
+    // An advance to x_i needs only x_i's ancestors in its segment: a state,
+    // or a node with a forward successor that is one (the forward
+    // successors of a node inside a segment lie in it or are x_i).
+    std::vector<char> feeds_state(f, 0);
+    for (int v = f - 1; v >= 0; --v) {
+        feeds_state[v] = std::binary_search(x.begin(), x.end(), v);
+        for (int w : g.successors(v))
+            if (w < f && feeds_state[w]) feeds_state[v] = 1;
+    }
     auto firstBackwardRead = [&](int v) {
         for (int w : g.successors(v))
             if (w >= f) return w;
@@ -320,16 +329,19 @@ std::optional<Schedule> revolveSchedule(const Graph& g, int checkpoints) {
                 return;
             }
             for (int i : pending)
-                for (int v = x[i - 1] + 1; v <= x[i]; ++v) R.set(at, v);
+                for (int v = x[i - 1] + 1; v <= x[i]; ++v)
+                    if (feeds_state[v]) R.set(at, v);
             pending.clear();
             // Segment k+1's inside, each node at its first backward read or
             // as its first reader in the segment is recomputed, whichever
-            // comes first: held from then on, not from `at`.
+            // comes first: held from then on, not from `at`. A node neither
+            // reads (n) is not recomputed.
             std::vector<int> stage(f, n);
             for (int v = x[k + 1] - 1; v > x[k]; --v) {
                 int when = firstBackwardRead(v);
                 for (int w : g.successors(v))
                     if (w < x[k + 1]) when = std::min(when, stage[w]);
+                if (when >= n) continue;
                 stage[v] = std::max(when, at);
                 R.set(stage[v], v);
             }

@@ -270,6 +270,23 @@ private slots:
         }
         // A forward pass with no checkpoint candidate has no chain to reverse.
         QVERIFY(!revolveSchedule(skipToLoss(), 2));
+        // An inside node that nothing reads later (d, a dead end off the
+        // stem) is recomputed neither on the advance to add (stage 8, where
+        // grad_add reads add) nor for its segment's gradients (stage 9,
+        // grad_c1); c1 is, at both.
+        std::vector<Node> nodes{makeNode("input", NodeKind::Forward, 1000, 0.0), makeNode("stem", NodeKind::Forward, 1000, 1.0),
+                                makeNode("d", NodeKind::Forward, 1000, 1.0), makeNode("c1", NodeKind::Forward, 1000, 1.0),
+                                makeNode("add", NodeKind::Forward, 1000, 0.1), makeNode("fc", NodeKind::Forward, 500, 0.3),
+                                makeNode("loss", NodeKind::Loss, 100, 0.05)};
+        std::vector<std::pair<int, int>> edges{{0, 1}, {1, 2}, {1, 3}, {1, 4}, {3, 4}, {4, 5}, {5, 6}};
+        addBackward(nodes, edges, {0, 1, 3, 4, 5, 6});
+        const Graph dead(std::move(nodes), std::move(edges));
+        QCOMPARE(revolveStates(dead), (std::vector<int>{0, 1, 4, 5}));
+        const auto once = revolveSchedule(dead, 1);
+        QVERIFY(once);
+        QVERIFY(replaySchedule(dead, *once).valid);
+        for (int t = 3; t < dead.size(); ++t) QVERIFY(!once->R(t, 2));
+        QVERIFY(once->R(8, 3) && once->R(9, 3));
     }
 
     void revolve_recomputesNoSoonerThanRead() {
