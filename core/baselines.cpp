@@ -334,8 +334,8 @@ std::optional<Schedule> revolveSchedule(const Graph& g, int checkpoints) {
             pending.clear();
             // Segment k+1's inside, each node at its first backward read or
             // as its first reader in the segment is recomputed, whichever
-            // comes first: held from then on, not from `at`. A node neither
-            // reads (n) is not recomputed.
+            // comes first: held from then on, not from `at`. A node that
+            // nothing reads later (when = n) is not recomputed.
             std::vector<int> stage(f, n);
             for (int v = x[k + 1] - 1; v > x[k]; --v) {
                 int when = firstBackwardRead(v);
