@@ -30,6 +30,17 @@ bool neededAt(const Graph& g, const Schedule& s, int t, int i)
     return false;
 }
 
+// The first stage after t that needs i in RAM at its start, with i resident
+// from t+1 up to it; nothing where i is dropped before any further need.
+std::optional<int> nextNeed(const Graph& g, const Schedule& s, int t, int i)
+{
+    const int n = s.size();
+    int to = t + 1;
+    while (to < n && s.S_RAM(to, i) && !neededAt(g, s, to, i)) ++to;
+    if (to >= n || !s.S_RAM(to, i)) return std::nullopt;
+    return to;
+}
+
 // The gap of value i in s that spans stage t (from < t < to), if any.
 std::optional<Gap> gapAcross(const Graph& g, const Schedule& s, int t, int i)
 {
@@ -38,12 +49,9 @@ std::optional<Gap> gapAcross(const Graph& g, const Schedule& s, int t, int i)
     int from = t - 1;
     if (!s.S_RAM(from, i)) return std::nullopt;
     while (from > 0 && !neededAt(g, s, from, i) && s.S_RAM(from - 1, i)) --from;
-    // On to the next stage that needs i in RAM at its start.
-    const int n = s.size();
-    int to = t + 1;
-    while (to < n && s.S_RAM(to, i) && !neededAt(g, s, to, i)) ++to;
-    if (to >= n || !s.S_RAM(to, i)) return std::nullopt;  // dropped before any further need
-    return Gap{i, from, to};
+    const auto to = nextNeed(g, s, t, i);
+    if (!to) return std::nullopt;
+    return Gap{i, from, *to};
 }
 
 // The gap of a value in RAM at the peak moment (after op k of stage p) only
@@ -54,15 +62,13 @@ std::optional<Gap> gapAcross(const Graph& g, const Schedule& s, int t, int i)
 // recomputed internals, held for its gradients) had nothing to relieve.
 std::optional<Gap> gapKeptPast(const Graph& g, const Schedule& s, int p, int k, int i)
 {
-    const int n = s.size();
-    if (i == k || p + 1 >= n || !s.S_RAM(p + 1, i)) return std::nullopt;
+    if (i == k || p + 1 >= s.size() || !s.S_RAM(p + 1, i)) return std::nullopt;
     if (!s.S_RAM(p, i) && !(s.R(p, i) && i < k)) return std::nullopt;
     for (int v : g.successors(i))
         if (v >= k && v <= p && s.R(p, v)) return std::nullopt;
-    int to = p + 1;
-    while (to < n && s.S_RAM(to, i) && !neededAt(g, s, to, i)) ++to;
-    if (to >= n || !s.S_RAM(to, i)) return std::nullopt;
-    return Gap{i, p, to};
+    const auto to = nextNeed(g, s, p, i);
+    if (!to) return std::nullopt;
+    return Gap{i, p, *to};
 }
 
 // What recomputing value i at stage t adds to R[t]: i and, recursively,

@@ -142,16 +142,18 @@ LoadedSchedule readFields(const json& doc, const std::string& file)
         if (!doc.contains(name)) throw std::runtime_error(file + ": field '" + name + "' is missing");
         return doc.at(name);
     };
+    // A top-level field, named once for the lookup and the message.
+    auto read = [&]<class T>(T& into, const char* name, const char* kind) {
+        into = fieldAs<T>(field(name), file, name, kind);
+    };
     LoadedSchedule out;
-    out.model = fieldAs<std::string>(field("model"), file, "model", "a model name");
-    out.platform = fieldAs<std::string>(field("platform"), file, "platform", "a platform name");
-    out.batch_size = fieldAs<int>(field("batch_size"), file, "batch_size", "a whole number");
-    out.ram_budget_bytes =
-        fieldAs<std::int64_t>(field("ram_budget_bytes"), file, "ram_budget_bytes", "bytes (a whole number)");
-    out.runtime_budget_factor =
-        fieldAs<double>(field("runtime_budget_factor"), file, "runtime_budget_factor", "a number");
-    out.options.paging = fieldAs<bool>(field("paging"), file, "paging", "true or false");
-    out.options.remat = fieldAs<bool>(field("remat"), file, "remat", "true or false");
+    read(out.model, "model", "a model name");
+    read(out.platform, "platform", "a platform name");
+    read(out.batch_size, "batch_size", "a whole number");
+    read(out.ram_budget_bytes, "ram_budget_bytes", "bytes (a whole number)");
+    read(out.runtime_budget_factor, "runtime_budget_factor", "a number");
+    read(out.options.paging, "paging", "true or false");
+    read(out.options.remat, "remat", "true or false");
     const json& m = field("schedule");
     const json& nodes = field("nodes");
     if (!nodes.is_array()) throw std::runtime_error(file + ": field 'nodes' must be the list of node names");

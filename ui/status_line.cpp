@@ -70,15 +70,14 @@ StatusMessage statusForResult(const SolveResult& r, const StatusContext& ctx) {
         // could). It goes first: the line is cut at its right end, and the
         // reason can be longer than the window is wide (resnet18_cifar
         // without paging at 300,000 B: the link was cut off).
+        auto budgetLink = [](const QString& verb, std::int64_t bytes) {
+            return QStringLiteral("<a href=\"budget:%1\">%2 %3</a>").arg(bytes).arg(verb, q(formatBytes(bytes)));
+        };
         QString link;
         if (r.ram_budget_that_works_bytes > ctx.ram_budget_bytes)
-            link = QObject::tr("<a href=\"budget:%2\">Use %1</a>")
-                       .arg(q(formatBytes(r.ram_budget_that_works_bytes)))
-                       .arg(r.ram_budget_that_works_bytes);
+            link = budgetLink(QObject::tr("Use"), r.ram_budget_that_works_bytes);
         else if (ctx.min_budget_lower_bound_bytes > ctx.ram_budget_bytes)
-            link = QObject::tr("<a href=\"budget:%2\">Try %1</a>")
-                       .arg(q(formatBytes(ctx.min_budget_lower_bound_bytes)))
-                       .arg(ctx.min_budget_lower_bound_bytes);
+            link = budgetLink(QObject::tr("Try"), ctx.min_budget_lower_bound_bytes);
         if (!link.isEmpty()) {
             m.text = QObject::tr("Infeasible. %1 \u2014 %2.").arg(link, reason);
         } else {
