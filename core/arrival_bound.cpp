@@ -573,7 +573,7 @@ ArrivalBound sumOfPieces(const Problem& problem, const std::vector<Piece>& piece
         }
         CbcModel model(*lp);
         configureCbc(model, exact, offset_j, scale,
-                     std::chrono::duration<double>(piece_deadline - Clock::now()).count());
+                     std::chrono::duration<double>(piece_deadline - Clock::now()).count(), cancel);
         SearchStop stop(piece_deadline, cancel);
         model.passInEventHandler(&stop);
         model.branchAndBound();

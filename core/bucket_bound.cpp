@@ -497,7 +497,7 @@ BucketBound searchOnce(const Problem& problem, const std::vector<int>& stages, C
     SolverOptions options;
     options.relative_gap = 1e-9;
     configureCbc(model, options, offset_j, scale,
-                 std::max(0.01, std::chrono::duration<double>(deadline - Clock::now()).count()));
+                 std::max(0.01, std::chrono::duration<double>(deadline - Clock::now()).count()), cancel);
     std::function<double()> cutoff_units;
     if (cutoff_j) {
         cutoff_units = [&] { return (cutoff_j() - offset_j) * scale; };

@@ -10,6 +10,7 @@
 
 #include <CbcEventHandler.hpp>
 #include <CbcModel.hpp>
+#include <CglCutGenerator.hpp>
 #include <ClpEventHandler.hpp>
 #include <CoinPackedMatrix.hpp>
 #include <OsiClpSolverInterface.hpp>
@@ -18,12 +19,21 @@
 
 namespace poet {
 
+// Adds `generator` to `model` (CbcModel::addCutGenerator); with `cancel`,
+// a cancel in the root ends the search before it (see there).
+void addCutGenerator(CbcModel& model, CglCutGenerator& generator, int how_often, const char* name,
+                     const std::atomic<bool>* cancel);
+
 // The cbc binary's usual cuts and heuristics: a bare CbcModel has none.
-void addCutsAndHeuristics(CbcModel& model);
+// With `cancel`, a cancel in the root ends the search before the next cut
+// generator.
+void addCutsAndHeuristics(CbcModel& model, const std::atomic<bool>* cancel);
 
 // Limits, tolerances and threads; model units are `scale` per joule, and
-// the objective leaves out the constant `offset_j`.
-void configureCbc(CbcModel& model, const SolverOptions& options, double offset_j, double scale, double seconds_left);
+// the objective leaves out the constant `offset_j`. `cancel` (may be null)
+// as for addCutsAndHeuristics.
+void configureCbc(CbcModel& model, const SolverOptions& options, double offset_j, double scale, double seconds_left,
+                  const std::atomic<bool>* cancel);
 
 // CBC's search under a fault guard (fault_guard.h). False where CBC
 // faulted: the model is then released and leaked, as its state is not

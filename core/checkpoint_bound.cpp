@@ -170,16 +170,17 @@ CheckpointBound checkpointBound(const Problem& problem, double seconds, const st
     root.model = &model;
     SolverOptions options;
     options.relative_gap = 1e-9;
-    configureCbc(model, options, offset_j, scale, std::chrono::duration<double>(deadline - Clock::now()).count());
+    configureCbc(model, options, offset_j, scale, std::chrono::duration<double>(deadline - Clock::now()).count(),
+                 cancel);
     // Its bound comes from the root's cuts; branching then moved it by no
     // more than 1e-5 J in 100 s. Two-step MIR and GMI cuts beside the usual
     // set: bert on m4 at 1.5x, root bound at 20% 103.292 to 103.381 J in ~6
     // s (103.346 J with two-step MIR alone), at 10% 108.621 to 108.944 J.
     // Zero-half, residual capacity and lift-and-project cuts added nothing.
     CglTwomir twomir;
-    model.addCutGenerator(&twomir, -98, "Twomir");
+    addCutGenerator(model, twomir, -98, "Twomir", cancel);
     CglGMI gmi;
-    model.addCutGenerator(&gmi, -98, "GMI");
+    addCutGenerator(model, gmi, -98, "GMI", cancel);
     if (!exact) model.setMaximumNodes(0);
     const bool cut_off = exact && std::isfinite(cutoff_j);
     if (cut_off) model.setCutoff((cutoff_j - offset_j) * scale);

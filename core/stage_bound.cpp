@@ -161,7 +161,7 @@ StageBound stagePeakBound(const Problem& problem, double seconds, const std::ato
         CbcModel model(*lps[t]);
         const auto stage_deadline = std::min(deadline, Clock::now() + per_stage);
         configureCbc(model, exact, offset_j, scale,
-                     std::chrono::duration<double>(stage_deadline - Clock::now()).count());
+                     std::chrono::duration<double>(stage_deadline - Clock::now()).count(), cancel);
         // A solution no dearer than the best stage so far: this stage cannot raise the bound any more.
         SearchStop stop(stage_deadline, cancel, best);
         model.passInEventHandler(&stop);

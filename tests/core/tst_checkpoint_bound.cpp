@@ -147,7 +147,7 @@ private slots:
                 loadBinaryMilp(lp, plan);
                 CbcModel model(lp);
                 SolverOptions o;
-                configureCbc(model, o, plan.objectiveOffsetJ(), plan.objectiveScale(), 2);
+                configureCbc(model, o, plan.objectiveOffsetJ(), plan.objectiveScale(), 2, nullptr);
                 model.branchAndBound();
             }
         });

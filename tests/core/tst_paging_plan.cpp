@@ -66,7 +66,7 @@ std::optional<Schedule> solvePlanExactly(const PagingPlan& plan)
     SolverOptions options;
     options.relative_gap = 1e-9;
     options.threads = 1;
-    configureCbc(model, options, plan.objectiveOffsetJ(), plan.objectiveScale(), 60);
+    configureCbc(model, options, plan.objectiveOffsetJ(), plan.objectiveScale(), 60, nullptr);
     model.branchAndBound();
     if (!model.bestSolution()) return std::nullopt;
     return plan.decode(model.bestSolution());
