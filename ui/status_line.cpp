@@ -12,6 +12,11 @@ namespace poet::ui {
 namespace {
 QString q(const std::string& s) { return QString::fromStdString(s); }
 
+// A link that sets the RAM budget to `bytes` ("Use 300.0 KB").
+QString budgetLink(const QString& verb, std::int64_t bytes) {
+    return QStringLiteral("<a href=\"budget:%1\">%2 %3</a>").arg(bytes).arg(verb, q(formatBytes(bytes)));
+}
+
 QColor toneColor(StatusTone t) {
     switch (t) {
     case StatusTone::Busy: return QColor(0x00, 0x72, 0xB2);
@@ -70,9 +75,6 @@ StatusMessage statusForResult(const SolveResult& r, const StatusContext& ctx) {
         // could). It goes first: the line is cut at its right end, and the
         // reason can be longer than the window is wide (resnet18_cifar
         // without paging at 300,000 B: the link was cut off).
-        auto budgetLink = [](const QString& verb, std::int64_t bytes) {
-            return QStringLiteral("<a href=\"budget:%1\">%2 %3</a>").arg(bytes).arg(verb, q(formatBytes(bytes)));
-        };
         QString link;
         if (r.ram_budget_that_works_bytes > ctx.ram_budget_bytes)
             link = budgetLink(QObject::tr("Use"), r.ram_budget_that_works_bytes);
@@ -89,12 +91,21 @@ StatusMessage statusForResult(const SolveResult& r, const StatusContext& ctx) {
     }
     case SolveStatus::NoSolution: {
         m.tone = StatusTone::Bad;
-        // The solver's message may add a way out (paging on has a schedule).
-        const auto hint = r.message.find("; ");
-        const QString way = hint == std::string::npos ? QString() : q(r.message.substr(hint + 2)).toHtmlEscaped();
-        m.text = QObject::tr("No schedule found within the time limit (%1 s)").arg(ctx.time_limit_s, 0, 'g', 3) +
-                 (way.isEmpty() ? QString() : QStringLiteral("; ") + way) +
-                 QObject::tr(". Raise the time limit or loosen the budgets.");
+        // The solver's message may add ways out, each after "; ": a budget
+        // where a schedule exists (linked, first, as for Infeasible: it is
+        // not repeated in bytes), and that paging on has one.
+        QStringList ways = q(r.message).toHtmlEscaped().split(QStringLiteral("; "));
+        ways.removeFirst();  // "no schedule found ...": said below
+        const QString limit = QObject::tr("No schedule found within the time limit (%1 s)").arg(ctx.time_limit_s, 0, 'g', 3);
+        if (r.ram_budget_that_works_bytes > ctx.ram_budget_bytes) {
+            ways.removeIf([](const QString& way) { return way.startsWith(QLatin1String("a schedule exists at")); });
+            ways.prepend(QObject::tr("a schedule exists there"));
+            m.text = limit + QObject::tr(". %1 \u2014 %2. Or raise the time limit.")
+                                 .arg(budgetLink(QObject::tr("Use"), r.ram_budget_that_works_bytes), ways.join(QStringLiteral("; ")));
+        } else {
+            m.text = limit + (ways.isEmpty() ? QString() : QStringLiteral("; ") + ways.join(QStringLiteral("; "))) +
+                     QObject::tr(". Raise the time limit or loosen the budgets.");
+        }
         break;
     }
     case SolveStatus::Cancelled:

@@ -232,6 +232,15 @@ void TestUiModels::statusWords() {
     r.message += "; with paging on, a schedule exists at these budgets";
     QVERIFY2(statusForResult(r, ctx).text.contains("time limit (5 s); with paging on, a schedule exists"),
              qPrintable(statusForResult(r, ctx).text));
+    // A budget where a schedule exists: linked first, not repeated in bytes.
+    r.message = "no schedule found within the time limit, and none proven impossible; a schedule exists at 300000 B; "
+                "with paging on, a schedule exists at these budgets";
+    r.ram_budget_that_works_bytes = 300000;
+    m = statusForResult(r, ctx);
+    QVERIFY2(m.text.contains("time limit (5 s). <a href=\"budget:300000\">Use 300.0 KB</a> \u2014 a schedule exists "
+                             "there; with paging on, a schedule exists at these budgets. Or raise the time limit."),
+             qPrintable(m.text));
+    QVERIFY2(!m.text.contains("300000 B"), qPrintable(m.text));
     QVERIFY(statusForSolving(1.25, std::nullopt).text.contains("Solving"));
 }
 
