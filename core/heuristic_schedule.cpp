@@ -284,11 +284,11 @@ std::optional<Schedule> leastEnergyValid(const Graph& g, const ReplayLimits& lim
     return best;
 }
 
-// Upward from the lower bound in steps that double from 0.1% of it, then
-// a bisection of the last step: the heuristic mostly works just above
-// that bound (vgg16_cifar, bert, resnet50 on m4 at 1.5x: within 0.07%),
-// so this takes a few runs where a bisection from the plain-pass peak took
-// a dozen (resnet50: 3.8 s).
+// Upward from the lower bound in steps that double from 0.1% of it (from
+// `short_of`, 1/16 of that), then a bisection of the last step: the
+// paging heuristic mostly works just above that bound (vgg16_cifar, bert,
+// resnet50 on m4 at 1.5x: within 0.07%), so this takes a few runs where a
+// bisection from the plain-pass peak took a dozen (resnet50: 3.8 s).
 std::optional<std::int64_t> smallestHeuristicBudget(const Problem& problem, std::int64_t short_of)
 {
     Problem p = problem;
@@ -304,8 +304,8 @@ std::optional<std::int64_t> smallestHeuristicBudget(const Problem& problem, std:
     const std::int64_t peak = plainPassPeakBytes(problem.graph);
     std::int64_t lo = std::max(lower - 1, short_of);  // never fits
     std::int64_t hi = -1;
-    // From short_of, steps of 1/16 of it: the answer is often tens of
-    // percent above it, and steps of 0.1% took a dozen tries to get there.
+    // From short_of, the answer is often tens of percent above it (the
+    // relief without paging), and steps of 0.1% took a dozen tries to get there.
     for (std::int64_t step = std::max<std::int64_t>(1, lo >= lower ? lo / 16 : lower / 1000); hi < 0; step *= 2) {
         const std::int64_t budget = std::min(peak, lo + step);
         if (fits(budget)) hi = budget;
