@@ -1,6 +1,7 @@
 #include "heuristic_schedule.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 
 #include "baselines.h"
@@ -315,6 +316,18 @@ std::optional<std::int64_t> smallestHeuristicBudget(const Problem& problem, std:
     while (hi - lo > std::max<std::int64_t>(1, hi / 1000)) {
         const std::int64_t mid = lo + (hi - lo) / 2;
         (fits(mid) ? hi : lo) = mid;
+    }
+    return hi;
+}
+
+std::int64_t lowerByQuickSchedules(const Problem& problem, std::int64_t short_of, std::int64_t works, double seconds)
+{
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+    Problem p = problem;
+    std::int64_t lo = short_of, hi = works;
+    while (hi - lo > std::max<std::int64_t>(1, hi / 1000) && std::chrono::steady_clock::now() < deadline) {
+        p.ram_budget_bytes = lo + (hi - lo) / 2;
+        (bestQuickSchedule(p) ? hi : lo) = p.ram_budget_bytes;
     }
     return hi;
 }

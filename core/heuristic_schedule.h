@@ -49,4 +49,10 @@ std::optional<Schedule> bestQuickSchedule(const Problem& problem);
 // budget. nullopt when it finds none even at the plain-pass peak.
 std::optional<std::int64_t> smallestHeuristicBudget(const Problem& problem, std::int64_t short_of = 0);
 
+// `works` (a RAM budget where a quick schedule exists) lowered towards
+// `short_of` (one where none does) by bisection with bestQuickSchedule, for
+// about `seconds` at most: without paging its revolve fallback fits far
+// below what smallestHeuristicBudget finds.
+std::int64_t lowerByQuickSchedules(const Problem& problem, std::int64_t short_of, std::int64_t works, double seconds);
+
 }  // namespace poet
