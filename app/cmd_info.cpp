@@ -41,13 +41,8 @@ void addInfoCommand(CLI::App& root, int& exit_code)
         std::printf("smallest RAM budget    at least %lld B (a node with all its inputs)\n",
                     static_cast<long long>(minimumFeasibleBudgetLowerBound(g)));
         // Where a sweep or a first solve can start (0.1 to 0.4 s on bert and
-        // resnet50). Without paging, the quick schedules' revolve fallback
-        // fits lower, searched for 0.5 s more (bert at 1.5x: 41.7 MB, not 48.8 MB;
-        // resnet50: 16.7 MB, not 21.0 MB, one try of ~1.4 s).
-        auto works = smallestHeuristicBudget(p);
-        if (works && !p.options.paging)
-            works = lowerByQuickSchedules(p, minimumFeasibleBudgetLowerBound(g) - 1, *works, 0.5);
-        if (works)
+        // resnet50; without paging 0.5 s more: resnet50 16.7 MB, not 21.0 MB).
+        if (const auto works = smallestQuickBudget(p))
             std::printf("a schedule exists at   %lld B (found by the quick heuristics, at %gx)\n",
                         static_cast<long long>(*works), p.runtime_budget_factor);
         else

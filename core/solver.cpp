@@ -657,20 +657,15 @@ void explainInfeasible(SolveResult& result, const Problem& problem, const std::s
 }
 
 // Where the time ran out before any schedule: what is known, and a RAM
-// budget where the quick heuristic (the relief by recomputation, without
-// paging) has a schedule, which the result keeps for the explorer to offer:
-// remat-only budgets this tight are often left open (bert on m4 at 10% and
-// 1.5x without paging: 48.8 MB, 12.7%). With paging off, whether switching
-// it on has a schedule at once (the quick paging schedule).
+// budget where the quick heuristics have a schedule, which the result keeps
+// for the explorer to offer: remat-only budgets this tight are often left
+// open (bert on m4 at 10% and 1.5x without paging: 41.9 MB, 10.9%). With
+// paging off, whether switching it on has a schedule at once (the quick
+// paging schedule).
 void explainNoSchedule(SolveResult& result, const Problem& problem)
 {
     std::string msg = "no schedule found within the time limit, and none proven impossible";
-    if (auto works = smallestHeuristicBudget(problem, problem.ram_budget_bytes)) {
-        // Without paging, revolve's checkpoints fit below the relief of the
-        // plain pass (bert at 10%: 41.9 MB, not 48.8 MB), at 0.1 to 0.25 s a
-        // try (resnet50: ~1.4 s, one try, which may fail: the greedy relief
-        // fits at 11% and 13% of its peak, not at 12%).
-        if (!problem.options.paging) *works = lowerByQuickSchedules(problem, problem.ram_budget_bytes, *works, 0.5);
+    if (const auto works = smallestQuickBudget(problem, problem.ram_budget_bytes)) {
         result.ram_budget_that_works_bytes = *works;
         msg += "; a schedule exists at " + std::to_string(*works) + " B";
     }
