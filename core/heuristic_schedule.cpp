@@ -287,13 +287,16 @@ std::optional<Schedule> leastEnergyValid(const Graph& g, const ReplayLimits& lim
 
 namespace {
 
+bool stopped(const std::atomic<bool>* stop) { return stop && stop->load(); }
+
 // The least budget in (lo, hi] where `fits`, to within 0.1%, by bisection
-// (hi fits, lo does not), or where it stands at `until`.
+// (hi fits, lo does not), or where it stands at `until` or on `stop`.
 template <class Fits>
-std::int64_t bisectBudget(std::int64_t lo, std::int64_t hi, Fits fits,
+std::int64_t bisectBudget(std::int64_t lo, std::int64_t hi, Fits fits, const std::atomic<bool>* stop,
                           std::chrono::steady_clock::time_point until = std::chrono::steady_clock::time_point::max())
 {
-    while (hi - lo > std::max<std::int64_t>(1, hi / 1000) && std::chrono::steady_clock::now() < until) {
+    while (hi - lo > std::max<std::int64_t>(1, hi / 1000) && std::chrono::steady_clock::now() < until &&
+           !stopped(stop)) {
         const std::int64_t mid = lo + (hi - lo) / 2;
         (fits(mid) ? hi : lo) = mid;
     }
@@ -307,7 +310,8 @@ std::int64_t bisectBudget(std::int64_t lo, std::int64_t hi, Fits fits,
 // paging heuristic mostly works just above that bound (vgg16_cifar, bert,
 // resnet50 on m4 at 1.5x: within 0.07%), so this takes a few runs where a
 // bisection from the plain-pass peak took a dozen (resnet50: 3.8 s).
-std::optional<std::int64_t> smallestHeuristicBudget(const Problem& problem, std::int64_t short_of)
+std::optional<std::int64_t> smallestHeuristicBudget(const Problem& problem, std::int64_t short_of,
+                                                    const std::atomic<bool>* stop)
 {
     Problem p = problem;
     auto fits = [&](std::int64_t budget) {
@@ -325,20 +329,22 @@ std::optional<std::int64_t> smallestHeuristicBudget(const Problem& problem, std:
     // From short_of, the answer is often tens of percent above it (the
     // relief without paging), and steps of 0.1% took a dozen tries to get there.
     for (std::int64_t step = std::max<std::int64_t>(1, lo >= lower ? lo / 16 : lower / 1000); hi < 0; step *= 2) {
+        if (stopped(stop)) return std::nullopt;
         const std::int64_t budget = std::min(peak, lo + step);
         if (fits(budget)) hi = budget;
         else if (budget >= peak) return std::nullopt;
         else lo = budget;
     }
-    return bisectBudget(lo, hi, fits);
+    return bisectBudget(lo, hi, fits, stop);
 }
 
 // Without paging, bisected on with bestQuickSchedule for 0.5 s at most, at
 // 0.1 to 0.25 s a try (resnet50: ~1.4 s, one try, which may fail: the
 // greedy relief fits at 11% and 13% of its peak, not at 12%).
-std::optional<std::int64_t> smallestQuickBudget(const Problem& problem, std::int64_t short_of)
+std::optional<std::int64_t> smallestQuickBudget(const Problem& problem, std::int64_t short_of,
+                                                const std::atomic<bool>* stop)
 {
-    const auto works = smallestHeuristicBudget(problem, short_of);
+    const auto works = smallestHeuristicBudget(problem, short_of, stop);
     if (!works || problem.options.paging) return works;
     Problem p = problem;
     const auto fits = [&](std::int64_t budget) {
@@ -346,7 +352,7 @@ std::optional<std::int64_t> smallestQuickBudget(const Problem& problem, std::int
         return bestQuickSchedule(p).has_value();
     };
     const std::int64_t lo = std::max(short_of, minimumFeasibleBudgetLowerBound(problem.graph) - 1);
-    return bisectBudget(lo, *works, fits, std::chrono::steady_clock::now() + std::chrono::milliseconds(500));
+    return bisectBudget(lo, *works, fits, stop, std::chrono::steady_clock::now() + std::chrono::milliseconds(500));
 }
 
 }  // namespace poet

@@ -8,6 +8,8 @@
 // is paged out once and paged back in just before its next reader instead.
 // Paging time is not in the runtime budget (reference semantics), so the
 // result meets any runtime factor >= 1.
+#include <atomic>
+#include <cstdint>
 #include <optional>
 #include <vector>
 
@@ -46,12 +48,17 @@ std::optional<Schedule> bestQuickSchedule(const Problem& problem);
 // minimumFeasibleBudgetLowerBound, or from `short_of` where the caller knows
 // it finds none there (fewer tries: resnet50 without paging, from 10% of its
 // peak, 3.5 s from the lower bound): an upper bound on the smallest feasible
-// budget. nullopt when it finds none even at the plain-pass peak.
-std::optional<std::int64_t> smallestHeuristicBudget(const Problem& problem, std::int64_t short_of = 0);
+// budget. nullopt when it finds none even at the plain-pass peak, or when
+// `stop` is set before it found one (it is read between tries; set later,
+// the budget found so far is returned).
+std::optional<std::int64_t> smallestHeuristicBudget(const Problem& problem, std::int64_t short_of = 0,
+                                                    const std::atomic<bool>* stop = nullptr);
 
 // smallestHeuristicBudget, lowered without paging by bisection with
 // bestQuickSchedule (0.5 s at most): its revolve fallback fits far below the
 // relief of the plain pass (bert on m4 at 1.5x: 41.7 MB, not 48.8 MB).
-std::optional<std::int64_t> smallestQuickBudget(const Problem& problem, std::int64_t short_of = 0);
+// `stop` as for smallestHeuristicBudget.
+std::optional<std::int64_t> smallestQuickBudget(const Problem& problem, std::int64_t short_of = 0,
+                                                const std::atomic<bool>* stop = nullptr);
 
 }  // namespace poet

@@ -656,26 +656,66 @@ void explainInfeasible(SolveResult& result, const Problem& problem, const std::s
     result.message = msg;
 }
 
-// Where the time ran out before any schedule: what is known, and a RAM
+// What a solve that ends without a schedule says: what is known, and a RAM
 // budget where the quick heuristics have a schedule, which the result keeps
 // for the explorer to offer: remat-only budgets this tight are often left
 // open (bert on m4 at 10% and 1.5x without paging: 41.9 MB, 10.9%). With
 // paging off, whether switching it on has a schedule at once (the quick
 // paging schedule).
-void explainNoSchedule(SolveResult& result, const Problem& problem)
-{
-    std::string msg = "no schedule found within the time limit, and none proven impossible";
-    if (const auto works = smallestQuickBudget(problem, problem.ram_budget_bytes)) {
-        result.ram_budget_that_works_bytes = *works;
-        msg += "; a schedule exists at " + std::to_string(*works) + " B";
+//
+// Searched on a thread of its own from the start of a solve with no quick
+// schedule, so that the answer comes at the time limit and not after it:
+// resnet50 on m4 at 10% and 1.5x without paging takes ~4 s of searching,
+// and a 5 s solve ended at 7.8 s when it followed the time limit. It ends
+// as soon as `stop` is set (after the try under way: at most ~1.4 s on
+// resnet50), which the solve does when it shows a schedule.
+class NoScheduleExplanation {
+public:
+    NoScheduleExplanation(const Problem& problem, std::atomic<bool>* stop)
+        : stop_(stop), thread_([this, &problem] { search(problem); })
+    {
     }
-    if (!problem.options.paging) {
-        Problem paged = problem;
-        paged.options.paging = true;
-        if (heuristicSchedule(paged)) msg += "; with paging on, a schedule exists at these budgets";
+    ~NoScheduleExplanation() { end(); }
+
+    // The result's message and budget, from what the search found by
+    // `deadline` (or by a cancel).
+    void explain(SolveResult& result, Clock::time_point deadline, const std::atomic<bool>* cancel)
+    {
+        while (!done_ && Clock::now() < deadline && !(cancel && cancel->load()))
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        end();
+        std::string msg = "no schedule found within the time limit, and none proven impossible";
+        if (works_) {
+            result.ram_budget_that_works_bytes = *works_;
+            msg += "; a schedule exists at " + std::to_string(*works_) + " B";
+        }
+        if (paging_helps_) msg += "; with paging on, a schedule exists at these budgets";
+        result.message = msg;
     }
-    result.message = msg;
-}
+
+private:
+    void search(const Problem& problem)
+    {
+        if (!problem.options.paging) {
+            Problem paged = problem;
+            paged.options.paging = true;
+            paging_helps_ = heuristicSchedule(paged).has_value();
+        }
+        works_ = smallestQuickBudget(problem, problem.ram_budget_bytes, stop_);
+        done_ = true;
+    }
+    void end()
+    {
+        *stop_ = true;
+        if (thread_.joinable()) thread_.join();
+    }
+
+    std::atomic<bool>* stop_;
+    std::atomic<bool> done_{false};
+    std::optional<std::int64_t> works_;
+    bool paging_helps_ = false;
+    std::thread thread_;  // last: it starts once the rest is built
+};
 
 }  // namespace
 
@@ -700,7 +740,11 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
     std::mutex announce_mutex;
     std::optional<Schedule> announced;
     ReplayReport announced_replay;
+    // Set once a schedule is shown: nothing then needs the explanation of
+    // a solve without one (NoScheduleExplanation, below).
+    std::atomic<bool> explanation_stop{false};
     auto announce = [&](const Schedule& schedule, const ReplayReport& replay, double first_solution_s) {
+        explanation_stop = true;
         std::lock_guard lock(announce_mutex);
         if (announced && !(replay.total_energy_j < announced_replay.total_energy_j)) return;
         announced = schedule;
@@ -727,11 +771,17 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
     // The paging plan on a second core (BackgroundPlan, below). Declared
     // after what it announces through, and before finishWith, which stops it.
     std::optional<BackgroundPlan> background_plan;
+    std::optional<NoScheduleExplanation> explanation;  // where no quick schedule was found
 
     auto finishWith = [&](SolveStatus status, const Schedule* schedule, SolutionSource source, double bound_j) {
         // Stopped and joined first: the solve time includes it, and nothing is
         // announced after the answer.
         background_plan.reset();
+        if (status == SolveStatus::NoSolution && result.message.empty()) {
+            if (!explanation) explanation.emplace(problem, &explanation_stop);
+            explanation->explain(result, secondsAfter(start, options.time_limit_s), cancel);
+        }
+        explanation.reset();
         if (schedule) {
             result.schedule = *schedule;
             result.replay = replaySchedule(problem.graph, *schedule, limits);
@@ -751,7 +801,6 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
         if (schedule) result.objective_j = result.replay.total_energy_j;
         result.best_bound_j = bound_j;
         result.gap = schedule ? relativeGap(result.objective_j, bound_j) : 0;
-        if (status == SolveStatus::NoSolution && result.message.empty()) explainNoSchedule(result, problem);
         result.solve_time_s = secondsSince(start);
         return result;
     };
@@ -787,6 +836,7 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
     };
     if (options.use_heuristics) consider(bestQuickSchedule(problem));
     if (warm) announceWarm();
+    else explanation.emplace(problem, &explanation_stop);
     // Every node runs at least once and paging costs >= 0, so one plain pass's
     // compute energy bounds every schedule: a warm start within the gap of it
     // needs no LP (resnet50 at 60% and 1.5x: 0.05% over it at once). The
