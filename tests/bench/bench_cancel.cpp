@@ -6,7 +6,7 @@
 // count, the upper of the two middle figures).
 //
 //   bench_cancel [--model bert] [--platform m4] [--budget 0.11 | --bytes N] [--factor 1.5]
-//                [--at 2,3,4,5,6,8,12,20] [--repeat 3] [--threads 2]
+//                [--at 2,3,4,5,6,8,12,20] [--repeat 3] [--threads 2] [--no-paging]
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -59,6 +59,7 @@ int main(int argc, char** argv)
     named.budget = 0.11;
     std::vector<double> moments = {2, 3, 4, 5, 6, 8, 12, 20};
     int repeat = 3, threads = 2;
+    bool paging = true;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         auto next = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
@@ -66,21 +67,24 @@ int main(int argc, char** argv)
         if (a == "--at") moments = numbers(next());
         else if (a == "--repeat") repeat = std::stoi(next());
         else if (a == "--threads") threads = std::stoi(next());
+        else if (a == "--no-paging") paging = false;
         else { std::fprintf(stderr, "unknown argument %s\n", a.c_str()); return 4; }
     }
     if (repeat < 1) {
         std::fprintf(stderr, "--repeat must be at least 1\n");
         return 4;
     }
-    const std::optional<Problem> problem = named.problem();
+    std::optional<Problem> problem = named.problem();
     if (!problem) return 4;
+    problem->options.paging = paging;
     const Problem& p = *problem;
     SolverOptions o;
     o.time_limit_s = 600;  // far beyond every moment: the cancel ends each run
     o.relative_gap = 1e-9;
     o.threads = threads;
-    std::printf("# %s on %s, %lld B, %.2fx, %d thread(s): seconds from the cancel to the return\n", p.model.c_str(),
-                p.platform.c_str(), static_cast<long long>(p.ram_budget_bytes), p.runtime_budget_factor, threads);
+    std::printf("# %s on %s, %lld B, %.2fx, %d thread(s)%s: seconds from the cancel to the return\n", p.model.c_str(),
+                p.platform.c_str(), static_cast<long long>(p.ram_budget_bytes), p.runtime_budget_factor, threads,
+                paging ? "" : ", no paging");
     std::printf("%8s %9s %s\n", "at_s", "median_s", "runs_s");
     std::vector<double> all;
     for (double at : moments) {
