@@ -659,9 +659,9 @@ void explainInfeasible(SolveResult& result, const Problem& problem, const std::s
 // What a solve that ends without a schedule says: what is known, and a RAM
 // budget where the quick heuristics have a schedule, which the result keeps
 // for the explorer to offer: remat-only budgets this tight are often left
-// open (bert on m4 at 10% and 1.5x without paging: 41.9 MB, 10.9%). With
-// paging off, whether switching it on has a schedule at once (the quick
-// paging schedule).
+// open (bert on m4 at 10% and 1.5x without paging: about 42 MB, 11%).
+// With paging off, whether switching it on has a schedule at once (the
+// quick paging schedule).
 //
 // Searched on a thread of its own from the start of a solve with no quick
 // schedule, so that the answer comes at the time limit and not after it:
@@ -777,11 +777,6 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
         // Stopped and joined first: the solve time includes it, and nothing is
         // announced after the answer.
         background_plan.reset();
-        if (status == SolveStatus::NoSolution && result.message.empty()) {
-            if (!explanation) explanation.emplace(problem, &explanation_stop);
-            explanation->explain(result, secondsAfter(start, options.time_limit_s), cancel);
-        }
-        explanation.reset();
         if (schedule) {
             result.schedule = *schedule;
             result.replay = replaySchedule(problem.graph, *schedule, limits);
@@ -801,6 +796,11 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
         if (schedule) result.objective_j = result.replay.total_energy_j;
         result.best_bound_j = bound_j;
         result.gap = schedule ? relativeGap(result.objective_j, bound_j) : 0;
+        if (status == SolveStatus::NoSolution && result.message.empty()) {
+            if (!explanation) explanation.emplace(problem, &explanation_stop);
+            explanation->explain(result, secondsAfter(start, options.time_limit_s), cancel);
+        }
+        explanation.reset();
         result.solve_time_s = secondsSince(start);
         return result;
     };

@@ -364,7 +364,7 @@ private slots:
     // Remat-only bert at 10% of its peak and 1.5x is left open (no schedule
     // in 20 s, none proven impossible): the message says so, names a larger
     // budget where a remat-only schedule exists (kept for the explorer to
-    // offer; a solve there has one at once; 41.9 MB, where the relief of the
+    // offer; a solve there has one at once; about 42 MB, where the relief of the
     // plain pass alone needs 48.8 MB), and says that switching paging
     // on has a schedule there at once. (resnet18_cifar at
     // 14%, left open until the quick relief took the values a peak stage
