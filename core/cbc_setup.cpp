@@ -54,7 +54,8 @@ void addCutGenerator(CbcModel& model, CglCutGenerator& generator, int how_often,
 {
     if (cancel) {
         EndOnCancel end(cancel, &model);
-        model.addCutGenerator(&end, -99, "EndOnCancel");
+        // Named for `poet solve --log`, which lists every generator's cuts.
+        model.addCutGenerator(&end, -99, "cancel check (makes no cuts)");
     }
     model.addCutGenerator(&generator, how_often, name);
 }
