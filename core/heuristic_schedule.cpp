@@ -236,10 +236,11 @@ std::optional<Schedule> heuristicSchedule(const Problem& problem)
     return relieveToFit(problem.graph, plainSchedule(problem.graph), limits);
 }
 
-std::optional<Schedule> bestQuickSchedule(const Problem& problem)
+std::optional<Schedule> bestQuickSchedule(const Problem& problem, const std::atomic<bool>* cancel)
 {
     const ReplayLimits limits = limitsOf(problem);
     const Graph& g = problem.graph;
+    const auto cancelled = [cancel] { return cancel && cancel->load(); };
     std::vector<std::optional<Schedule>> candidates{heuristicSchedule(problem)};
     if (problem.options.remat) {
         // DTR at budgets between this one and the plain-pass peak, paged down
@@ -248,22 +249,25 @@ std::optional<Schedule> bestQuickSchedule(const Problem& problem)
         const double peak = static_cast<double>(plainPassPeakBytes(g));
         const double budget = static_cast<double>(problem.ram_budget_bytes);
         constexpr int kSteps = 12;
-        for (int k = 0; k < kSteps && budget < peak; ++k) {
+        for (int k = 0; k < kSteps && budget < peak && !cancelled(); ++k) {
             ReplayLimits relaxed = limits;
             relaxed.ram_budget_bytes = static_cast<std::int64_t>(budget * std::pow(peak / budget, k / double(kSteps)));
             if (auto remat = dtr(g, relaxed)) candidates.push_back(relieveToFit(g, *remat, limits));
         }
-        candidates.push_back(chenGreedy(g, limits));
-        candidates.push_back(chenSqrtN(g, limits));
-        candidates.push_back(revolve(g, limits));
+        if (!cancelled()) candidates.push_back(chenGreedy(g, limits));
+        if (!cancelled()) candidates.push_back(chenSqrtN(g, limits));
+        if (!cancelled()) candidates.push_back(revolve(g, limits));
     }
     auto best = leastEnergyValid(g, limits, std::move(candidates));
     // Without paging, where nothing above fits: revolve's checkpoints,
     // relieved (bert at 11 to 12%, resnet50 at 11 to 13%). Only then: it
     // costs resnet50 ~1 s more.
-    if (!best && problem.options.remat && !problem.options.paging) {
+    if (!best && problem.options.remat && !problem.options.paging && !cancelled()) {
         std::vector<std::optional<Schedule>> relieved;
-        for (const Schedule& s : revolveWithinRuntime(g, limits)) relieved.push_back(relieveToFit(g, s, limits));
+        for (const Schedule& s : revolveWithinRuntime(g, limits)) {
+            if (cancelled()) break;
+            relieved.push_back(relieveToFit(g, s, limits));
+        }
         best = leastEnergyValid(g, limits, std::move(relieved));
     }
     return best;
@@ -349,7 +353,7 @@ std::optional<std::int64_t> smallestQuickBudget(const Problem& problem, std::int
     Problem p = problem;
     const auto fits = [&](std::int64_t budget) {
         p.ram_budget_bytes = budget;
-        return bestQuickSchedule(p).has_value();
+        return bestQuickSchedule(p, stop).has_value();  // stopped: from what it built, and the bisection ends
     };
     const std::int64_t lo = std::max(short_of, minimumFeasibleBudgetLowerBound(problem.graph) - 1);
     return bisectBudget(lo, *works, fits, stop, std::chrono::steady_clock::now() + std::chrono::milliseconds(500));

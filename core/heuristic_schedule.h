@@ -39,8 +39,10 @@ std::optional<Schedule> leastEnergyValid(const Graph& g, const ReplayLimits& lim
 
 // The least-energy valid schedule among the paging heuristic above and the
 // rematerialization baselines (DTR, Chen's rules, revolve) that the problem's
-// switches allow: CBC's warm start and the explorer's instant answer.
-std::optional<Schedule> bestQuickSchedule(const Problem& problem);
+// switches allow: CBC's warm start and the explorer's instant answer. On
+// `cancel` (read between candidates, ~0.1 s apart on resnet50, which takes
+// 1 to 2 s in all), the best of those built so far.
+std::optional<Schedule> bestQuickSchedule(const Problem& problem, const std::atomic<bool>* cancel = nullptr);
 
 // The smallest RAM budget (to within 0.1%) at which heuristicSchedule (with
 // paging off: relieveToFit of the plain pass) finds a schedule for this

@@ -150,6 +150,22 @@ private slots:
               bestRep.total_energy_j, p.graph.totalComputeEnergy());
     }
 
+    void cancelledQuickScheduleKeepsWhatItBuilt()
+    {
+        // Cancelled before it starts, only the first candidate is built (the
+        // paging heuristic): a valid schedule, dearer than the best, which
+        // the solve keeps as its answer to the cancel.
+        const Problem p = referenceApiExample();
+        const std::atomic<bool> cancel{true};
+        const auto cut = bestQuickSchedule(p, &cancel);
+        const auto paging = heuristicSchedule(p);
+        const auto best = bestQuickSchedule(p);
+        QVERIFY(cut.has_value() && paging.has_value() && best.has_value());
+        QVERIFY(*cut == *paging);
+        QVERIFY(replayUnder(p, *cut).valid);
+        QVERIFY(replayUnder(p, *best).total_energy_j < replayUnder(p, *cut).total_energy_j);
+    }
+
     void relievesWhatAStageKeepsPastItsPeak()
     {
         // resnet18_cifar without paging at 20% and 1.2x: once the waits
