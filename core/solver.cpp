@@ -674,8 +674,8 @@ void explainInfeasible(SolveResult& result, const Problem& problem, const std::s
 // schedule, so that the answer comes at the time limit and not after it:
 // resnet50 on m4 at 10% and 1.5x without paging takes ~4 s of searching,
 // and a 5 s solve ended at 7.8 s when it followed the time limit. It ends
-// as soon as `stop` is set (after the try under way: at most ~1.4 s on
-// resnet50), which the solve does when it shows a schedule.
+// soon after `stop` is set (its quick schedules look at it between
+// candidates), which the solve does when it shows a schedule.
 class NoScheduleExplanation {
 public:
     NoScheduleExplanation(const Problem& problem, std::atomic<bool>* stop)
