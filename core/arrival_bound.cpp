@@ -685,9 +685,8 @@ ArrivalBound carriedBound(const Problem& problem, int window, double seconds, co
     std::vector<Piece> pieces;
     // Cancelled, the windows left are not built (resnet50's took ~0.9 s
     // after a cancel), and the bound proves nothing.
-    const auto cancelled = [&] { return cancel && cancel->load(); };
     auto add = [&](int a, int e, bool early, int look_back) {
-        if (cancelled()) return;
+        if (isSet(cancel)) return;
         CarriedMilp milp(problem, a, e, pageout, scale, look_back);
         if (!milp.needed()) return;
         milp.shrinkToFit();
@@ -702,7 +701,7 @@ ArrivalBound carriedBound(const Problem& problem, int window, double seconds, co
     }
     if (look_back_stage >= 1)
         for (int a = look_back_stage + 2; a < n; ++a) add(a, std::min(n - 1, a + window - 1), false, look_back_stage);
-    if (cancelled()) return {};
+    if (isSet(cancel)) return {};
     // The pieces of the best set so far (by their LP values where not yet
     // solved) are solved before those above: their values are the bound's.
     // Once that set is all solved, the best set where each piece not yet

@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "deadline.h"
 #include "fault_guard.h"
 
 namespace poet {
@@ -47,8 +48,6 @@ private:
     CbcModel* model_;
 };
 
-bool cancelled(const std::atomic<bool>* cancel) { return cancel && cancel->load(); }
-
 }  // namespace
 
 void addCutGenerator(CbcModel& model, CglCutGenerator& generator, int how_often, const char* name,
@@ -57,7 +56,7 @@ void addCutGenerator(CbcModel& model, CglCutGenerator& generator, int how_often,
     // A cancelled search needs none, and some take long to build (the
     // paging plan's at bert on m4 at 10%: ~0.8 s for the usual set, most
     // of it the knapsack cover's cliques).
-    if (cancelled(cancel)) return;
+    if (isSet(cancel)) return;
     if (cancel) {
         EndOnCancel end(cancel, &model);
         // Named for `poet solve --log`, which lists every generator's cuts.
@@ -106,7 +105,7 @@ void addCutsAndHeuristics(CbcModel& model, const std::atomic<bool>* cancel)
     CglZeroHalf zerohalf;
     add(zerohalf, -99, "ZeroHalf");
 
-    if (cancelled(cancel)) return;
+    if (isSet(cancel)) return;
     CbcRounding rounding(model);
     model.addHeuristic(&rounding);
     CbcHeuristicFPump pump(model);

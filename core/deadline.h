@@ -19,6 +19,9 @@ inline double secondsSince(std::chrono::steady_clock::time_point start)
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
+// Whether a stop or cancel flag that may be absent (null) is set.
+inline bool isSet(const std::atomic<bool>* flag) { return flag && flag->load(); }
+
 // Runs `work` on the calling thread with a stop flag that is set as soon
 // as `done()` holds (asked every 20 ms on a watching thread): a search
 // takes one flag, its caller may have several reasons to end it.

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "baselines.h"
+#include "deadline.h"
 #include "problem_loader.h"
 #include "replay.h"
 
@@ -240,7 +241,6 @@ std::optional<Schedule> bestQuickSchedule(const Problem& problem, const std::ato
 {
     const ReplayLimits limits = limitsOf(problem);
     const Graph& g = problem.graph;
-    const auto cancelled = [cancel] { return cancel && cancel->load(); };
     std::vector<std::optional<Schedule>> candidates{heuristicSchedule(problem)};
     if (problem.options.remat) {
         // DTR at budgets between this one and the plain-pass peak, paged down
@@ -249,23 +249,23 @@ std::optional<Schedule> bestQuickSchedule(const Problem& problem, const std::ato
         const double peak = static_cast<double>(plainPassPeakBytes(g));
         const double budget = static_cast<double>(problem.ram_budget_bytes);
         constexpr int kSteps = 12;
-        for (int k = 0; k < kSteps && budget < peak && !cancelled(); ++k) {
+        for (int k = 0; k < kSteps && budget < peak && !isSet(cancel); ++k) {
             ReplayLimits relaxed = limits;
             relaxed.ram_budget_bytes = static_cast<std::int64_t>(budget * std::pow(peak / budget, k / double(kSteps)));
             if (auto remat = dtr(g, relaxed)) candidates.push_back(relieveToFit(g, *remat, limits));
         }
-        if (!cancelled()) candidates.push_back(chenGreedy(g, limits));
-        if (!cancelled()) candidates.push_back(chenSqrtN(g, limits));
-        if (!cancelled()) candidates.push_back(revolve(g, limits));
+        if (!isSet(cancel)) candidates.push_back(chenGreedy(g, limits));
+        if (!isSet(cancel)) candidates.push_back(chenSqrtN(g, limits));
+        if (!isSet(cancel)) candidates.push_back(revolve(g, limits));
     }
     auto best = leastEnergyValid(g, limits, std::move(candidates));
     // Without paging, where nothing above fits: revolve's checkpoints,
     // relieved (bert at 11 to 12%, resnet50 at 11 to 13%). Only then: it
     // costs resnet50 ~1 s more.
-    if (!best && problem.options.remat && !problem.options.paging && !cancelled()) {
+    if (!best && problem.options.remat && !problem.options.paging && !isSet(cancel)) {
         std::vector<std::optional<Schedule>> relieved;
         for (const Schedule& s : revolveWithinRuntime(g, limits)) {
-            if (cancelled()) break;
+            if (isSet(cancel)) break;
             relieved.push_back(relieveToFit(g, s, limits));
         }
         best = leastEnergyValid(g, limits, std::move(relieved));
@@ -291,8 +291,6 @@ std::optional<Schedule> leastEnergyValid(const Graph& g, const ReplayLimits& lim
 
 namespace {
 
-bool stopped(const std::atomic<bool>* stop) { return stop && stop->load(); }
-
 // The least budget in (lo, hi] where `fits`, to within 0.1%, by bisection
 // (hi fits, lo does not), or where it stands at `until` or on `stop`.
 template <class Fits>
@@ -300,7 +298,7 @@ std::int64_t bisectBudget(std::int64_t lo, std::int64_t hi, Fits fits, const std
                           std::chrono::steady_clock::time_point until = std::chrono::steady_clock::time_point::max())
 {
     while (hi - lo > std::max<std::int64_t>(1, hi / 1000) && std::chrono::steady_clock::now() < until &&
-           !stopped(stop)) {
+           !isSet(stop)) {
         const std::int64_t mid = lo + (hi - lo) / 2;
         (fits(mid) ? hi : lo) = mid;
     }
@@ -333,7 +331,7 @@ std::optional<std::int64_t> smallestHeuristicBudget(const Problem& problem, std:
     // From short_of, the answer is often tens of percent above it (the
     // relief without paging), and steps of 0.1% took a dozen tries to get there.
     for (std::int64_t step = std::max<std::int64_t>(1, lo >= lower ? lo / 16 : lower / 1000); hi < 0; step *= 2) {
-        if (stopped(stop)) return std::nullopt;
+        if (isSet(stop)) return std::nullopt;
         const std::int64_t budget = std::min(peak, lo + step);
         if (fits(budget)) hi = budget;
         else if (budget >= peak) return std::nullopt;

@@ -196,11 +196,11 @@ PlanOutcome solvePagingPlan(const PagingPlan& plan, const Problem& problem, cons
     // take ~1.4 s in all at bert on m4 at 10% (loading the MILP ~0.3 s,
     // CBC's cut generators ~0.8 s): the solve waits for this to end.
     PlanOutcome out;
-    out.cancelled = cancel && cancel->load();
+    out.cancelled = isSet(cancel);
     if (out.cancelled) return out;
     OsiClpSolverInterface lp;
     loadBinaryMilp(lp, plan);
-    out.cancelled = cancel && cancel->load();
+    out.cancelled = isSet(cancel);
     if (out.cancelled) return out;
 
     IncumbentHandler::Shared shared;
@@ -688,7 +688,7 @@ public:
     // `deadline` (or by a cancel).
     void explain(SolveResult& result, Clock::time_point deadline, const std::atomic<bool>* cancel)
     {
-        while (!done_ && Clock::now() < deadline && !(cancel && cancel->load()))
+        while (!done_ && Clock::now() < deadline && !isSet(cancel))
             std::this_thread::sleep_for(std::chrono::milliseconds(10));
         end();
         std::string msg = "no schedule found within the time limit, and none proven impossible";
