@@ -275,24 +275,33 @@ public:
     BackgroundPlan(const Problem& problem, SolverOptions options, Clock::time_point start, double search_s,
                    double windows_s, Announce announce, std::function<std::optional<Schedule>()> best_shown,
                    const std::atomic<bool>* cancel)
-        : problem_(problem), cancel_(cancel), announce_(std::move(announce))
+        : problem_(problem), cancel_(cancel), announce_(std::move(announce)),
+          plan_deadline_(secondsAfter(start, options.time_limit_s))
     {
         options.threads = 1;
         thread_ = std::thread([this, options, start, search_s, windows_s, best_shown = std::move(best_shown)] {
             // The plan's incumbents come replayed already.
             const IncumbentCallback keep = [this](const SolveResult& r) { hand(*r.schedule, r.replay); };
-            const std::optional<Schedule> best = solvePlans(problem_, options, start, &plan_stop_, keep);
+            // CBC's clock ends the plan's search, but not its set-up (loading
+            // its MILP, building the cut generators and heuristics: ~1.4 s
+            // at bert on m4 at 10%), which a stop flag cuts short: a 1 s
+            // solve there returned after 1.8 s, its plan (0.5 s) still
+            // building CBC's heuristics at 1.1 s.
+            std::optional<Schedule> best;
+            runUntil([this] { return plan_stop_ || Clock::now() >= plan_deadline_; },
+                     [&](const std::atomic<bool>* stop) { best = solvePlans(problem_, options, start, stop, keep); });
             plan_done_ = true;
             if (best) replayAndHand(*best);
+            const auto end = secondsAfter(start, windows_s);
             if (best && !stop_) {
-                const auto deadline = secondsAfter(Clock::now(), search_s);
+                const auto deadline = std::min(secondsAfter(Clock::now(), search_s), end);
                 replayAndHand(dropRecomputations(problem_.graph, *best, limitsOf(problem_), deadline, &stop_));
             }
-            // The best shown includes what was just handed over.
-            if (const std::optional<Schedule> from = best_shown(); from && !stop_) {
-                const auto deadline = secondsAfter(start, windows_s);
+            // The best shown includes what was just handed over. Not started
+            // at its end: building its MILP and index takes bert ~0.3 s.
+            if (const std::optional<Schedule> from = best_shown(); from && !stop_ && Clock::now() < end) {
                 improveByWindows(
-                    problem_, *from, deadline, &windows_stop_,
+                    problem_, *from, end, &windows_stop_,
                     [this](const Schedule& better) { replayAndHand(better); }, &window_threads_);
             }
             done_ = true;
@@ -407,6 +416,7 @@ private:
     std::atomic<bool> plan_stop_{false};  // set with stop_, or alone (stopPlan)
     std::atomic<bool> plan_done_{false};
     std::atomic<int> window_threads_{1};
+    const Clock::time_point plan_deadline_;  // the plan's time limit
     double stall_stop_s_ = 0;  // 0: finish() leaves the plan to its time limit (set and read by finish()'s caller)
     std::mutex mutex_;
     std::optional<Schedule> latest_;
@@ -865,6 +875,18 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
         result.message = known_bound_name + " gives the lower bound";
         return finishWith(SolveStatus::Feasible, &*warm, SolutionSource::Heuristic, known_bound_j);
     };
+    auto outOfTime = [&] { return secondsSince(start) > options.time_limit_s || (cancel && cancel->load()); };
+    auto finishOutOfTime = [&] {
+        if (warm) return finishShortOfKnownBound();
+        return finishWith(cancel && cancel->load() ? SolveStatus::Cancelled : SolveStatus::NoSolution, nullptr,
+                          SolutionSource::None, known_bound_j);
+    };
+    // Between the bounds: out of time with a schedule in hand (without one,
+    // a bound may still prove that none exists), the bounds left would only
+    // make the answer late: resnet50 at 10% with a 0.5 s limit has its first
+    // schedule at 1.3 s, and the checkpoint bound then built its MILP and
+    // solved its LP to 1.7 s.
+    auto outOfTimeBetweenBounds = [&] { return outOfTime() && (warm || isSet(cancel)); };
     if (withinGapOfKnownBound()) return finishWithKnownBound();
     const bool plan_is_exact = options.variant == FormulationVariant::Tight && PagingPlan::applies(problem);
     // Where recomputation is possible the paging plan is a restriction (each
@@ -947,6 +969,7 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
                 [] { return std::string("the arrival bound (what each stage needs that the one before did not hold)"); }))
             return finishWith(SolveStatus::Infeasible, nullptr, SolutionSource::None, 0);
         if (withinGapWithPlan()) return finishWithKnownBound();
+        if (outOfTimeBetweenBounds()) return finishOutOfTime();
         // Small exact MILPs, one per stage: often within the gap of the quick
         // schedule at once where the LP relaxation is far below it (tight
         // budgets with recomputation). A tenth of the time at most.
@@ -962,6 +985,7 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
                 [&] { return "the stage-peak bound (at " + g.node(stage.stage).name + ")"; }))
             return finishWith(SolveStatus::Infeasible, nullptr, SolutionSource::None, 0);
         if (withinGapWithPlan()) return finishWithKnownBound();
+        if (outOfTimeBetweenBounds()) return finishOutOfTime();
         // Every over-budget stage's peak at once, each value's return shared
         // by the stages between two of its reads, with CBC's root cuts even
         // where its LP is below the bounds so far: bert on m4 at 1.5x rises
@@ -981,6 +1005,7 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
         checkpoint_root_j = checkpoints.bound_j;
         checkpoint_cut_short = !checkpoints.complete;
         if (withinGapWithPlan()) return finishWithKnownBound();
+        if (outOfTimeBetweenBounds()) return finishOutOfTime();
         // The stages with no room beside their node for anything that
         // matters there (fullStages): what is away at one comes back before
         // the next, bucket by bucket. bert on m4 at 8.2 to 8.6% and 1.5x:
@@ -997,6 +1022,7 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
                     [] { return std::string("the bucket bound on the full stages (no room beside their node)"); }))
                 return finishWith(SolveStatus::Infeasible, nullptr, SolutionSource::None, 0);
             if (withinGapWithPlan()) return finishWithKnownBound();
+            if (outOfTimeBetweenBounds()) return finishOutOfTime();
         }
         if (arrival.bound_j > trivial_bound_j) {
             // Where it binds, windows of seven stages carry what is in RAM
@@ -1046,6 +1072,7 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
                     }))
                 return finishWith(SolveStatus::Infeasible, nullptr, SolutionSource::None, 0);
             if (withinGapWithPlan()) return finishWithKnownBound();
+            if (outOfTimeBetweenBounds()) return finishOutOfTime();
         }
         // The checkpoint bound's root cuts may pass the stage peak by a
         // hair (resnet18_cifar at 17%: 0.013%); bert's pass it by 0.4%.
@@ -1318,12 +1345,6 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
 
     // Out of time (or cancelled) already: the LP's first factorization
     // alone would run past the limit (resnet50: 0.4M columns).
-    auto outOfTime = [&] { return secondsSince(start) > options.time_limit_s || (cancel && cancel->load()); };
-    auto finishOutOfTime = [&] {
-        if (warm) return finishShortOfKnownBound();
-        return finishWith(cancel && cancel->load() ? SolveStatus::Cancelled : SolveStatus::NoSolution, nullptr,
-                          SolutionSource::None, known_bound_j);
-    };
     if (outOfTime()) return finishOutOfTime();
 
     // Where the checkpoint bound is the best bound and its root was cut
