@@ -275,8 +275,7 @@ public:
     BackgroundPlan(const Problem& problem, SolverOptions options, Clock::time_point start, double search_s,
                    double windows_s, Announce announce, std::function<std::optional<Schedule>()> best_shown,
                    const std::atomic<bool>* cancel)
-        : problem_(problem), cancel_(cancel), announce_(std::move(announce)),
-          plan_deadline_(secondsAfter(start, options.time_limit_s))
+        : problem_(problem), cancel_(cancel), announce_(std::move(announce))
     {
         options.threads = 1;
         thread_ = std::thread([this, options, start, search_s, windows_s, best_shown = std::move(best_shown)] {
@@ -287,8 +286,9 @@ public:
             // at bert on m4 at 10%), which a stop flag cuts short: a 1 s
             // solve there returned after 1.8 s, its plan (0.5 s) still
             // building CBC's heuristics at 1.1 s.
+            const auto plan_deadline = secondsAfter(start, options.time_limit_s);
             std::optional<Schedule> best;
-            runUntil([this] { return plan_stop_ || Clock::now() >= plan_deadline_; },
+            runUntil([&] { return plan_stop_ || Clock::now() >= plan_deadline; },
                      [&](const std::atomic<bool>* stop) { best = solvePlans(problem_, options, start, stop, keep); });
             plan_done_ = true;
             if (best) replayAndHand(*best);
@@ -416,7 +416,6 @@ private:
     std::atomic<bool> plan_stop_{false};  // set with stop_, or alone (stopPlan)
     std::atomic<bool> plan_done_{false};
     std::atomic<int> window_threads_{1};
-    const Clock::time_point plan_deadline_;  // the plan's time limit
     double stall_stop_s_ = 0;  // 0: finish() leaves the plan to its time limit (set and read by finish()'s caller)
     std::mutex mutex_;
     std::optional<Schedule> latest_;
@@ -752,6 +751,7 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
                   const std::atomic<bool>* cancel)
 {
     const auto start = Clock::now();
+    const auto time_limit = secondsAfter(start, options.time_limit_s);
     SolveResult result;
     const ReplayLimits limits = limitsOf(problem);
     Formulation f(problem, options.variant);
@@ -822,7 +822,7 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
         result.gap = schedule ? relativeGap(result.objective_j, bound_j) : 0;
         if (status == SolveStatus::NoSolution && result.message.empty()) {
             if (!explanation) explanation.emplace(problem, &explanation_stop);
-            explanation->explain(result, secondsAfter(start, options.time_limit_s), cancel);
+            explanation->explain(result, time_limit, cancel);
         }
         explanation.reset();
         result.solve_time_s = secondsSince(start);
@@ -832,7 +832,7 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
     // Computing a node holds its output and all its inputs at once: a proof of
     // infeasibility without a solve.
     if (problem.ram_budget_bytes < minimumFeasibleBudgetLowerBound(problem.graph)) {
-        explainInfeasible(result, problem, secondsAfter(start, options.time_limit_s), cancel);
+        explainInfeasible(result, problem, time_limit, cancel);
         return finishWith(SolveStatus::Infeasible, nullptr, SolutionSource::None, 0);
     }
     if (f.triviallyInfeasible()) {
@@ -954,7 +954,7 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
         // ends with `why`) or may raise the known bound.
         auto provesInfeasible = [&](bool infeasible, double bound_j, auto why, auto name) {
             if (infeasible) {
-                explainInfeasible(result, problem, secondsAfter(start, options.time_limit_s), cancel, why());
+                explainInfeasible(result, problem, time_limit, cancel, why());
                 return true;
             }
             raiseKnownBound(bound_j, name);
@@ -1094,8 +1094,7 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
     auto searchFromWarm = [&] {
         if (!options.use_heuristics || !warm) return;
         const double before_j = warm_energy_j;
-        const auto deadline = std::min(secondsAfter(Clock::now(), 0.1 * options.time_limit_s),
-                                       secondsAfter(start, options.time_limit_s));
+        const auto deadline = std::min(secondsAfter(Clock::now(), 0.1 * options.time_limit_s), time_limit);
         consider(dropRecomputations(problem.graph, *warm, limits, deadline, cancel));
         if (warm_energy_j < before_j) announceWarm();
     };
@@ -1123,7 +1122,7 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
             bucketBound(problem, bucketBoundStages(problem, peak_stage, 9),
                         std::min(0.2 * options.time_limit_s, options.time_limit_s - secondsSince(start)), cancel);
         if (buckets.infeasible) {
-            explainInfeasible(result, problem, secondsAfter(start, options.time_limit_s), cancel,
+            explainInfeasible(result, problem, time_limit, cancel,
                               ": the stage-peak stage and the last nine cannot all fit within the runtime "
                               "budget they share");
             return finishWith(SolveStatus::Infeasible, nullptr, SolutionSource::None, 0);
@@ -1225,7 +1224,7 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
                 windows_from_j = warm_energy_j;
                 runUntil([&] { return over() || bestShownJ() < windows_from_j; },
                          [&](const std::atomic<bool>* stop) {
-                             improveByWindows(problem, *warm, secondsAfter(start, options.time_limit_s), stop,
+                             improveByWindows(problem, *warm, time_limit, stop,
                                               [&](const Schedule& better) {
                                                   takeFromPlan(better);
                                                   windows_from_j = warm_energy_j;
@@ -1539,7 +1538,7 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
         return result;
     }
     if (model.isProvenInfeasible() && !cancelled) {
-        explainInfeasible(result, problem, secondsAfter(start, options.time_limit_s), cancel);
+        explainInfeasible(result, problem, time_limit, cancel);
         return finishWith(SolveStatus::Infeasible, nullptr, SolutionSource::None, 0);
     }
     return finishWith(cancelled ? SolveStatus::Cancelled : SolveStatus::NoSolution, nullptr, SolutionSource::None,
