@@ -641,7 +641,7 @@ QString ExplorerWindow::viewTitle(const SolveResult& r) const {
     return tr("%1 on %2%3 \u2014 RAM budget %4, runtime %5x \u2014 %6, %7")
         .arg(q(problem_.model), q(problem_.platform), batch, q(formatBytes(problem_.ram_budget_bytes)))
         .arg(problem_.runtime_budget_factor, 0, 'f', 2)
-        .arg(QString::fromUtf8(toString(r.status)), q(formatEnergy(r.replay.total_energy_j)));
+        .arg(statusPhrase(r), q(formatEnergy(r.replay.total_energy_j)));
 }
 
 void ExplorerWindow::showResult(const SolveResult& r, bool final) {

@@ -41,6 +41,16 @@ StatusMessage statusForSolving(double elapsed_s, const std::optional<SolveResult
     return m;
 }
 
+QString provenWithin(double gap) {
+    return gap >= 5e-5 ? QObject::tr("within %1 %").arg(gap * 100, 0, 'f', 2) : QString();
+}
+
+QString statusPhrase(const SolveResult& r) {
+    const QString status = QString::fromUtf8(toString(r.status));
+    const QString within = r.status == SolveStatus::Optimal ? provenWithin(r.gap) : QString();
+    return within.isEmpty() ? status : status + QLatin1Char(' ') + within;
+}
+
 StatusMessage statusForResult(const SolveResult& r, const StatusContext& ctx) {
     StatusMessage m;
     const QString energy = q(formatEnergy(r.replay.total_energy_j));
@@ -51,8 +61,8 @@ StatusMessage statusForResult(const SolveResult& r, const StatusContext& ctx) {
     {
         m.tone = StatusTone::Good;
         // Stopped at the target gap: say how close, not "proven optimal".
-        const QString proven = r.gap >= 5e-5 ? QObject::tr("Optimal within %1 %").arg(r.gap * 100, 0, 'f', 2)
-                                             : QObject::tr("Proven optimal");
+        const QString within = provenWithin(r.gap);
+        const QString proven = within.isEmpty() ? QObject::tr("Proven optimal") : QObject::tr("Optimal %1").arg(within);
         m.text = cached ? QObject::tr("%1: %2 per iteration, peak RAM %3 (from the solve cache).")
                               .arg(proven, energy, q(formatBytes(r.replay.peak_ram_bytes)))
                         : QObject::tr("%1: %2 per iteration, peak RAM %3 (solved in %4).")

@@ -30,6 +30,13 @@ struct StatusMessage {
     StatusTone tone = StatusTone::Neutral;
 };
 
+// "within 0.50 %" for an optimum proven only to within a gap (a solve
+// stops at its --gap), empty where it is proven exactly.
+QString provenWithin(double gap);
+// The status as one phrase for tables and titles: "optimal", "optimal
+// within 0.50 %", "feasible", "infeasible", ...
+QString statusPhrase(const SolveResult& r);
+
 // Pure: the words for a finished solve.
 StatusMessage statusForResult(const SolveResult& r, const StatusContext& ctx);
 StatusMessage statusForSolving(double elapsed_s, const std::optional<SolveResult>& best);

@@ -4,6 +4,7 @@
 #include <QColor>
 #include <QFont>
 
+#include "status_line.h"
 #include "units.h"
 
 namespace poet::ui {
@@ -31,9 +32,9 @@ void SummaryModel::setResult(const Problem& problem, const SolveResult& result, 
         rows_.push_back(Row{std::move(key), std::move(name), std::move(value), std::move(ref), std::move(ratio),
                             std::move(tip), raw, warn});
     };
-    add("status", tr("Status"), QString::fromUtf8(toString(result.status)), QString(), QString(),
-        tr("optimal: proven best within the gap; feasible: a schedule, not proven best; infeasible: proven that no "
-           "schedule meets the budgets."),
+    add("status", tr("Status"), statusPhrase(result), QString(), QString(),
+        tr("optimal: proven best (within the gap shown, where there is one); feasible: a schedule, not proven best; "
+           "infeasible: proven that no schedule meets the budgets."),
         static_cast<double>(result.status));
     add("source", tr("Source"), QString::fromUtf8(toString(result.source)), QString(), QString(),
         tr("Where the schedule came from: a heuristic, a cache, a solver incumbent, or the proven optimum."),

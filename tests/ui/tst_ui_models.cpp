@@ -108,9 +108,16 @@ void TestUiModels::summaryModelPassesTester() {
     SolveResult r = uitest::tinyResult(p, SolveStatus::Optimal);
     r.source = SolutionSource::Proven;
     const ReplayReport plain = replaySchedule(p.graph, plainSchedule(p.graph));
+    r.gap = 0;
     model.setResult(p, r, plain);
     QVERIFY(model.rowCount() >= 10);
     QCOMPARE(model.columnCount(), int(SummaryModel::ColumnCount));
+    QCOMPARE(model.index(model.rowOf("status"), SummaryModel::Value).data().toString(), QStringLiteral("optimal"));
+    // Stopped at the requested gap: the status says how close, as the status line does.
+    r.gap = 0.005;
+    model.setResult(p, r, plain);
+    QCOMPARE(model.index(model.rowOf("status"), SummaryModel::Value).data().toString(),
+             QStringLiteral("optimal within 0.50 %"));
     SolveResult none;
     none.status = SolveStatus::Infeasible;
     model.setResult(p, none, plain);
