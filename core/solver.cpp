@@ -882,10 +882,10 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
         result.message = known_bound_name + " gives the lower bound";
         return finishWith(SolveStatus::Feasible, &*warm, SolutionSource::Heuristic, known_bound_j);
     };
-    auto outOfTime = [&] { return secondsSince(start) > options.time_limit_s || (cancel && cancel->load()); };
+    auto outOfTime = [&] { return Clock::now() > time_limit || isSet(cancel); };
     auto finishOutOfTime = [&] {
         if (warm) return finishShortOfKnownBound();
-        return finishWith(cancel && cancel->load() ? SolveStatus::Cancelled : SolveStatus::NoSolution, nullptr,
+        return finishWith(isSet(cancel) ? SolveStatus::Cancelled : SolveStatus::NoSolution, nullptr,
                           SolutionSource::None, known_bound_j);
     };
     // Between the bounds: out of time with a schedule in hand (without one,
