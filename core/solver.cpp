@@ -80,6 +80,7 @@ public:
         // The search, and whether its tree has begun: a cancel in its root
         // ends it there (RootLpStop's `model`).
         CbcModel* model = nullptr;
+        std::thread::id search_thread = std::this_thread::get_id();
         std::atomic<bool> in_tree{false};
         std::mutex mutex;
         double best_j = INFINITY;
@@ -97,6 +98,7 @@ public:
         // can run past it, so the handler checks the wall clock too.
         if (secondsSince(shared_->start) > shared_->time_limit_s) {
             shared_->stopped_by_clock = true;
+            singleThreadedTreeFrom(model_, shared_->search_thread);
             return stop;
         }
         if (shared_->cancel && shared_->cancel->load()) {
@@ -155,6 +157,7 @@ public:
                           shared_->known_bound_proves_gap;
         if (!stop) return -1;
         shared_->lp_stopped = true;
+        singleThreadedTreeFrom(shared_->model, shared_->search_thread);
         if (cancelled && !shared_->in_tree) endAtCbcClock(shared_->model);
         return 0;  // status "stopped by event"
     }

@@ -5,6 +5,7 @@
 #include <mutex>
 #include <thread>
 
+#include "cbc_setup.h"
 #include "formulation.h"
 #include "heuristic_schedule.h"
 #include "problem_loader.h"
@@ -337,6 +338,22 @@ private slots:
         QVERIFY(r.best_bound_j < r.replay.total_energy_j);
         QVERIFY(r.gap > 0);
         QCOMPARE(toString(r.status), "feasible");
+    }
+
+    void treeGoesSingleThreadedOnlyBeforeItsThreadsFromTheSearchThread()
+    {
+        // CBC calls event handlers from its worker threads in the tree; there
+        // (or once its threads exist) the thread count must stay as it is.
+        OsiClpSolverInterface lp;
+        CbcModel model(lp);
+        model.setNumberThreads(2);
+        const auto search_thread = std::this_thread::get_id();
+        std::thread worker([&] { singleThreadedTreeFrom(&model, search_thread); });
+        worker.join();
+        QCOMPARE(model.getNumberThreads(), 2);
+        singleThreadedTreeFrom(&model, search_thread);
+        QCOMPARE(model.getNumberThreads(), 0);
+        singleThreadedTreeFrom(nullptr, search_thread);  // no search yet: nothing to do
     }
 
     void plainPassBoundEndsTheSolveWithinTheGap()
