@@ -3,11 +3,11 @@
 #include <cmath>
 #include <functional>
 #include <optional>
-#include <regex>
 
 #include "cost_model.h"
 #include "problem_loader.h"
 #include "profile_error.h"
+#include "ram_budget_text.h"
 
 namespace poet::cli {
 
@@ -69,26 +69,6 @@ CLI::Validator fractionFrom0To1()
     return numberCheck([](double v) { return v >= 0 && v <= 1; }, "a fraction from 0 to 1 (0.005 = 0.5%)");
 }
 
-std::int64_t parseRamBudget(const std::string& text, std::int64_t plain_peak_bytes)
-{
-    static const std::regex re(R"(\s*([0-9]*\.?[0-9]+(?:[eE][+-]?[0-9]+)?)\s*(%|B|KB|kB|MB|GB|KiB|MiB|GiB)?\s*)");
-    std::smatch m;
-    if (!std::regex_match(text, m, re))
-        throw BadInput("--ram-budget: '" + text + "' is not a RAM budget (examples: 3000000, 3MB, 2.5MiB, 30%)");
-    const double value = std::stod(m[1].str());
-    const std::string unit = m[2].str();
-    double bytes = value;
-    if (unit == "%") bytes = value / 100.0 * static_cast<double>(plain_peak_bytes);
-    else if (unit == "KB" || unit == "kB") bytes = value * 1e3;
-    else if (unit == "MB") bytes = value * 1e6;
-    else if (unit == "GB") bytes = value * 1e9;
-    else if (unit == "KiB") bytes = value * 1024.0;
-    else if (unit == "MiB") bytes = value * 1024.0 * 1024.0;
-    else if (unit == "GiB") bytes = value * 1024.0 * 1024.0 * 1024.0;
-    if (!(bytes > 0) || bytes > 9e18) throw BadInput("--ram-budget: must be positive, got '" + text + "'");
-    return static_cast<std::int64_t>(std::floor(bytes));
-}
-
 Problem loadProblem(const ProblemArgs& a)
 {
     if (a.ram_budget.size() && a.ram_budget[0] == '-')
@@ -112,8 +92,14 @@ Problem loadProblem(const ProblemArgs& a)
     p.runtime_budget_factor = a.runtime_budget;
     p.options.paging = !a.no_paging;
     p.options.remat = !a.no_remat;
-    p.ram_budget_bytes = a.ram_budget.empty() ? plainPassPeakBytes(p.graph)
-                                              : parseRamBudget(a.ram_budget, plainPassPeakBytes(p.graph));
+    p.ram_budget_bytes = plainPassPeakBytes(p.graph);
+    if (!a.ram_budget.empty()) {
+        const auto bytes = parseRamBudget(a.ram_budget, p.ram_budget_bytes);
+        if (!bytes)
+            throw BadInput("--ram-budget: '" + a.ram_budget +
+                           "' is not a RAM budget of 1 to 9e18 bytes (examples: 3000000, 3MB, 2.5MiB, 30%)");
+        p.ram_budget_bytes = *bytes;
+    }
     return p;
 }
 

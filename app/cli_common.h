@@ -49,7 +49,4 @@ CLI::Validator positiveNumber();
 CLI::Validator positiveWholeNumber();
 CLI::Validator fractionFrom0To1();  // a relative gap: 0.005 = 0.5%
 
-// Parses a RAM budget string; `plain_peak_bytes` resolves percentages.
-std::int64_t parseRamBudget(const std::string& text, std::int64_t plain_peak_bytes);
-
 }  // namespace poet::cli

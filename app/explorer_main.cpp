@@ -16,7 +16,7 @@
 #include "profile_catalog.h"
 #include "solve_bridge.h"
 #include "status_line.h"
-#include "units.h"
+#include "ram_budget_text.h"
 
 namespace {
 
@@ -103,8 +103,8 @@ int main(int argc, char** argv) {
     }
     if (parser.isSet(ram)) {
         // Syntax now; percentages resolve once the plain-pass peak is known.
-        if (!poet::ui::parseBytes(parser.value(ram).toStdString(), 1))
-            return badInput(QStringLiteral("--ram-budget must be bytes (e.g. 3000000, 3MB, 2.9MiB, 60%), not '%1'")
+        if (!poet::parseRamBudget(parser.value(ram).toStdString(), 1))
+            return badInput(QStringLiteral("--ram-budget must be 1 to 9e18 bytes (e.g. 3000000, 3MB, 2.9MiB, 60%), not '%1'")
                                 .arg(parser.value(ram)));
         opts.ram_budget = parser.value(ram);
     }

@@ -46,6 +46,7 @@
 #include "status_line.h"
 #include "summary_panel.h"
 #include "teaching_panel.h"
+#include "ram_budget_text.h"
 #include "units.h"
 #include "view_export.h"
 
@@ -452,9 +453,9 @@ bool ExplorerWindow::initialize(const ExplorerOptions& o, QString* error) {
     }
     Budgets b{plain_peak_, 1.0};
     if (o.ram_budget) {
-        const auto v = parseBytes(o.ram_budget->toStdString(), plain_peak_);
+        const auto v = parseRamBudget(o.ram_budget->toStdString(), plain_peak_);
         if (!v) {
-            if (error) *error = tr("bad --ram-budget '%1' (bytes, or e.g. 3MB, 2.9MiB, 60%)").arg(*o.ram_budget);
+            if (error) *error = tr("bad --ram-budget '%1' (1 to 9e18 bytes, or e.g. 3MB, 2.9MiB, 60%)").arg(*o.ram_budget);
             loading_ = false;
             return false;
         }

@@ -1,7 +1,6 @@
 #include "units.h"
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <cstdio>
 
@@ -54,37 +53,5 @@ std::string formatSeconds(double seconds) {
 }
 
 std::string formatRatio(double ratio) { return printf1("%.2fx", ratio); }
-
-std::optional<std::int64_t> parseBytes(const std::string& raw, std::int64_t plain_peak_bytes) {
-    std::string text;
-    for (char c : raw)
-        if (!std::isspace(static_cast<unsigned char>(c)) && c != ',' && c != '_') text.push_back(c);
-    if (text.empty()) return std::nullopt;
-    std::size_t used = 0;
-    double value = 0;
-    try {
-        value = std::stod(text, &used);
-    } catch (...) {
-        return std::nullopt;
-    }
-    std::string unit = text.substr(used);
-    std::transform(unit.begin(), unit.end(), unit.begin(), [](unsigned char c) { return std::tolower(c); });
-    double factor = 1;
-    if (unit.empty() || unit == "b") factor = 1;
-    else if (unit == "k" || unit == "kb") factor = 1e3;
-    else if (unit == "m" || unit == "mb") factor = 1e6;
-    else if (unit == "g" || unit == "gb") factor = 1e9;
-    else if (unit == "kib") factor = 1024.0;
-    else if (unit == "mib") factor = 1024.0 * 1024.0;
-    else if (unit == "gib") factor = 1024.0 * 1024.0 * 1024.0;
-    else if (unit == "%") {
-        if (plain_peak_bytes <= 0) return std::nullopt;
-        factor = static_cast<double>(plain_peak_bytes) / 100.0;
-    } else
-        return std::nullopt;
-    const double bytes = value * factor;
-    if (!std::isfinite(bytes) || bytes < 0 || bytes > 9.0e18) return std::nullopt;
-    return static_cast<std::int64_t>(std::llround(bytes));
-}
 
 }  // namespace poet::ui

@@ -3,7 +3,6 @@
 // budgets in the paper: 3.0 MB = 3,000,000 B), energies in J / mJ, times in
 // s / ms. Qt-free, so the cell words and captions can use it too.
 #include <cstdint>
-#include <optional>
 #include <string>
 
 namespace poet::ui {
@@ -13,10 +12,5 @@ std::string formatBytesExact(std::int64_t bytes);   // "2,451,072 B"
 std::string formatEnergy(double joules);            // "7.8895 J", "12.3 mJ"
 std::string formatSeconds(double seconds);          // "1.234 s", "12.3 ms"
 std::string formatRatio(double ratio);              // "1.23x"
-
-// Parses a RAM budget as typed by a user or on the command line:
-// "3000000", "3000000B", "3MB", "2.9MiB", "500KB", "60%" (of plain_peak_bytes).
-// Returns nothing on malformed or negative input.
-std::optional<std::int64_t> parseBytes(const std::string& text, std::int64_t plain_peak_bytes);
 
 }  // namespace poet::ui

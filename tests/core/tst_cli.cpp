@@ -208,6 +208,8 @@ private slots:
             {{"solve", "--ram-budget", "1MB", "--gap", "2"}, "--gap: must be a fraction from 0 to 1 (0.005 = 0.5%), got '2'"},
             {{"info", "--batch-size", "0"}, "--batch-size: must be a positive whole number, got '0'"},
             {{"sweep", "--time-limit", "0"}, "--time-limit: must be a positive number, got '0'"},
+            // Past a double's range, not an internal error (std::stod threw).
+            {{"solve", "--ram-budget", "1e400"}, "--ram-budget: '1e400' is not a RAM budget of 1 to 9e18 bytes"},
         };
         for (const auto& [args, message] : numbers) {
             r = poet(QStringList{args.front(), "--model", "linear"} + args.mid(1));

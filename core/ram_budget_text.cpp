@@ -1,0 +1,43 @@
+#include "ram_budget_text.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdlib>
+#include <regex>
+
+namespace poet {
+
+std::optional<std::int64_t> parseRamBudget(const std::string& text, std::int64_t plain_peak_bytes)
+{
+    // Commas only as thousands separators: "2,5MB" is not 25 MB.
+    static const std::regex re(
+        R"(\s*((?:[0-9]{1,3}(?:,[0-9]{3})+|[0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?)\s*([A-Za-z%]*)\s*)");
+    std::smatch m;
+    if (!std::regex_match(text, m, re)) return std::nullopt;
+    std::string number = m[1].str();
+    number.erase(std::remove(number.begin(), number.end(), ','), number.end());
+    if (number.empty() || number.front() == 'e' || number.front() == 'E' || number == ".") return std::nullopt;
+    // strtod, not stod: out of range ("1e400") is an answer here, not an exception.
+    char* end = nullptr;
+    const double value = std::strtod(number.c_str(), &end);
+    if (end != number.c_str() + number.size() || !std::isfinite(value)) return std::nullopt;
+    std::string unit = m[2].str();
+    std::transform(unit.begin(), unit.end(), unit.begin(), [](unsigned char c) { return std::tolower(c); });
+    double bytes = value;
+    if (unit == "%") {
+        if (plain_peak_bytes <= 0) return std::nullopt;
+        bytes = value / 100.0 * static_cast<double>(plain_peak_bytes);
+    } else if (unit == "k" || unit == "kb") bytes = value * 1e3;
+    else if (unit == "m" || unit == "mb") bytes = value * 1e6;
+    else if (unit == "g" || unit == "gb") bytes = value * 1e9;
+    else if (unit == "kib") bytes = value * 1024.0;
+    else if (unit == "mib") bytes = value * 1024.0 * 1024.0;
+    else if (unit == "gib") bytes = value * 1024.0 * 1024.0 * 1024.0;
+    else if (!unit.empty() && unit != "b") return std::nullopt;
+    bytes = std::floor(bytes);
+    if (!(bytes >= 1) || bytes > 9e18) return std::nullopt;
+    return static_cast<std::int64_t>(bytes);
+}
+
+}  // namespace poet
