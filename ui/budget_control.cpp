@@ -6,6 +6,7 @@
 #include <QHelpEvent>
 #include <QLabel>
 #include <QPainter>
+#include <QRegularExpression>
 #include <QSlider>
 #include <QStyle>
 #include <QStyleOptionSlider>
@@ -19,6 +20,35 @@ namespace {
 constexpr int kSteps = 1000;
 std::atomic<int> g_session{0};
 }  // namespace
+
+// The entry box, reading typed text with the control's EntryReader where it
+// has one (QDoubleSpinBox's own validator takes digits and its suffix only).
+class ReadingSpinBox : public QDoubleSpinBox {
+public:
+    using QDoubleSpinBox::QDoubleSpinBox;
+    BudgetControl::EntryReader read;
+
+    QValidator::State validate(QString& text, int& pos) const override {
+        if (!read) return QDoubleSpinBox::validate(text, pos);
+        const QString body = withoutSuffix(text);
+        const auto v = read(body);
+        if (v && *v >= minimum() && *v <= maximum()) return QValidator::Acceptable;
+        // "3", "3.", "3 M", "30 " may still grow into a budget; the box goes
+        // back to its value if the text is left so.
+        static const QRegularExpression partial(QStringLiteral(R"(^\s*[0-9.,eE+-]*\s*[A-Za-z%]*\s*$)"));
+        return partial.match(body).hasMatch() ? QValidator::Intermediate : QValidator::Invalid;
+    }
+    double valueFromText(const QString& text) const override {
+        if (!read) return QDoubleSpinBox::valueFromText(text);
+        return read(withoutSuffix(text)).value_or(value());
+    }
+
+private:
+    // The box keeps its suffix (" B") after what is typed: "3MB B".
+    QString withoutSuffix(const QString& text) const {
+        return text.endsWith(suffix()) ? text.chopped(suffix().size()) : text;
+    }
+};
 
 // Draws the marks under the slider: a tick and a short label for each.
 class BudgetMarkStrip : public QWidget {
@@ -81,7 +111,7 @@ BudgetControl::BudgetControl(QWidget* parent) : QWidget(parent) {
     slider_ = new QSlider(Qt::Horizontal, this);
     slider_->setRange(0, kSteps);
     slider_->setPageStep(kSteps / 20);
-    entry_ = new QDoubleSpinBox(this);
+    entry_ = new ReadingSpinBox(this);
     entry_->setKeyboardTracking(false);
     entry_->setAccelerated(true);
     unit_ = new QLabel(this);
@@ -155,6 +185,10 @@ void BudgetControl::setEntryRange(double min, double max, int decimals, double s
     entry_->setSuffix(suffix);
     entry_->setValue(value_);
     updating_ = false;
+}
+
+void BudgetControl::setEntryReader(EntryReader read) {
+    static_cast<ReadingSpinBox*>(entry_)->read = std::move(read);
 }
 
 void BudgetControl::setMarks(std::vector<BudgetMark> marks) {

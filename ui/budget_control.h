@@ -6,6 +6,7 @@
 #include <QString>
 #include <QWidget>
 #include <functional>
+#include <optional>
 #include <vector>
 
 class QSlider;
@@ -32,6 +33,11 @@ public:
     void setFormatter(std::function<QString(double)> format);
     void setSliderRange(double min, double max);  // the slider's scale
     void setEntryRange(double min, double max, int decimals, double step, const QString& suffix);
+    // How the entry box reads what is typed into it, beyond its own numbers
+    // (the RAM budget's "3MB" or "30%"): the value, or nothing for text that
+    // is none (or not yet one, while it is typed).
+    using EntryReader = std::function<std::optional<double>(const QString&)>;
+    void setEntryReader(EntryReader read);
     void setMarks(std::vector<BudgetMark> marks);
     const std::vector<BudgetMark>& marks() const { return marks_; }
     void setValue(double v);  // no valueEdited signal

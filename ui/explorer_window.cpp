@@ -174,9 +174,16 @@ void ExplorerWindow::buildUi() {
     ram_ = new BudgetControl(budgetBox);
     ram_->setFormatter([](double v) { return q(formatBytes(static_cast<std::int64_t>(v))); });
     ram_->setEntryRange(0, 1e13, 0, 1000, tr(" B"));
+    // The box reads what --ram-budget reads: "3MB", "2.5MiB", "30%" of the plain-pass peak.
+    ram_->setEntryReader([this](const QString& text) -> std::optional<double> {
+        const auto bytes = parseRamBudget(text.toStdString(), plain_peak_);
+        if (!bytes) return std::nullopt;
+        return static_cast<double>(*bytes);
+    });
     ram_->setControlToolTips(tr("RAM budget: the most memory the schedule may use for layer outputs at any "
-                                "moment. Drag to explore; type an exact number of bytes in the box. Marks: the "
-                                "smallest budget that could work (a lower bound) and the plain pass's peak."));
+                                "moment. Drag to explore; type an exact number of bytes in the box, or e.g. "
+                                "3MB, 2.5MiB or 30% (of the plain pass's peak). Marks: the smallest budget "
+                                "that could work (a lower bound) and the plain pass's peak."));
     runtime_ = new BudgetControl(budgetBox);
     runtime_->setEntryRange(1.0, 100.0, 2, 0.05, tr(" x"));
     runtime_->setSliderRange(1.0, 3.0);

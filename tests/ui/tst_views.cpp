@@ -4,6 +4,7 @@
 // window solves, undoes and exports.
 #include <QFile>
 #include <QImage>
+#include <QLineEdit>
 #include <QProcess>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -58,6 +59,7 @@ private slots:
     void teachingHighlightsOps();
     void windowSolvesUndoesAndExports();
     void windowStopsAtTheTargetGap();
+    void ramBoxReadsUnitsAndPercentages();
 };
 
 void TestViews::initTestCase() {
@@ -393,6 +395,43 @@ void TestViews::windowStopsAtTheTargetGap() {
     QVERIFY(w.lastStatus());
     QCOMPARE(*w.lastStatus(), SolveStatus::Optimal);
     QVERIFY2(w.statusLine()->text().contains("optimal", Qt::CaseInsensitive), qPrintable(w.statusLine()->text()));
+}
+
+void TestViews::ramBoxReadsUnitsAndPercentages() {
+    ExplorerWindow w;
+    QSignalSpy settled(&w, &ExplorerWindow::solveSettled);
+    ExplorerOptions o;
+    o.model = "linear";
+    o.platform = "a72";
+    o.use_settings = false;
+    QString err;
+    QVERIFY2(w.initialize(o, &err), qPrintable(err));
+    w.show();
+    QVERIFY(settled.wait(30000));
+    const std::int64_t peak = w.plainPeakBytes();
+    QDoubleSpinBox* box = w.ramControl()->entry();
+    auto* edit = box->findChild<QLineEdit*>();
+    QVERIFY(edit);
+    // Typed as a user does: over the whole text, or over the number only
+    // (the spin box's own selectAll, which keeps its " B" after the typing).
+    auto type = [&](const QString& text, bool whole) {
+        box->setFocus();
+        if (whole) edit->selectAll();
+        else box->selectAll();
+        QTest::keyClicks(edit, text);
+        QTest::keyClick(edit, Qt::Key_Return);
+    };
+    type(QStringLiteral("50%"), true);
+    QCOMPARE(w.budgets().ram_budget_bytes, peak / 2);  // linear's peak is even: no fraction to round
+    QCOMPARE(box->text(), QString::number(peak / 2) + QStringLiteral(" B"));
+    const QString kb = QString::number(peak / 4000.0, 'f', 3);  // a quarter of the peak, in KB
+    type(kb + QStringLiteral("kb"), false);
+    QCOMPARE(w.budgets().ram_budget_bytes, static_cast<std::int64_t>(std::floor(kb.toDouble() * 1e3)));
+    // Text that is no budget leaves the budget as it was.
+    const std::int64_t before = w.budgets().ram_budget_bytes;
+    type(QStringLiteral("lots"), true);
+    QCOMPARE(w.budgets().ram_budget_bytes, before);
+    QCOMPARE(box->text(), QString::number(before) + QStringLiteral(" B"));
 }
 
 QTEST_MAIN(TestViews)
