@@ -8,6 +8,7 @@
 #include "problem_loader.h"
 #include "profile_error.h"
 #include "ram_budget_text.h"
+#include "schedule_io.h"
 
 namespace poet::cli {
 
@@ -67,6 +68,15 @@ CLI::Validator positiveWholeNumber()
 CLI::Validator fractionFrom0To1()
 {
     return numberCheck([](double v) { return v >= 0 && v <= 1; }, "a fraction from 0 to 1 (0.005 = 0.5%)");
+}
+
+void checkOutputFile(const std::string& option, const std::string& path)
+{
+    try {
+        checkWritable(path);
+    } catch (const std::runtime_error& e) {
+        throw BadInput(option + ": " + e.what());
+    }
 }
 
 Problem loadProblem(const ProblemArgs& a)

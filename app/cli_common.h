@@ -49,4 +49,8 @@ CLI::Validator positiveNumber();
 CLI::Validator positiveWholeNumber();
 CLI::Validator fractionFrom0To1();  // a relative gap: 0.005 = 0.5%
 
+// Throws BadInput ("--out: x.json: is a directory") unless `path`, the value
+// of `option`, can be written: checked before a solve or a sweep, not after.
+void checkOutputFile(const std::string& option, const std::string& path);
+
 }  // namespace poet::cli

@@ -65,6 +65,7 @@ int exitCodeOf(SolveStatus s)
 int runSolve(const SolveArgs& a)
 {
     const Problem p = loadProblem(a.problem);
+    if (!a.out.empty()) checkOutputFile("--out", a.out);
     SolverOptions opt;
     opt.time_limit_s = a.time_limit_s;
     opt.threads = a.threads;
@@ -80,7 +81,13 @@ int runSolve(const SolveArgs& a)
         std::cerr << "poet: internal error: the replay rejected the schedule: " << r.replay.errors.front() << '\n';
         return kInternalError;
     }
-    if (!a.out.empty() && r.schedule) writeFileAtomically(a.out, scheduleDocument(p, r).dump(1) + "\n");
+    if (!a.out.empty() && r.schedule) {
+        try {
+            writeFileAtomically(a.out, scheduleDocument(p, r).dump(1) + "\n");
+        } catch (const std::runtime_error& e) {  // checked before the solve, so rare (a full disk)
+            throw BadInput(std::string("--out: ") + e.what());
+        }
+    }
     if (a.json) std::cout << resultSummaryJson(p, r).dump(2) << '\n';
     else printHuman(p, r);
     return exitCodeOf(r.status);

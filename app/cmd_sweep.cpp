@@ -66,6 +66,8 @@ int runSweepCommand(const SweepArgs& a) {
 
     SweepConfig cfg;
     cfg.problem = loadProblem(a.problem);
+    if (!a.csv.empty()) checkOutputFile("--csv", a.csv);
+    if (!a.plot.empty()) checkOutputFile("--plot", a.plot);
     cfg.axis = a.vary == "ram" ? SweepAxis::RamBudget : SweepAxis::RuntimeFactor;
     cfg.points = a.points;
     cfg.strategies = a.strategies;

@@ -193,13 +193,35 @@ LoadedSchedule scheduleFromDocument(const json& doc, const std::string& where_fr
     }
 }
 
+namespace {
+
+// A new, empty temporary file beside `file` (its name in `tmpl`), open.
+int createBeside(const std::filesystem::path& file, std::string& tmpl)
+{
+    std::error_code ec;
+    if (std::filesystem::is_directory(file, ec)) throw std::runtime_error(file.string() + ": is a directory");
+    const auto dir = file.has_parent_path() ? file.parent_path() : std::filesystem::path(".");
+    tmpl = (dir / ("." + file.filename().string() + ".XXXXXX")).string();
+    const int fd = mkstemp(tmpl.data());
+    if (fd < 0) throw std::runtime_error(file.string() + ": cannot create a temporary file in " + dir.string());
+    return fd;
+}
+
+}  // namespace
+
+void checkWritable(const std::filesystem::path& file)
+{
+    std::string tmpl;
+    ::close(createBeside(file, tmpl));
+    std::error_code ec;
+    std::filesystem::remove(tmpl, ec);
+}
+
 void replaceFileAtomically(const std::filesystem::path& file,
                            const std::function<bool(int fd, const std::string& path)>& write)
 {
-    const auto dir = file.has_parent_path() ? file.parent_path() : std::filesystem::path(".");
-    std::string tmpl = (dir / ("." + file.filename().string() + ".XXXXXX")).string();
-    const int fd = mkstemp(tmpl.data());
-    if (fd < 0) throw std::runtime_error(file.string() + ": cannot create a temporary file in " + dir.string());
+    std::string tmpl;
+    const int fd = createBeside(file, tmpl);
     // mkstemp creates 0600; a saved file gets the usual permissions (0666 less the umask).
     const mode_t mask = ::umask(0);
     ::umask(mask);

@@ -38,6 +38,12 @@ LoadedSchedule scheduleFromDocument(const nlohmann::json& doc, const std::string
 // Writes `text` to `file` atomically; throws std::runtime_error on failure.
 void writeFileAtomically(const std::filesystem::path& file, const std::string& text);
 
+// Whether writeFileAtomically could write `file` now: a directory that takes
+// a new file and no directory of that name. For commands that write only
+// after minutes of work (`poet solve --out`, `poet sweep --csv`): they check
+// first. Throws std::runtime_error naming the file and the reason.
+void checkWritable(const std::filesystem::path& file);
+
 // The same for a writer of its own: `write` fills a new temporary file
 // beside `file`, given both open (`fd`) and by name (`path`, for writers
 // that open files themselves), and says whether it succeeded; the file is

@@ -217,6 +217,18 @@ private slots:
             QVERIFY2(r.err.contains(message) && r.err.size() < 200, qPrintable(r.err));
         }
 
+        // An output that cannot be written is named before the work, not
+        // after it: the sweep prints no point.
+        QTemporaryDir dir;
+        r = poet({"solve", "--model", "linear", "--platform", "m4", "--ram-budget", "50%", "--out", dir.path()});
+        QCOMPARE(r.code, 4);
+        QVERIFY2(r.err.contains("--out: " + dir.path() + ": is a directory"), qPrintable(r.err));
+        r = poet({"sweep", "--model", "linear", "--platform", "m4", "--points", "3", "--csv", "/nonexistent/x.csv"});
+        QCOMPARE(r.code, 4);
+        QVERIFY2(r.err.contains("--csv: /nonexistent/x.csv: cannot create a temporary file in /nonexistent"),
+                 qPrintable(r.err));
+        QVERIFY2(!r.err.contains("[1/"), qPrintable(r.err));
+
         // A mistyped command is named, with the ones there are.
         r = poet({"slove", "--model", "linear"});
         QCOMPARE(r.code, 4);
