@@ -14,9 +14,10 @@
 
 #include "explorer_window.h"
 #include "profile_catalog.h"
+#include "ram_budget_text.h"
+#include "schedule_io.h"
 #include "solve_bridge.h"
 #include "status_line.h"
-#include "ram_budget_text.h"
 
 namespace {
 
@@ -138,6 +139,13 @@ int main(int argc, char** argv) {
     const QString shotPath = parser.value(screenshot);
     if (shot && !shotPath.endsWith(QLatin1String(".png"), Qt::CaseInsensitive))
         return badInput(QStringLiteral("--screenshot needs a .png file name, not '%1'").arg(shotPath));
+    if (shot) {  // before the solve it waits for, not after
+        try {
+            poet::checkWritable(shotPath.toStdString());
+        } catch (const std::runtime_error& e) {
+            return badInput(QStringLiteral("--screenshot: ") + QString::fromUtf8(e.what()));
+        }
+    }
     // A screenshot is reproducible: it neither reads nor writes the saved settings.
     opts.use_settings = !shot;
     try {

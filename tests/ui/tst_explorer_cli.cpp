@@ -57,6 +57,10 @@ void TestExplorerCli::badOptionsExit4_data() {
     QTest::newRow("bad time limit") << QStringList{"--time-limit", "soon"} << "--time-limit";
     QTest::newRow("negative gap") << QStringList{"--gap", "-0.01"} << "--gap";
     QTest::newRow("screenshot not png") << QStringList{"--screenshot", "/tmp/x.jpg"} << "png";
+    // Before the solve it would wait for (it exited 1 after it).
+    QTest::newRow("screenshot nowhere") << QStringList{"--screenshot", "/nonexistent/x.png"}
+                                        << "--screenshot: /nonexistent/x.png: cannot create a temporary file";
+    QTest::newRow("1e400 bytes") << QStringList{"--ram-budget", "1e400"} << "--ram-budget";
 }
 
 void TestExplorerCli::badOptionsExit4() {
