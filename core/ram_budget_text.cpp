@@ -17,8 +17,8 @@ std::optional<std::int64_t> parseRamBudget(const std::string& text, std::int64_t
     if (!std::regex_match(text, m, re)) return std::nullopt;
     std::string number = m[1].str();
     number.erase(std::remove(number.begin(), number.end(), ','), number.end());
-    if (number.empty() || number.front() == 'e' || number.front() == 'E' || number == ".") return std::nullopt;
-    // strtod, not stod: out of range ("1e400") is an answer here, not an exception.
+    // strtod, not stod: out of range ("1e400") is an answer here, not an
+    // exception. It must read all of it ("e5" it does not read at all).
     char* end = nullptr;
     const double value = std::strtod(number.c_str(), &end);
     if (end != number.c_str() + number.size() || !std::isfinite(value)) return std::nullopt;
