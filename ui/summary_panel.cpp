@@ -22,9 +22,13 @@ SummaryPanel::SummaryPanel(QWidget* parent) : QWidget(parent) {
     table_ = new QTableView(this);
     table_->setModel(model_);
     table_->verticalHeader()->hide();
-    // Fit the panel's width: the names take what they need, the figures share the rest.
+    // Fit the panel's width: the names, the plain pass's figures and the
+    // ratios take what they need, and this schedule's column the rest. Where
+    // that is short, its longest text ("optimal within 0.21 %", whole in
+    // the title above) is elided, not the ratios ("1...x" when they took
+    // the rest, at the default window size).
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    table_->horizontalHeader()->setSectionResizeMode(SummaryModel::Ratio, QHeaderView::Stretch);
+    table_->horizontalHeader()->setSectionResizeMode(SummaryModel::Value, QHeaderView::Stretch);
     table_->horizontalHeader()->setMinimumSectionSize(fontMetrics().horizontalAdvance(QStringLiteral("0.00x")));
     table_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     table_->setTextElideMode(Qt::ElideMiddle);

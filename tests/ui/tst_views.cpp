@@ -3,6 +3,7 @@
 // the curve and the budget, exports are vector PDF/SVG and PNG, and the main
 // window solves, undoes and exports.
 #include <QFile>
+#include <QHeaderView>
 #include <QImage>
 #include <QLineEdit>
 #include <QProcess>
@@ -146,6 +147,26 @@ void TestViews::summaryPanelRenders() {
     const QImage img = panel.grab().toImage();
     QVERIFY(!img.isNull());
     QVERIFY(panel.model()->rowCount() > 5);
+
+    // Narrow, with a long status ("optimal within 1.23 %"): the ratios keep
+    // the width they need (they were elided to "1...x"), the status gives way.
+    SolveResult within = r;
+    within.gap = 0.0123;
+    panel.setResult(p, within, replaySchedule(p.graph, plainSchedule(p.graph)));
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    const QTableView* table = panel.table();
+    const QAbstractItemView* view = table;  // sizeHintForColumn is public there
+    const auto need = [&](int c) {
+        return std::max(view->sizeHintForColumn(c), table->horizontalHeader()->sectionSizeHint(c));
+    };
+    // Room for all but half of this schedule's column.
+    const int room = need(SummaryModel::Quantity) + need(SummaryModel::Reference) + need(SummaryModel::Ratio) +
+                     need(SummaryModel::Value) / 2;
+    panel.resize(panel.width() - table->viewport()->width() + room, 400);
+    QTRY_COMPARE(table->viewport()->width(), room);
+    QCOMPARE(table->columnWidth(SummaryModel::Ratio), need(SummaryModel::Ratio));
+    QVERIFY(table->columnWidth(SummaryModel::Value) < need(SummaryModel::Value));
 }
 
 // An exported figure is wide enough for what it says: the summary for each
