@@ -2,9 +2,10 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <cmath>
-#include <cstdlib>
 #include <regex>
+#include <system_error>
 
 namespace poet {
 
@@ -17,11 +18,14 @@ std::optional<std::int64_t> parseRamBudget(const std::string& text, std::int64_t
     if (!std::regex_match(text, m, re)) return std::nullopt;
     std::string number = m[1].str();
     number.erase(std::remove(number.begin(), number.end(), ','), number.end());
-    // strtod, not stod: out of range ("1e400") is an answer here, not an
-    // exception. It must read all of it ("e5" it does not read at all).
-    char* end = nullptr;
-    const double value = std::strtod(number.c_str(), &end);
-    if (end != number.c_str() + number.size() || !std::isfinite(value)) return std::nullopt;
+    // from_chars, not strtod or stod: the explorer runs in the user's locale
+    // (QApplication sets it), where strtod reads "2.5" as 2 with a decimal
+    // comma; and out of range ("1e400") is an answer, not an exception. It
+    // must read all of it ("e5" it does not read at all).
+    double value = 0;
+    const char* const last = number.data() + number.size();
+    const auto [end, error] = std::from_chars(number.data(), last, value);
+    if (error != std::errc() || end != last || !std::isfinite(value)) return std::nullopt;
     std::string unit = m[2].str();
     std::transform(unit.begin(), unit.end(), unit.begin(), [](unsigned char c) { return std::tolower(c); });
     double bytes = value;
