@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <vector>
 
+#include "decimal_point.h"
 #include "explorer_window.h"
 #include "profile_catalog.h"
 #include "ram_budget_text.h"
@@ -164,6 +165,7 @@ int main(int argc, char** argv) {
     qtArgv.push_back(nullptr);
     int qtArgc = argc;
     QApplication app(qtArgc, qtArgv.data());
+    poet::ui::useDecimalPoint();
     QApplication::setApplicationName(QStringLiteral("poet-explorer"));
     QApplication::setApplicationDisplayName(QStringLiteral("POET Explorer"));
     QApplication::setOrganizationName(QStringLiteral("poet"));

@@ -1,9 +1,9 @@
 #include "sweep.h"
 
 #include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <cmath>
-#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -25,11 +25,13 @@ namespace {
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kForever = std::numeric_limits<double>::infinity();
 
+// The shortest text that reads back as the same double, with a decimal point
+// whatever the C locale says (the explorer, which writes this CSV too, runs in
+// the user's locale, where snprintf would write "1,5" into a comma-separated file).
 std::string fmtDouble(double v) {
     if (std::isnan(v)) return "";
     char buf[40];
-    std::snprintf(buf, sizeof buf, "%.17g", v);
-    return buf;
+    return {buf, std::to_chars(buf, buf + sizeof buf, v).ptr};
 }
 
 nlohmann::json rowToJson(const SweepRow& r) {

@@ -2,15 +2,16 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
+#include <charconv>
 
 namespace poet::ui {
 
 namespace {
-std::string printf1(const char* fmt, double v) {
+// v with `decimals` digits after a decimal point, then the unit. to_chars, not
+// printf: printf follows the C locale, and the explorer runs in the user's.
+std::string fixed(double v, int decimals, const char* unit) {
     char buf[64];
-    std::snprintf(buf, sizeof buf, fmt, v);
-    return buf;
+    return std::string(buf, std::to_chars(buf, buf + sizeof buf, v, std::chars_format::fixed, decimals).ptr) + unit;
 }
 }  // namespace
 
@@ -18,9 +19,9 @@ std::string formatBytes(std::int64_t bytes) {
     const double b = static_cast<double>(bytes);
     const double a = std::fabs(b);
     if (a < 1000) return std::to_string(bytes) + " B";
-    if (a < 1e6) return printf1(a < 1e4 ? "%.2f KB" : "%.1f KB", b / 1e3);
-    if (a < 1e9) return printf1(a < 1e7 ? "%.2f MB" : "%.1f MB", b / 1e6);
-    return printf1("%.2f GB", b / 1e9);
+    if (a < 1e6) return fixed(b / 1e3, a < 1e4 ? 2 : 1, " KB");
+    if (a < 1e9) return fixed(b / 1e6, a < 1e7 ? 2 : 1, " MB");
+    return fixed(b / 1e9, 2, " GB");
 }
 
 std::string formatBytesExact(std::int64_t bytes) {
@@ -39,19 +40,19 @@ std::string formatBytesExact(std::int64_t bytes) {
 std::string formatEnergy(double joules) {
     const double a = std::fabs(joules);
     if (a == 0) return "0 J";
-    if (a >= 1) return printf1("%.4f J", joules);
-    if (a >= 1e-3) return printf1("%.3f mJ", joules * 1e3);
-    return printf1("%.3f \xC2\xB5J", joules * 1e6);
+    if (a >= 1) return fixed(joules, 4, " J");
+    if (a >= 1e-3) return fixed(joules * 1e3, 3, " mJ");
+    return fixed(joules * 1e6, 3, " \xC2\xB5J");
 }
 
 std::string formatSeconds(double seconds) {
     const double a = std::fabs(seconds);
-    if (a >= 1) return printf1("%.3f s", seconds);
-    if (a >= 1e-3) return printf1("%.2f ms", seconds * 1e3);
+    if (a >= 1) return fixed(seconds, 3, " s");
+    if (a >= 1e-3) return fixed(seconds * 1e3, 2, " ms");
     if (a == 0) return "0 s";
-    return printf1("%.1f \xC2\xB5s", seconds * 1e6);
+    return fixed(seconds * 1e6, 1, " \xC2\xB5s");
 }
 
-std::string formatRatio(double ratio) { return printf1("%.2fx", ratio); }
+std::string formatRatio(double ratio) { return fixed(ratio, 2, "x"); }
 
 }  // namespace poet::ui
