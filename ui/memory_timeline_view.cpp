@@ -110,6 +110,10 @@ MemoryTimelineView::MemoryTimelineView(QWidget* parent) : QWidget(parent) {
     budgetLabel_->position->setTypeY(QCPItemPosition::ptPlotCoords);
     budgetLabel_->setColor(QColor(0xC0, 0x1B, 0x1B));
     budgetLabel_->setFont(f);
+    // On a backdrop: at the right end the backward pass's page-in bars and
+    // the plain pass's curve run through the label's place.
+    budgetLabel_->setBrush(QColor(255, 255, 255, 215));
+    budgetLabel_->setPadding(QMargins(3, 1, 3, 1));
 
     cursor_ = new QCPItemStraightLine(plot_);
     cursor_->setPen(QPen(QColor(0, 0, 0, 160), 1.5));
@@ -125,7 +129,8 @@ MemoryTimelineView::MemoryTimelineView(QWidget* parent) : QWidget(parent) {
     plot_->legend->setWrap(5);
     plot_->legend->setRowSpacing(0);
     plot_->legend->setColumnSpacing(fontMetrics().height());
-    plot_->legend->setMargins(QMargins(0, 0, 0, 0));
+    // A little room on the left, so an exported figure's first swatch is not at the page edge.
+    plot_->legend->setMargins(QMargins(fontMetrics().height() / 2, 0, 0, 0));
     plot_->axisRect()->insetLayout()->take(plot_->legend);
     plot_->plotLayout()->insertRow(0);
     plot_->plotLayout()->addElement(0, 0, plot_->legend);
