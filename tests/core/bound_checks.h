@@ -3,6 +3,7 @@
 // (tst_stage_bound, tst_arrival_bound).
 #include <QtTest>
 #include <cstdint>
+#include <filesystem>
 
 #include "exact_solve.h"
 #include "problem_loader.h"
@@ -34,6 +35,19 @@ inline Problem resnet18Cifar(std::int64_t ram, double factor, const std::string&
         problemOf(loadTrainingGraph(ProfileCatalog::standard(), "resnet18_cifar", platform), ram, factor, true, true);
     p.model = "resnet18_cifar";
     p.platform = platform;
+    return p;
+}
+
+// bert with three encoder blocks (tests/data/profiles) on m4 at bert's 9%
+// (34,540,093 B) and 1.5x: its best schedule (26.836307 J) is optimal, and
+// the checkpoint bound is 0.13% under it.
+inline Problem bertThreeBlocks()
+{
+    const ProfileCatalog profiles(
+        {std::filesystem::path(POET_TEST_DATA_DIR) / "profiles", std::filesystem::path(POET_PROFILES_DIR)});
+    Problem p = problemOf(loadTrainingGraph(profiles, "bert_three_blocks", "m4"), 34'540'093, 1.5, true, true);
+    p.model = "bert_three_blocks";
+    p.platform = "m4";
     return p;
 }
 
