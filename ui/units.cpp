@@ -1,8 +1,8 @@
 #include "units.h"
 
 #include <algorithm>
-#include <cmath>
 #include <charconv>
+#include <cmath>
 
 namespace poet::ui {
 

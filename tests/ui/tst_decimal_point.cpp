@@ -11,7 +11,6 @@
 #include <QtTest>
 #include <clocale>
 #include <cstdio>
-#include <cstdlib>
 #include <string>
 
 #include "decimal_point.h"
