@@ -785,9 +785,11 @@ bool ExplorerWindow::exportAll(const QString& directory, QString* error) {
         if (!exportTimeline(d.filePath(base + "-timeline." + suffix), error)) return false;
         if (!exportSummary(d.filePath(base + "-summary." + suffix), error)) return false;
     }
+    // Named as the Pareto export names them: a sweep spans many budgets.
+    const QString sweepBase = baseFileName(ExportSource::Sweep);
     if (sweepRows() > 0)
         for (const char* suffix : {"pdf", "svg", "png", "csv"})
-            if (!exportPareto(d.filePath(base + "-pareto." + suffix), error)) return false;
+            if (!exportPareto(d.filePath(sweepBase + "-pareto." + suffix), error)) return false;
     return saveScheduleJson(d.filePath(base + "-schedule.json"), error) &&
            saveScheduleCsv(d.filePath(base + "-schedule.csv"), error);
 }

@@ -387,6 +387,9 @@ void TestViews::windowSolvesUndoesAndExports() {
     const QStringList withSweep = QDir(dir2.path()).entryList(QDir::Files);
     QCOMPARE(withSweep.size(), 15);
     QCOMPARE(withSweep.filter("-pareto.").size(), 4);
+    // Named for the sweep (no budget), as the Pareto export names it.
+    const QString network = QString::fromStdString(w.problem().model + "-" + w.problem().platform);
+    QVERIFY2(withSweep.contains(network + "-pareto.pdf"), qPrintable(withSweep.join(", ")));
     QFile pdf(QDir(dir2.path()).filePath(withSweep.filter("-pareto.pdf").first()));
     QVERIFY(pdf.open(QIODevice::ReadOnly));
     QVERIFY(pdf.read(5).startsWith("%PDF"));
