@@ -38,14 +38,19 @@ inline Problem resnet18Cifar(std::int64_t ram, double factor, const std::string&
     return p;
 }
 
-// bert with three encoder blocks (tests/data/profiles) on m4 at bert's 9%
+// The test profiles (tests/data/profiles), then the bundled ones.
+inline ProfileCatalog testProfiles()
+{
+    return ProfileCatalog(
+        {std::filesystem::path(POET_TEST_DATA_DIR) / "profiles", std::filesystem::path(POET_PROFILES_DIR)});
+}
+
+// bert with three encoder blocks (a test profile) on m4 at bert's 9%
 // (34,540,093 B) and 1.5x: its best schedule (26.836307 J) is optimal, and
 // the checkpoint bound is 0.13% under it.
 inline Problem bertThreeBlocks()
 {
-    const ProfileCatalog profiles(
-        {std::filesystem::path(POET_TEST_DATA_DIR) / "profiles", std::filesystem::path(POET_PROFILES_DIR)});
-    Problem p = problemOf(loadTrainingGraph(profiles, "bert_three_blocks", "m4"), 34'540'093, 1.5, true, true);
+    Problem p = problemOf(loadTrainingGraph(testProfiles(), "bert_three_blocks", "m4"), 34'540'093, 1.5, true, true);
     p.model = "bert_three_blocks";
     p.platform = "m4";
     return p;

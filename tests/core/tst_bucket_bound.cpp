@@ -400,9 +400,7 @@ private slots:
     void faultInDynamicBranchingIsSolvedAgain()
     {
         const Problem p = test::bertThreeBlocks();
-        std::vector<int> stages;
-        for (int t = 0; t < p.graph.size(); ++t)
-            if (stagePeak(p, t).plain_bytes > static_cast<double>(p.ram_budget_bytes)) stages.push_back(t);
+        const std::vector<int> stages = bucketBoundStages(p, -1, p.graph.size());  // every one over the budget
         QCOMPARE(stages.size(), std::size_t{37});
         const BucketBound all = bucketBound(p, stages, 300);
         QVERIFY(!all.faulted && !all.infeasible && all.complete);

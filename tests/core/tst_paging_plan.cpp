@@ -9,6 +9,7 @@
 
 #include "arrival_bound.h"
 #include "baselines.h"
+#include "bound_checks.h"
 #include "bucket_bound.h"
 #include "cbc_setup.h"
 #include "formulation.h"
@@ -49,9 +50,7 @@ bool meetsEveryRow(const PagingPlan& plan, const std::vector<double>& x)
 Problem resnetBlock(std::int64_t ram)
 {
     Problem p;
-    p.graph = loadTrainingGraph(ProfileCatalog({std::filesystem::path(POET_TEST_DATA_DIR) / "profiles",
-                                                std::filesystem::path(POET_PROFILES_DIR)}),
-                                "resnet_block", "m4");
+    p.graph = loadTrainingGraph(test::testProfiles(), "resnet_block", "m4");
     p.ram_budget_bytes = ram;
     p.runtime_budget_factor = 1.5;
     return p;
