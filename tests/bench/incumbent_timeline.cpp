@@ -8,6 +8,7 @@
 //   incumbent_timeline --model resnet18_cifar [--platform m4] (--budget 0.21 | --bytes 515289)
 //                      [--factor 1.5] [--limit 30] [--gap 0.005] [--threads 2] [--repeat 3]
 #include <cstdio>
+#include <exception>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -46,13 +47,18 @@ int main(int argc, char** argv)
     int repeat = 3;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
-        auto next = [&]() -> std::string { return i + 1 < argc ? argv[++i] : "0"; };
-        if (named.take(a, next)) continue;
-        if (a == "--limit") o.time_limit_s = std::stod(next());
-        else if (a == "--gap") o.relative_gap = std::stod(next());
-        else if (a == "--threads") o.threads = std::stoi(next());
-        else if (a == "--repeat") repeat = std::stoi(next());
-        else { std::fprintf(stderr, "unknown argument %s\n", a.c_str()); return 4; }
+        auto next = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
+        try {
+            if (named.take(a, next)) continue;
+            if (a == "--limit") o.time_limit_s = std::stod(next());
+            else if (a == "--gap") o.relative_gap = std::stod(next());
+            else if (a == "--threads") o.threads = std::stoi(next());
+            else if (a == "--repeat") repeat = std::stoi(next());
+            else { std::fprintf(stderr, "unknown argument %s\n", a.c_str()); return 4; }
+        } catch (const std::exception&) {  // std::stod and std::stoi on a value that is no number
+            std::fprintf(stderr, "%s needs a number\n", a.c_str());
+            return 4;
+        }
     }
     if (o.threads < 1 || repeat < 1) {
         std::fprintf(stderr, "--threads and --repeat must be at least 1\n");
