@@ -168,6 +168,9 @@ void MemoryTimelineView::clear() {
     plot_->yAxis->setLabel(tr("RAM in use"));
     plot_->yAxis2->setLabel(tr("flash traffic per stage"));
     plot_->yAxis2->setVisible(false);
+    // Nor does the legend promise flash traffic on an axis that is not shown.
+    pageIn_->removeFromLegend();
+    pageOut_->removeFromLegend();
     plot_->xAxis->setRange(0, 1);
     plot_->yAxis->setRange(0, 1);
     plot_->replot();

@@ -136,6 +136,18 @@ void TestViews::timelineDrawsCurveAndBudget() {
     QVERIFY(countColour(img, categoryColor(CellCategory::ComputedFirst), 20) > 50);  // the RAM curve
     QVERIFY(countColour(img, QColor(0xC0, 0x1B, 0x1B), 30) > 20);                      // the budget line
     QCOMPARE(view.plot()->graph(0)->dataCount() > 0, true);
+    // This schedule pages: its flash traffic is in the legend, on the right axis.
+    QCOMPARE(view.plot()->legend->itemCount(), 5);
+    QVERIFY(view.plot()->yAxis2->visible());
+
+    // With no schedule (an infeasible budget), the legend names no flash
+    // traffic either: there is no right axis for it.
+    view.clear();
+    QVERIFY(!view.hasData());
+    QCOMPARE(view.plot()->legend->itemCount(), 3);
+    QVERIFY(!view.plot()->yAxis2->visible());
+    view.setData(g, s, r, plain, 20000);
+    QCOMPARE(view.plot()->legend->itemCount(), 5);
 }
 
 void TestViews::summaryPanelRenders() {
