@@ -94,6 +94,7 @@ ExplorerWindow::ExplorerWindow(QWidget* parent) : QMainWindow(parent) {
             // keep what is on screen; the status says it was cancelled
         } else {
             clearViews(status_->text());
+            timeline_->showPlainOnly(problem_.graph, plain_, problem_.ram_budget_bytes);
             summary_->setResult(problem_, r, plain_);
         }
         emit solveSettled(r.schedule.has_value());

@@ -158,6 +158,7 @@ QString MemoryTimelineView::unitName() const { return unit_ >= 1e6 ? QStringLite
 
 void MemoryTimelineView::clear() {
     hasData_ = false;
+    drawn_ = false;
     ram_->data()->clear();
     plain_->data()->clear();
     budget_->data()->clear();
@@ -192,6 +193,10 @@ void MemoryTimelineView::setData(const Graph& g, const Schedule& s, const Replay
     stages_ = static_cast<int>(report.ram_trace.size());
 
     ram_->setData(toQ(ts.x), scaled(ts.ram, unit_), true);
+    plot_->legend->clearItems();  // in reading order again (showPlainOnly took the schedule's entry out)
+    for (QCPAbstractPlottable* pl : {static_cast<QCPAbstractPlottable*>(ram_), static_cast<QCPAbstractPlottable*>(plain_),
+                                     static_cast<QCPAbstractPlottable*>(budget_)})
+        pl->addToLegend();
     plain_->setData(toQ(ps.x), scaled(ps.ram, unit_), true);
     pageIn_->setData(toQ(ts.stageX), scaled(ts.pageInBytes, flashUnit_), true);
     pageOut_->setData(toQ(ts.stageX), scaled(ts.pageOutBytes, flashUnit_), true);
@@ -209,6 +214,24 @@ void MemoryTimelineView::setData(const Graph& g, const Schedule& s, const Replay
         pageOut_->removeFromLegend();
     }
     hasData_ = true;
+    drawn_ = true;
+    setBudget(ramBudgetBytes);
+    rescale();
+    plot_->replot();
+}
+
+void MemoryTimelineView::showPlainOnly(const Graph& g, const ReplayReport& plain, std::int64_t ramBudgetBytes) {
+    clear();
+    if (plain.ram_trace.empty()) return;
+    const TimelineSeries ps = timelineSeries(g, plainSchedule(g), plain);
+    maxRam_ = std::max<double>({static_cast<double>(ramBudgetBytes), 1.0,
+                                ps.ram.empty() ? 0.0 : *std::max_element(ps.ram.begin(), ps.ram.end())});
+    unit_ = maxRam_ >= 1e6 ? 1e6 : 1e3;
+    stages_ = static_cast<int>(plain.ram_trace.size());
+    plain_->setData(toQ(ps.x), scaled(ps.ram, unit_), true);
+    ram_->removeFromLegend();
+    plot_->yAxis->setLabel(tr("RAM in use [%1]").arg(unitName()));
+    drawn_ = true;
     setBudget(ramBudgetBytes);
     rescale();
     plot_->replot();
@@ -216,7 +239,7 @@ void MemoryTimelineView::setData(const Graph& g, const Schedule& s, const Replay
 
 void MemoryTimelineView::setBudget(std::int64_t b) {
     budget_bytes_ = b;
-    if (!hasData_) return;
+    if (!drawn_) return;
     const double y = b / unit_;
     budget_->setData(QVector<double>{0.0, static_cast<double>(std::max(stages_, 1))}, QVector<double>{y, y});
     budgetLabel_->setVisible(b > 0);

@@ -38,6 +38,10 @@ public:
                  std::int64_t ramBudgetBytes);
     void setBudget(std::int64_t ramBudgetBytes);
     void clear();
+    // Where there is no schedule (an infeasible budget): the plain pass and
+    // the budget alone, so one sees how far below the plain pass's peak the
+    // budget is. hasData() stays false: there is no schedule to export.
+    void showPlainOnly(const Graph& g, const ReplayReport& plain, std::int64_t ramBudgetBytes);
     bool hasData() const { return hasData_; }
     void setCurrentOp(int stage, int op);  // (-1, -1): none
 
@@ -66,7 +70,8 @@ private:
     int stages_ = 0;
     std::int64_t budget_bytes_ = 0;
     double maxRam_ = 0;
-    bool hasData_ = false;
+    bool hasData_ = false;  // a schedule's curves
+    bool drawn_ = false;    // any curve (the plain pass alone too): the axes' units and stages_ hold
 };
 
 }  // namespace poet::ui

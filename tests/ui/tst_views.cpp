@@ -148,6 +148,31 @@ void TestViews::timelineDrawsCurveAndBudget() {
     QVERIFY(!view.plot()->yAxis2->visible());
     view.setData(g, s, r, plain, 20000);
     QCOMPARE(view.plot()->legend->itemCount(), 5);
+
+    // No schedule, but the plain pass known: its curve and the budget line
+    // alone, and the legend names just those two. Still nothing to export.
+    view.showPlainOnly(g, plain, 3000);
+    QCustomPlot* plot = view.plot();
+    QCPGraph* plainCurve = plot->graph(0);
+    QCPGraph* scheduleCurve = plot->graph(1);
+    QCPGraph* budgetLine = plot->graph(2);
+    QVERIFY(!view.hasData());
+    QCOMPARE(scheduleCurve->dataCount(), 0);
+    QCOMPARE(plainCurve->dataCount(), int(timelineSeries(g, plainSchedule(g), plain).x.size()));
+    QCOMPARE(budgetLine->dataCount(), 2);
+    QCOMPARE(plot->legend->itemCount(), 2);
+    QVERIFY(plot->legend->itemWithPlottable(plainCurve));
+    QVERIFY(plot->legend->itemWithPlottable(budgetLine));
+    plot->replot();
+    const QImage plainOnly = view.grab().toImage();
+    QVERIFY(countColour(plainOnly, QColor(0xC0, 0x1B, 0x1B), 30) > 20);  // the budget line
+    // A slider move redraws the line there.
+    view.setBudget(5000);
+    QCOMPARE(budgetLine->data()->at(0)->value, 5000 / 1e3);
+    // And a schedule afterwards brings its entries back, in reading order.
+    view.setData(g, s, r, plain, 20000);
+    QCOMPARE(plot->legend->itemCount(), 5);
+    QCOMPARE(plot->legend->item(0), plot->legend->itemWithPlottable(scheduleCurve));
 }
 
 void TestViews::summaryPanelRenders() {
