@@ -136,13 +136,7 @@ MemoryTimelineView::MemoryTimelineView(QWidget* parent) : QWidget(parent) {
     plot_->plotLayout()->addElement(0, 0, plot_->legend);
     plot_->plotLayout()->setRowStretchFactor(0, 0.001);
     plot_->plotLayout()->setRowSpacing(0);
-    // Legend order: what one reads first.
-    plot_->legend->clearItems();
-    for (QCPAbstractPlottable* pl : {static_cast<QCPAbstractPlottable*>(ram_), static_cast<QCPAbstractPlottable*>(plain_),
-                                     static_cast<QCPAbstractPlottable*>(budget_),
-                                     static_cast<QCPAbstractPlottable*>(pageIn_),
-                                     static_cast<QCPAbstractPlottable*>(pageOut_)})
-        pl->addToLegend();
+    fillLegend(true, true);
 
     plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     plot_->axisRect()->setRangeDrag(Qt::Horizontal);
@@ -152,6 +146,19 @@ MemoryTimelineView::MemoryTimelineView(QWidget* parent) : QWidget(parent) {
         plot_->replot();
     });
     clear();
+}
+
+// Legend order: what one reads first. Only what is drawn: the schedule's
+// curve where there is one, flash traffic where it pages.
+void MemoryTimelineView::fillLegend(bool schedule, bool paging) {
+    plot_->legend->clearItems();
+    if (schedule) ram_->addToLegend();
+    plain_->addToLegend();
+    budget_->addToLegend();
+    if (paging) {
+        pageIn_->addToLegend();
+        pageOut_->addToLegend();
+    }
 }
 
 QString MemoryTimelineView::unitName() const { return unit_ >= 1e6 ? QStringLiteral("MB") : QStringLiteral("KB"); }
@@ -169,9 +176,7 @@ void MemoryTimelineView::clear() {
     plot_->yAxis->setLabel(tr("RAM in use"));
     plot_->yAxis2->setLabel(tr("flash traffic per stage"));
     plot_->yAxis2->setVisible(false);
-    // Nor does the legend promise flash traffic on an axis that is not shown.
-    pageIn_->removeFromLegend();
-    pageOut_->removeFromLegend();
+    fillLegend(true, false);  // no flash traffic promised on an axis that is not shown
     plot_->xAxis->setRange(0, 1);
     plot_->yAxis->setRange(0, 1);
     plot_->replot();
@@ -193,10 +198,6 @@ void MemoryTimelineView::setData(const Graph& g, const Schedule& s, const Replay
     stages_ = static_cast<int>(report.ram_trace.size());
 
     ram_->setData(toQ(ts.x), scaled(ts.ram, unit_), true);
-    plot_->legend->clearItems();  // in reading order again (showPlainOnly took the schedule's entry out)
-    for (QCPAbstractPlottable* pl : {static_cast<QCPAbstractPlottable*>(ram_), static_cast<QCPAbstractPlottable*>(plain_),
-                                     static_cast<QCPAbstractPlottable*>(budget_)})
-        pl->addToLegend();
     plain_->setData(toQ(ps.x), scaled(ps.ram, unit_), true);
     pageIn_->setData(toQ(ts.stageX), scaled(ts.pageInBytes, flashUnit_), true);
     pageOut_->setData(toQ(ts.stageX), scaled(ts.pageOutBytes, flashUnit_), true);
@@ -206,13 +207,7 @@ void MemoryTimelineView::setData(const Graph& g, const Schedule& s, const Replay
     pageIn_->setVisible(paging);
     pageOut_->setVisible(paging);
     plot_->yAxis2->setVisible(paging);
-    if (paging) {
-        pageIn_->addToLegend();
-        pageOut_->addToLegend();
-    } else {
-        pageIn_->removeFromLegend();
-        pageOut_->removeFromLegend();
-    }
+    fillLegend(true, paging);
     hasData_ = true;
     drawn_ = true;
     setBudget(ramBudgetBytes);
@@ -229,7 +224,7 @@ void MemoryTimelineView::showPlainOnly(const Graph& g, const ReplayReport& plain
     unit_ = maxRam_ >= 1e6 ? 1e6 : 1e3;
     stages_ = static_cast<int>(plain.ram_trace.size());
     plain_->setData(toQ(ps.x), scaled(ps.ram, unit_), true);
-    ram_->removeFromLegend();
+    fillLegend(false, false);
     plot_->yAxis->setLabel(tr("RAM in use [%1]").arg(unitName()));
     drawn_ = true;
     setBudget(ramBudgetBytes);

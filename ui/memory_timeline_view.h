@@ -54,6 +54,7 @@ public:
 
 private:
     void rescale();
+    void fillLegend(bool schedule, bool paging);
     double unitBytes() const { return unit_; }
     QString unitName() const;
 
