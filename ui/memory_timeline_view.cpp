@@ -47,6 +47,10 @@ QVector<double> scaled(const std::vector<double>& v, double unit) {
     return out;
 }
 QVector<double> toQ(const std::vector<double>& v) { return QVector<double>(v.begin(), v.end()); }
+// The most RAM a series' curve shows (0 for none).
+double peakOf(const TimelineSeries& ts) {
+    return ts.ram.empty() ? 0.0 : *std::max_element(ts.ram.begin(), ts.ram.end());
+}
 }  // namespace
 
 MemoryTimelineView::MemoryTimelineView(QWidget* parent) : QWidget(parent) {
@@ -136,8 +140,6 @@ MemoryTimelineView::MemoryTimelineView(QWidget* parent) : QWidget(parent) {
     plot_->plotLayout()->addElement(0, 0, plot_->legend);
     plot_->plotLayout()->setRowStretchFactor(0, 0.001);
     plot_->plotLayout()->setRowSpacing(0);
-    fillLegend(true, true);
-
     plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     plot_->axisRect()->setRangeDrag(Qt::Horizontal);
     plot_->axisRect()->setRangeZoom(Qt::Horizontal);
@@ -159,6 +161,14 @@ void MemoryTimelineView::fillLegend(bool schedule, bool paging) {
         pageIn_->addToLegend();
         pageOut_->addToLegend();
     }
+}
+
+// The RAM axis for curves that reach `maxBytes` (the budget among them):
+// its unit and label.
+void MemoryTimelineView::setRamScale(double maxBytes) {
+    maxRam_ = std::max(maxBytes, 1.0);
+    unit_ = maxRam_ >= 1e6 ? 1e6 : 1e3;
+    plot_->yAxis->setLabel(tr("RAM in use [%1]").arg(unitName()));
 }
 
 QString MemoryTimelineView::unitName() const { return unit_ >= 1e6 ? QStringLiteral("MB") : QStringLiteral("KB"); }
@@ -187,10 +197,7 @@ void MemoryTimelineView::setData(const Graph& g, const Schedule& s, const Replay
     const TimelineSeries ts = timelineSeries(g, s, report);
     TimelineSeries ps;
     if (plain.valid || !plain.ram_trace.empty()) ps = timelineSeries(g, s, plain);
-    maxRam_ = std::max<double>({static_cast<double>(ramBudgetBytes), 1.0,
-                                ts.ram.empty() ? 0.0 : *std::max_element(ts.ram.begin(), ts.ram.end()),
-                                ps.ram.empty() ? 0.0 : *std::max_element(ps.ram.begin(), ps.ram.end())});
-    unit_ = maxRam_ >= 1e6 ? 1e6 : 1e3;
+    setRamScale(std::max({static_cast<double>(ramBudgetBytes), peakOf(ts), peakOf(ps)}));
     double maxFlash = 0;
     for (std::size_t i = 0; i < ts.pageInBytes.size(); ++i)
         maxFlash = std::max(maxFlash, ts.pageInBytes[i] + ts.pageOutBytes[i]);
@@ -201,7 +208,6 @@ void MemoryTimelineView::setData(const Graph& g, const Schedule& s, const Replay
     plain_->setData(toQ(ps.x), scaled(ps.ram, unit_), true);
     pageIn_->setData(toQ(ts.stageX), scaled(ts.pageInBytes, flashUnit_), true);
     pageOut_->setData(toQ(ts.stageX), scaled(ts.pageOutBytes, flashUnit_), true);
-    plot_->yAxis->setLabel(tr("RAM in use [%1]").arg(unitName()));
     plot_->yAxis2->setLabel(tr("flash traffic per stage [%1]").arg(flashUnit_ >= 1e6 ? "MB" : "KB"));
     const bool paging = maxFlash > 0;
     pageIn_->setVisible(paging);
@@ -219,13 +225,10 @@ void MemoryTimelineView::showPlainOnly(const Graph& g, const ReplayReport& plain
     clear();
     if (plain.ram_trace.empty()) return;
     const TimelineSeries ps = timelineSeries(g, plainSchedule(g), plain);
-    maxRam_ = std::max<double>({static_cast<double>(ramBudgetBytes), 1.0,
-                                ps.ram.empty() ? 0.0 : *std::max_element(ps.ram.begin(), ps.ram.end())});
-    unit_ = maxRam_ >= 1e6 ? 1e6 : 1e3;
+    setRamScale(std::max(static_cast<double>(ramBudgetBytes), peakOf(ps)));
     stages_ = static_cast<int>(plain.ram_trace.size());
     plain_->setData(toQ(ps.x), scaled(ps.ram, unit_), true);
     fillLegend(false, false);
-    plot_->yAxis->setLabel(tr("RAM in use [%1]").arg(unitName()));
     drawn_ = true;
     setBudget(ramBudgetBytes);
     rescale();

@@ -55,6 +55,7 @@ public:
 private:
     void rescale();
     void fillLegend(bool schedule, bool paging);
+    void setRamScale(double maxBytes);
     double unitBytes() const { return unit_; }
     QString unitName() const;
 
