@@ -81,6 +81,8 @@ int main(int argc, char** argv)
         });
         std::printf("  end %.2f s: %s, %.9f J, bound %.9f J, gap %.3f%%\n", r.solve_time_s, toString(r.status),
                     r.objective_j, r.best_bound_j, 100 * r.gap);
+        // Names the bound that proved it (or the best one found): which tail.
+        if (!r.message.empty()) std::printf("  %s\n", r.message.c_str());
     }
     return 0;
 }
