@@ -212,9 +212,12 @@ struct PlanOutcome {
     bool proven = false, infeasible = false, cancelled = false;
 };
 
+// Without `strong_branching`, CBC branches on pseudo-costs alone: a
+// different search path (the second plan at the stall, below).
 PlanOutcome solvePagingPlan(const PagingPlan& plan, const Problem& problem, const SolverOptions& options,
                             Clock::time_point start, double warm_energy_j, double first_solution_s,
-                            const std::atomic<bool>* cancel, const IncumbentCallback& onIncumbent)
+                            const std::atomic<bool>* cancel, const IncumbentCallback& onIncumbent,
+                            bool strong_branching = true)
 {
     // A cancel is looked at between the steps before the search, which
     // take ~1.4 s in all at bert on m4 at 10% (loading the MILP ~0.3 s,
@@ -241,6 +244,7 @@ PlanOutcome solvePagingPlan(const PagingPlan& plan, const Problem& problem, cons
     shared.model = &model;
     configureCbc(model, options, plan.objectiveOffsetJ(), plan.objectiveScale(),
                  options.time_limit_s - secondsSince(start), cancel);
+    if (!strong_branching) model.setNumberStrong(0);
     IncumbentHandler handler(&shared);
     model.passInEventHandler(&handler);
     if (!(cancel && cancel->load())) model.branchAndBound();
@@ -524,18 +528,24 @@ public:
     // (from a watching thread) when `seconds` pass then. resnet18_cifar on
     // m4 at 17% and 1.5x: tail 11 with the rows, 25 s of a core alone, was
     // not done in a 60 s solve with the long tails and the plan beside it.
+    // Where `run_on` (asked when `seconds` pass) says so, they run on until
+    // `all_seconds` pass without the rows too (`on_run_on` is called only
+    // where the rows break).
     void growShortTails(double seconds, double all_seconds, const std::atomic<bool>* cancel,
-                        const std::function<void()>& on_moments, const std::function<void()>& on_run_on)
+                        const std::function<void()>& on_moments, const std::function<void()>& on_run_on,
+                        const std::function<bool()>& run_on)
     {
         std::atomic<bool> moments_broken{false};
         const auto short_end = secondsAfter(Clock::now(), seconds);
-        bool ran_on = false;  // the watcher's own
+        bool ran_on = false;             // the watcher's own
+        std::optional<bool> running_on;  // the watcher's own: run_on's answer when `seconds` pass
         other_ = std::thread([this, all_seconds] { solveOne(kOtherLongTail, all_seconds, &long_stop_); });
         runUntil(
             [&] {
                 if (proved() || (cancel && cancel->load())) return true;
                 if (Clock::now() < short_end) return false;
-                if (!moments_broken) return true;
+                if (!running_on) running_on = run_on();
+                if (!moments_broken) return !*running_on;
                 if (!std::exchange(ran_on, true) && on_run_on) on_run_on();
                 return false;
             },
@@ -1313,11 +1323,43 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
         constexpr double kPlanStallS = 3, kPlanPace = 1.25, kWindowsCloseGaps = 2.5;
         std::optional<std::thread> windows_beside;
         std::once_flag windows_started;
-        std::atomic<bool> rows_broken{false}, short_tails_over{false};
+        std::atomic<bool> rows_broken{false}, short_tails_over{false}, windows_running{false};
+        // At the plan's stall, before the windows: the paging plan again for
+        // kSecondPlanS, CBC without strong branching, a different search
+        // path to a schedule the windows may start from (the best shown). At
+        // resnet18_cifar on m4 at 21% and 1.5x the plan (CBC's default)
+        // finds 0.587186 J by 2.4 s and stalls; the windows from there
+        // settle at 0.584192 J, which no bound proves within 0.5% (a 300 s
+        // solve's is 0.580778 J). Its 0.584955 J at 6 to 7 s, which leads
+        // the windows to 0.583363 J, came only where the stall came later.
+        // Without strong branching, CBC finds 0.584898 J (the same trade:
+        // layer2.0 and layer3.0 values paged, layer1.1.conv2 held) 2.4 to
+        // 2.9 s after its start, and the windows from it 0.583348 J by 20 s.
+        // Not the first plan's rule: at 17% that plan stays at 0.6064 J where
+        // the default reaches 0.6041 J at 2.6 s (17% ended 0.66% short in 4
+        // of 4 runs). Not where the rows broke (17 and 18%: the windows take
+        // the core at once there), and it stops if they break meanwhile.
+        constexpr double kSecondPlanS = 4;
+        auto secondPlan = [&] {
+            if (rows_broken) return;
+            SolverOptions second = planOptions(secondsSince(start) + kSecondPlanS);
+            second.threads = 1;
+            const PagingPlan plan(problem);
+            runUntil([&] { return over() || rows_broken; },
+                     [&](const std::atomic<bool>* stop) {
+                         solvePagingPlan(plan, problem, second, start, INFINITY, -1, stop,
+                                         [&](const SolveResult& r) { takeFromPlan(*r.schedule); },
+                                         /*strong_branching=*/false);
+                     });
+        };
         auto startWindowsBeside = [&] {
             std::call_once(windows_started, [&] {
                 if (background_plan) background_plan->stopPlan();
-                windows_beside.emplace(searchWindows);
+                windows_running = true;
+                windows_beside.emplace([&] {
+                    secondPlan();
+                    searchWindows();
+                });
             });
         };
         auto sharedKnownBoundJ = [&] {
@@ -1342,7 +1384,14 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
                 rows_broken = true;
                 startWindowsBeside();
             },
-            [&] { window_threads = 2; });
+            [&] { window_threads = 2; },
+            // Where the window search runs beside them already (from the
+            // plan's stall), the short tails run on to the end, the windows
+            // on one thread: the windows' last schedules (0.583348 J at 21%,
+            // at 18 to 20 s) ask for more than the tails had proven by the
+            // end of their share. At 21% they now prove 0.58061 J (the last
+            // ten stages and stage 114), not 0.58044 J (the last ten).
+            [&] { return windows_running.load(); });
         short_tails_over = true;
         stall_watch.join();
         if (windows_beside) {
