@@ -528,24 +528,24 @@ public:
     // (from a watching thread) when `seconds` pass then. resnet18_cifar on
     // m4 at 17% and 1.5x: tail 11 with the rows, 25 s of a core alone, was
     // not done in a 60 s solve with the long tails and the plan beside it.
-    // Where `run_on` (asked when `seconds` pass) says so, they run on until
-    // `all_seconds` pass without the rows too (`on_run_on` is called only
-    // where the rows break).
+    // Where `run_on_without_rows` (asked once, when `seconds` pass) says so,
+    // they run on until `all_seconds` pass without the rows too (`on_run_on`
+    // is called only where the rows break).
     void growShortTails(double seconds, double all_seconds, const std::atomic<bool>* cancel,
                         const std::function<void()>& on_moments, const std::function<void()>& on_run_on,
-                        const std::function<bool()>& run_on)
+                        const std::function<bool()>& run_on_without_rows)
     {
         std::atomic<bool> moments_broken{false};
         const auto short_end = secondsAfter(Clock::now(), seconds);
-        bool ran_on = false;             // the watcher's own
-        std::optional<bool> running_on;  // the watcher's own: run_on's answer when `seconds` pass
+        bool ran_on = false;               // the watcher's own
+        std::optional<bool> without_rows;  // the watcher's own: run_on_without_rows's answer
         other_ = std::thread([this, all_seconds] { solveOne(kOtherLongTail, all_seconds, &long_stop_); });
         runUntil(
             [&] {
                 if (proved() || (cancel && cancel->load())) return true;
                 if (Clock::now() < short_end) return false;
-                if (!running_on) running_on = run_on();
-                if (!moments_broken) return !*running_on;
+                if (!without_rows) without_rows = run_on_without_rows();
+                if (!moments_broken) return !*without_rows;
                 if (!std::exchange(ran_on, true) && on_run_on) on_run_on();
                 return false;
             },
