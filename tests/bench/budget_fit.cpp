@@ -2,8 +2,8 @@
 // schedule proven at one budget is a candidate at a tighter one, and the
 // stages it exceeds there, with what it holds at each, say what a repair
 // would have to give up. bert on m4 at 1.5x: the 10.75% schedule is 22 KB
-// over at 10.65%, at ten backward stages where six 1.57 MB values wait for
-// the chain recomputed at the next stage. Reads a schedule file (`poet
+// over at 10.65%, at ten backward stages; at the first, six 1.57 MB values
+// wait for the chain recomputed at the next stage. Reads a schedule file (`poet
 // solve --out`) and a budget as the command line takes it ("10.65%",
 // "40296775", "40MB").
 //
