@@ -16,7 +16,7 @@
 #include "problem_loader.h"
 #include "ram_budget_text.h"
 #include "replay.h"
-#include "schedule_io.h"
+#include "schedule_file.h"
 
 using namespace poet;
 
@@ -26,20 +26,10 @@ int main(int argc, char** argv)
         std::fprintf(stderr, "usage: budget_fit schedule.json budget\n");
         return 4;
     }
-    LoadedSchedule loaded;
-    Graph g;
-    try {
-        loaded = readScheduleDocument(argv[1]);
-        g = loadTrainingGraph(ProfileCatalog::standard(), loaded.model, loaded.platform, loaded.batch_size);
-    } catch (const std::exception& e) {
-        std::fprintf(stderr, "%s\n", e.what());
-        return 4;
-    }
+    const std::optional<ScheduleFile> file = readScheduleFile(argv[1]);
+    if (!file) return 4;
+    const auto& [loaded, g] = *file;
     const Schedule& s = loaded.schedule;
-    if (s.size() != g.size()) {
-        std::fprintf(stderr, "%s: %d stages, but %s has %d nodes\n", argv[1], s.size(), loaded.model.c_str(), g.size());
-        return 4;
-    }
     const std::optional<std::int64_t> budget = parseRamBudget(argv[2], plainPassPeakBytes(g));
     if (!budget) {
         std::fprintf(stderr, "budget_fit: \"%s\" is not a RAM budget (bytes, a unit such as MB, or a %%)\n", argv[2]);

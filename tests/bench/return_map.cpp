@@ -10,12 +10,12 @@
 #include <algorithm>
 #include <cstdio>
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
-#include "problem_loader.h"
-#include "schedule_io.h"
+#include "schedule_file.h"
 
 using namespace poet;
 
@@ -34,20 +34,10 @@ int main(int argc, char** argv)
         std::fprintf(stderr, "usage: return_map schedule.json\n");
         return 4;
     }
-    LoadedSchedule loaded;
-    Graph g;
-    try {
-        loaded = readScheduleDocument(argv[1]);
-        g = loadTrainingGraph(ProfileCatalog::standard(), loaded.model, loaded.platform, loaded.batch_size);
-    } catch (const std::exception& e) {
-        std::fprintf(stderr, "%s\n", e.what());
-        return 4;
-    }
+    const std::optional<ScheduleFile> file = readScheduleFile(argv[1]);
+    if (!file) return 4;
+    const auto& [loaded, g] = *file;
     const Schedule& s = loaded.schedule;
-    if (s.size() != g.size()) {
-        std::fprintf(stderr, "%s: %d stages, but %s has %d nodes\n", argv[1], s.size(), loaded.model.c_str(), g.size());
-        return 4;
-    }
     const int n = g.size();
     double recompute_j = 0, pagein_j = 0, pageout_j = 0;
     std::map<std::pair<int, int>, std::vector<Return>> returns;  // (value, interval) -> its returns
