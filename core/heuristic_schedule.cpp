@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <exception>
+#include <mutex>
+#include <thread>
 
 #include "baselines.h"
 #include "deadline.h"
@@ -143,6 +146,35 @@ std::vector<Schedule> revolveWithinRuntime(const Graph& g, const ReplayLimits& l
     }
 }
 
+// Runs each build once, on up to `threads` threads (the caller's among
+// them), each into its own place, so the result is the same on any number
+// of threads. A build not begun when `cancel` is set is skipped; an
+// exception in one is rethrown here once all have ended.
+std::vector<std::optional<Schedule>> buildEach(const std::vector<std::function<std::optional<Schedule>()>>& builds,
+                                               int threads, const std::atomic<bool>* cancel)
+{
+    std::vector<std::optional<Schedule>> built(builds.size());
+    std::atomic<std::size_t> next{0};
+    std::mutex failure_mutex;
+    std::exception_ptr failure;
+    auto work = [&] {
+        for (std::size_t k; (k = next++) < builds.size() && !isSet(cancel);) {
+            try {
+                built[k] = builds[k]();
+            } catch (...) {
+                std::lock_guard lock(failure_mutex);
+                if (!failure) failure = std::current_exception();
+            }
+        }
+    };
+    std::vector<std::thread> helpers;
+    for (int h = 1; h < std::min<int>(threads, static_cast<int>(builds.size())); ++h) helpers.emplace_back(work);
+    work();
+    for (std::thread& h : helpers) h.join();
+    if (failure) std::rethrow_exception(failure);
+    return built;
+}
+
 }  // namespace
 
 std::optional<Schedule> relieveToFit(const Graph& g, const Schedule& original, const ReplayLimits& limits)
@@ -237,38 +269,44 @@ std::optional<Schedule> heuristicSchedule(const Problem& problem)
     return relieveToFit(problem.graph, plainSchedule(problem.graph), limits);
 }
 
-std::optional<Schedule> bestQuickSchedule(const Problem& problem, const std::atomic<bool>* cancel)
+std::optional<Schedule> bestQuickSchedule(const Problem& problem, const std::atomic<bool>* cancel,
+                                          const QuickScheduleOptions& options)
 {
     const ReplayLimits limits = limitsOf(problem);
     const Graph& g = problem.graph;
     std::vector<std::optional<Schedule>> candidates{heuristicSchedule(problem)};
+    if (options.on_first && candidates.front() && replaySchedule(g, *candidates.front(), limits).valid)
+        options.on_first(*candidates.front());
     if (problem.options.remat) {
+        std::vector<std::function<std::optional<Schedule>()>> builds;
         // DTR at budgets between this one and the plain-pass peak, paged down
         // to this budget: cheap recomputations where they suffice, paging
         // for the rest.
         const double peak = static_cast<double>(plainPassPeakBytes(g));
         const double budget = static_cast<double>(problem.ram_budget_bytes);
         constexpr int kSteps = 12;
-        for (int k = 0; k < kSteps && budget < peak && !isSet(cancel); ++k) {
+        for (int k = 0; k < kSteps && budget < peak; ++k) {
             ReplayLimits relaxed = limits;
             relaxed.ram_budget_bytes = static_cast<std::int64_t>(budget * std::pow(peak / budget, k / double(kSteps)));
-            if (auto remat = dtr(g, relaxed)) candidates.push_back(relieveToFit(g, *remat, limits));
+            builds.emplace_back([&g, relaxed, &limits]() -> std::optional<Schedule> {
+                if (auto remat = dtr(g, relaxed)) return relieveToFit(g, *remat, limits);
+                return std::nullopt;
+            });
         }
-        if (!isSet(cancel)) candidates.push_back(chenGreedy(g, limits));
-        if (!isSet(cancel)) candidates.push_back(chenSqrtN(g, limits));
-        if (!isSet(cancel)) candidates.push_back(revolve(g, limits));
+        builds.emplace_back([&] { return chenGreedy(g, limits); });
+        builds.emplace_back([&] { return chenSqrtN(g, limits); });
+        builds.emplace_back([&] { return revolve(g, limits); });
+        for (auto& c : buildEach(builds, options.threads, cancel)) candidates.push_back(std::move(c));
     }
     auto best = leastEnergyValid(g, limits, std::move(candidates));
     // Without paging, where nothing above fits: revolve's checkpoints,
     // relieved (bert at 11 to 12%, resnet50 at 11 to 13%). Only then: it
     // costs resnet50 ~1 s more.
     if (!best && problem.options.remat && !problem.options.paging && !isSet(cancel)) {
-        std::vector<std::optional<Schedule>> relieved;
-        for (const Schedule& s : revolveWithinRuntime(g, limits)) {
-            if (isSet(cancel)) break;
-            relieved.push_back(relieveToFit(g, s, limits));
-        }
-        best = leastEnergyValid(g, limits, std::move(relieved));
+        std::vector<std::function<std::optional<Schedule>()>> reliefs;
+        for (Schedule& s : revolveWithinRuntime(g, limits))
+            reliefs.emplace_back([&g, &limits, s = std::move(s)] { return relieveToFit(g, s, limits); });
+        best = leastEnergyValid(g, limits, buildEach(reliefs, options.threads, cancel));
     }
     return best;
 }

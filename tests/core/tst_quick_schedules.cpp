@@ -166,6 +166,38 @@ private slots:
         QVERIFY(replayUnder(p, *best).total_energy_j < replayUnder(p, *cut).total_energy_j);
     }
 
+    void quickScheduleIsTheSameOnTwoThreads()
+    {
+        // Each candidate is built into its own place, so the pick does not
+        // depend on which thread finished first: the reference's API example
+        // (DTR and the baselines) and bert without paging at 11% (revolve's
+        // relieved checkpoints, the fallback) give the very same schedule.
+        for (const Problem& p : {referenceApiExample(), bundled("bert", 0.11, 1.5, false)}) {
+            QuickScheduleOptions two;
+            two.threads = 2;
+            const auto one = bestQuickSchedule(p);
+            const auto both = bestQuickSchedule(p, nullptr, two);
+            QVERIFY(one.has_value() && both.has_value());
+            QVERIFY(*one == *both);
+        }
+    }
+
+    void pagingScheduleIsHandedOverFirst()
+    {
+        // on_first gets the paging heuristic's schedule once, before the
+        // rest are built: the solve shows it while DTR and the baselines run.
+        const Problem p = referenceApiExample();
+        std::vector<Schedule> handed;
+        QuickScheduleOptions options;
+        options.on_first = [&](const Schedule& s) { handed.push_back(s); };
+        const auto best = bestQuickSchedule(p, nullptr, options);
+        const auto paging = heuristicSchedule(p);
+        QCOMPARE(handed.size(), std::size_t(1));
+        QVERIFY(paging.has_value() && handed.front() == *paging);
+        QVERIFY(best.has_value());
+        QVERIFY(replayUnder(p, *best).total_energy_j < replayUnder(p, handed.front()).total_energy_j);
+    }
+
     void relievesWhatAStageKeepsPastItsPeak()
     {
         // resnet18_cifar without paging at 20% and 1.2x: once the waits

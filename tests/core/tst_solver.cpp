@@ -313,6 +313,12 @@ private slots:
         QVERIFY(r.best_bound_j <= r.replay.total_energy_j + 1e-9);
         QVERIFY(!incumbents.empty());
         for (std::size_t i = 1; i < incumbents.size(); ++i) QVERIFY(incumbents[i] < incumbents[i - 1]);
+        // The paging heuristic's schedule is shown first, before the quick
+        // schedules that recompute (cheaper here) are built.
+        const auto paging = heuristicSchedule(p);
+        QVERIFY(paging.has_value());
+        QCOMPARE(incumbents.front(), replaySchedule(p.graph, *paging, limitsOf(p)).total_energy_j);
+        QVERIFY(incumbents.size() >= 2);
         qInfo("737,719 B / 1.5x: %s, %.9f J, bound %.9f J, gap %.4f%%, first schedule %.3f s, %.1f s",
               toString(r.status), r.replay.total_energy_j, r.best_bound_j, 100 * r.gap, r.first_solution_time_s,
               r.solve_time_s);
