@@ -148,17 +148,17 @@ std::vector<Schedule> revolveWithinRuntime(const Graph& g, const ReplayLimits& l
 
 // Runs each build once, on up to `threads` threads (the caller's among
 // them), each into its own place, so the result is the same on any number
-// of threads. A build not begun when `cancel` is set is skipped; an
+// of threads. A build not begun when `stopped()` holds is skipped; an
 // exception in one is rethrown here once all have ended.
 std::vector<std::optional<Schedule>> buildEach(const std::vector<std::function<std::optional<Schedule>()>>& builds,
-                                               int threads, const std::atomic<bool>* cancel)
+                                               int threads, const std::function<bool()>& stopped)
 {
     std::vector<std::optional<Schedule>> built(builds.size());
     std::atomic<std::size_t> next{0};
     std::mutex failure_mutex;
     std::exception_ptr failure;
     auto work = [&] {
-        for (std::size_t k; (k = next++) < builds.size() && !isSet(cancel);) {
+        for (std::size_t k; (k = next++) < builds.size() && !stopped();) {
             try {
                 built[k] = builds[k]();
             } catch (...) {
@@ -275,8 +275,12 @@ std::optional<Schedule> bestQuickSchedule(const Problem& problem, const std::ato
     const ReplayLimits limits = limitsOf(problem);
     const Graph& g = problem.graph;
     std::vector<std::optional<Schedule>> candidates{heuristicSchedule(problem)};
-    if (options.on_first && candidates.front() && replaySchedule(g, *candidates.front(), limits).valid)
-        options.on_first(*candidates.front());
+    const bool first_valid = candidates.front() && replaySchedule(g, *candidates.front(), limits).valid;
+    if (first_valid && options.on_first) options.on_first(*candidates.front());
+    // With a schedule in hand, the time limit ends the builds as a cancel does.
+    const auto stopped = [&] {
+        return isSet(cancel) || (first_valid && std::chrono::steady_clock::now() >= options.until);
+    };
     if (problem.options.remat) {
         std::vector<std::function<std::optional<Schedule>()>> builds;
         // DTR at budgets between this one and the plain-pass peak, paged down
@@ -296,7 +300,7 @@ std::optional<Schedule> bestQuickSchedule(const Problem& problem, const std::ato
         builds.emplace_back([&] { return chenGreedy(g, limits); });
         builds.emplace_back([&] { return chenSqrtN(g, limits); });
         builds.emplace_back([&] { return revolve(g, limits); });
-        for (auto& c : buildEach(builds, options.threads, cancel)) candidates.push_back(std::move(c));
+        for (auto& c : buildEach(builds, options.threads, stopped)) candidates.push_back(std::move(c));
     }
     auto best = leastEnergyValid(g, limits, std::move(candidates));
     // Without paging, where nothing above fits: revolve's checkpoints,
@@ -306,7 +310,7 @@ std::optional<Schedule> bestQuickSchedule(const Problem& problem, const std::ato
         std::vector<std::function<std::optional<Schedule>()>> reliefs;
         for (Schedule& s : revolveWithinRuntime(g, limits))
             reliefs.emplace_back([&g, &limits, s = std::move(s)] { return relieveToFit(g, s, limits); });
-        best = leastEnergyValid(g, limits, buildEach(reliefs, options.threads, cancel));
+        best = leastEnergyValid(g, limits, buildEach(reliefs, options.threads, stopped));
     }
     return best;
 }

@@ -9,6 +9,7 @@
 // Paging time is not in the runtime budget (reference semantics), so the
 // result meets any runtime factor >= 1.
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -43,10 +44,13 @@ std::optional<Schedule> leastEnergyValid(const Graph& g, const ReplayLimits& lim
 // same on any number (resnet50 on m4 at 35% and 1.5x: 2.9 s on one, where
 // the paging heuristic's schedule is ready at 0.35 s). `on_first`, where
 // set, gets that schedule as soon as the replay accepts it, so that a
-// caller can show it before the rest are built.
+// caller can show it before the rest are built. Where that schedule is
+// valid, the builds not begun by `until` (the solve's time limit) are
+// skipped, as on `cancel`.
 struct QuickScheduleOptions {
     int threads = 1;
     std::function<void(const Schedule&)> on_first;
+    std::chrono::steady_clock::time_point until = std::chrono::steady_clock::time_point::max();
 };
 
 // The least-energy valid schedule among the paging heuristic above and the

@@ -903,6 +903,7 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
         // before the baselines' (resnet50 at 35%: 0.35 s, not 2.9 s).
         QuickScheduleOptions quick;
         quick.threads = options.threads;
+        quick.until = time_limit;
         quick.on_first = [&](const Schedule& s) { considerAndAnnounce(s); };
         considerAndAnnounce(bestQuickSchedule(problem, cancel, quick));
     }

@@ -198,6 +198,27 @@ private slots:
         QVERIFY(replayUnder(p, *best).total_energy_j < replayUnder(p, handed.front()).total_energy_j);
     }
 
+    void timeLimitEndsTheBuildsOnceAScheduleIsInHand()
+    {
+        // Past `until`, with the paging heuristic's schedule valid, nothing
+        // more is built: that schedule is the answer, as on a cancel.
+        QuickScheduleOptions late;
+        late.until = std::chrono::steady_clock::now();
+        const Problem p = referenceApiExample();
+        const auto cut = bestQuickSchedule(p, nullptr, late);
+        const auto paging = heuristicSchedule(p);
+        QVERIFY(cut.has_value() && paging.has_value());
+        QVERIFY(*cut == *paging);
+        // Without such a schedule the limit does not cut the builds short:
+        // bert without paging at 11% has none from the paging heuristic,
+        // and revolve's relieved checkpoints still give one.
+        const Problem bert = bundled("bert", 0.11, 1.5, false);
+        QVERIFY(!heuristicSchedule(bert).has_value());
+        const auto s = bestQuickSchedule(bert, nullptr, late);
+        QVERIFY(s.has_value());
+        QVERIFY(replayUnder(bert, *s).valid);
+    }
+
     void relievesWhatAStageKeepsPastItsPeak()
     {
         // resnet18_cifar without paging at 20% and 1.2x: once the waits
