@@ -246,14 +246,42 @@ std::optional<Schedule> relieveToFit(const Graph& g, const Schedule& original, c
         applied.push_back(*best);
     }
     // A greedy choice can be made redundant by later ones: drop every relief
-    // the schedule fits without.
+    // the schedule fits without. Dropping one puts its value back in RAM
+    // over its gap, and at a stage there where `s` recomputes nothing that
+    // is all that changes: every step of the stage holds the value's bytes
+    // more. Where that is over the budget the relief stays, with no replay
+    // (most of them: the paging heuristic on resnet50 at 35% keeps 144; the
+    // replays took 0.22 of its 0.35 s).
+    const int n = s.size();
+    std::vector<std::int64_t> stage_peak(n);
+    std::vector<char> recomputes(n);
+    auto measure = [&] {
+        const ReplayReport rep = replaySchedule(g, s, unbounded);
+        for (int t = 0; t < n; ++t) {
+            stage_peak[t] = rep.ram_trace[t].empty() ? 0 : *std::max_element(rep.ram_trace[t].begin(), rep.ram_trace[t].end());
+            recomputes[t] = 0;
+            for (int i = 0; i < t && !recomputes[t]; ++i) recomputes[t] = s.R(t, i);
+        }
+    };
+    auto surelyNeeded = [&](const Relief& r) {
+        const std::int64_t bytes = g.node(r.gap.node).memory_bytes;
+        for (int t = r.gap.from + 1; t < r.gap.to; ++t)
+            if (!recomputes[t] && stage_peak[t] + bytes > limits.ram_budget_bytes) return true;
+        return false;
+    };
+    if (!applied.empty()) measure();  // none where the budget is not checked
     for (std::size_t k = 0; k < applied.size();) {
+        if (surelyNeeded(applied[k])) {
+            ++k;
+            continue;
+        }
         Schedule without = original;
         for (std::size_t j = 0; j < applied.size(); ++j)
             if (j != k) apply(g, without, applied[j]);
         if (replaySchedule(g, without, limits).valid) {
             s = std::move(without);
             applied.erase(applied.begin() + static_cast<std::ptrdiff_t>(k));
+            measure();
         } else {
             ++k;
         }
