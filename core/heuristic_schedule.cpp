@@ -185,17 +185,17 @@ std::optional<Schedule> relieveToFit(const Graph& g, const Schedule& original, c
         return limits.ram_budget_bytes < 0 || rep.peak_ram_bytes <= limits.ram_budget_bytes;
     };
     Schedule s = original;
+    const int n = s.size();
     std::vector<Relief> applied;
+    ReplayReport rep;
     for (;;) {
-        const ReplayReport rep = replaySchedule(g, s, unbounded);
+        rep = replaySchedule(g, s, unbounded);
         if (!rep.valid) return std::nullopt;
         if (fits(rep)) break;
         // Among the ways to relieve a wait across the peak stage, the one that
         // removes the most excess RAM (summed over the stages it frees) per joule.
-        const int n = s.size();
-        std::vector<std::int64_t> excess(n, 0);
-        for (int t = 0; t < n; ++t)
-            for (std::int64_t used : rep.ram_trace[t]) excess[t] = std::max(excess[t], used - limits.ram_budget_bytes);
+        std::vector<std::int64_t> excess = peakPerStage(rep);
+        for (std::int64_t& e : excess) e = std::max<std::int64_t>(0, e - limits.ram_budget_bytes);
         const double spare_s = limits.runtime_budget_s < 0 ? INFINITY : limits.runtime_budget_s - rep.runtime_s;
         const int peak = rep.peak_stage;
         std::optional<Relief> best;
@@ -251,14 +251,12 @@ std::optional<Schedule> relieveToFit(const Graph& g, const Schedule& original, c
     // is all that changes: every step of the stage holds the value's bytes
     // more. Where that is over the budget the relief stays, with no replay
     // (most of them: the paging heuristic on resnet50 at 35% keeps 144; the
-    // replays took 0.22 of its 0.35 s).
-    const int n = s.size();
-    std::vector<std::int64_t> stage_peak(n);
+    // replays took 0.22 of its 0.35 s). `rep` is always the replay of `s`.
+    std::vector<std::int64_t> stage_peak;
     std::vector<char> recomputes(n);
     auto measure = [&] {
-        const ReplayReport rep = replaySchedule(g, s, unbounded);
+        stage_peak = peakPerStage(rep);
         for (int t = 0; t < n; ++t) {
-            stage_peak[t] = rep.ram_trace[t].empty() ? 0 : *std::max_element(rep.ram_trace[t].begin(), rep.ram_trace[t].end());
             recomputes[t] = 0;
             for (int i = 0; i < t && !recomputes[t]; ++i) recomputes[t] = s.R(t, i);
         }
@@ -278,8 +276,9 @@ std::optional<Schedule> relieveToFit(const Graph& g, const Schedule& original, c
         Schedule without = original;
         for (std::size_t j = 0; j < applied.size(); ++j)
             if (j != k) apply(g, without, applied[j]);
-        if (replaySchedule(g, without, limits).valid) {
+        if (ReplayReport fitted = replaySchedule(g, without, limits); fitted.valid) {
             s = std::move(without);
+            rep = std::move(fitted);
             applied.erase(applied.begin() + static_cast<std::ptrdiff_t>(k));
             measure();
         } else {

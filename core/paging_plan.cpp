@@ -289,8 +289,8 @@ std::vector<double> PagingPlan::spansAndNeed()
     std::vector<double> need(n, 0);
     release_points_.assign(n, {});
     if (!kept.valid) return need;  // no spans: the plan decodes to base_, which the caller's replay rejects
-    for (int t = 0; t < n; ++t)
-        for (std::int64_t bytes : kept.ram_trace[t]) need[t] = std::max(need[t], static_cast<double>(bytes));
+    const std::vector<std::int64_t> peak = peakPerStage(kept);
+    for (int t = 0; t < n; ++t) need[t] = static_cast<double>(peak[t]);
     // Each run of stages that holds a value: it must be there where a node
     // computed in that stage reads it, and at the run's first stage (to be
     // paged out); between two such anchors it may be on flash instead. A

@@ -1,5 +1,6 @@
 #include "replay.h"
 
+#include <algorithm>
 #include <sstream>
 
 #include "problem.h"
@@ -118,6 +119,14 @@ ReplayReport replaySchedule(const Graph& g, const Schedule& s, const ReplayLimit
     rep.errors = std::move(log.errors);
     rep.valid = rep.errors.empty();
     return rep;
+}
+
+std::vector<std::int64_t> peakPerStage(const ReplayReport& report)
+{
+    std::vector<std::int64_t> peak(report.ram_trace.size(), 0);
+    for (std::size_t t = 0; t < peak.size(); ++t)
+        for (std::int64_t used : report.ram_trace[t]) peak[t] = std::max(peak[t], used);
+    return peak;
 }
 
 ReplayLimits limitsOf(const Problem& problem)

@@ -46,6 +46,10 @@ struct ReplayReport {
 
 ReplayReport replaySchedule(const Graph& g, const Schedule& s, const ReplayLimits& limits = {});
 
+// The most RAM in use at any op of each stage (from ram_trace; 0 for a stage
+// with no trace).
+std::vector<std::int64_t> peakPerStage(const ReplayReport& report);
+
 // The limits a problem sets: its RAM budget, runtime budget and switches.
 struct Problem;
 ReplayLimits limitsOf(const Problem& problem);
