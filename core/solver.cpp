@@ -294,19 +294,21 @@ std::optional<Schedule> solvePlans(const Problem& problem, const SolverOptions& 
 // bound MILPs each use one CBC thread.
 class BackgroundPlan {
 public:
-    // The plan runs until options.time_limit_s (from `start`), then the
-    // local search on its best for at most `search_s`, then the window
-    // search on the better of that and `best_shown()` until `windows_s`
-    // (from `start`) or stopWindows(). Each schedule goes to `announce`
-    // (with its replay) as soon as it is found.
+    // The plan runs until `plan_s` (from `start`), or where it has found no
+    // schedule by then until options.time_limit_s, then the local search
+    // on its best for at most `search_s`, then the window search on the
+    // better of that and `best_shown()` until `windows_s` (from `start`) or
+    // stopWindows(). Each schedule goes to `announce` (with its replay) as
+    // soon as it is found.
     using Announce = std::function<void(const Schedule&, const ReplayReport&)>;
-    BackgroundPlan(const Problem& problem, SolverOptions options, Clock::time_point start, double search_s,
-                   double windows_s, Announce announce, std::function<std::optional<Schedule>()> best_shown,
-                   const std::atomic<bool>* cancel)
+    BackgroundPlan(const Problem& problem, SolverOptions options, Clock::time_point start, double plan_s,
+                   double search_s, double windows_s, Announce announce,
+                   std::function<std::optional<Schedule>()> best_shown, const std::atomic<bool>* cancel)
         : problem_(problem), cancel_(cancel), announce_(std::move(announce))
     {
         options.threads = 1;
-        thread_ = std::thread([this, options, start, search_s, windows_s, best_shown = std::move(best_shown)] {
+        thread_ = std::thread([this, options, start, plan_s, search_s, windows_s,
+                               best_shown = std::move(best_shown)] {
             // The plan's incumbents come replayed already.
             const IncumbentCallback keep = [this](const SolveResult& r) { hand(*r.schedule, r.replay); };
             // CBC's clock ends the plan's search, but not its set-up (loading
@@ -314,10 +316,15 @@ public:
             // at bert on m4 at 10%), which a stop flag cuts short: a 1 s
             // solve there returned after 1.8 s, its plan (0.5 s) still
             // building CBC's heuristics at 1.1 s.
-            const auto plan_deadline = secondsAfter(start, options.time_limit_s);
+            const auto plan_deadline = secondsAfter(start, plan_s);
+            const auto last_deadline = secondsAfter(start, options.time_limit_s);
             std::optional<Schedule> best;
-            runUntil([&] { return plan_stop_ || Clock::now() >= plan_deadline; },
-                     [&](const std::atomic<bool>* stop) { best = solvePlans(problem_, options, start, stop, keep); });
+            runUntil(
+                [&] {
+                    const auto now = Clock::now();
+                    return plan_stop_ || now >= last_deadline || (now >= plan_deadline && planFoundOne());
+                },
+                [&](const std::atomic<bool>* stop) { best = solvePlans(problem_, options, start, stop, keep); });
             plan_done_ = true;
             if (best) replayAndHand(*best);
             const auto end = secondsAfter(start, windows_s);
@@ -373,6 +380,13 @@ public:
     {
         std::lock_guard lock(mutex_);
         return !plan_done_ && Clock::now() - last_gain_ >= std::chrono::duration<double>(seconds);
+    }
+
+    // Whether the plan has handed over a schedule.
+    bool planFoundOne()
+    {
+        std::lock_guard lock(mutex_);
+        return last_gain_j_ < INFINITY;
     }
 
     // The longest time so far between two of the plan's gains of
@@ -951,7 +965,14 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
     // 0.7445 J closed). On one core it runs after the bounds and the local
     // search, for a quarter of the time at most (resnet18_cifar at 12 to
     // 16%: 4 to 6 s to its optimum); on two, beside them and the LP from
-    // the start, until half the time limit.
+    // the start, until half the time limit, or where it has no schedule by
+    // then until eight tenths: resnet50 on m4 at 10% and 1.5x (30 s),
+    // beside a busy loop, has the plan's 48.284 J at 17.8 to 19.6 s (4 runs
+    // of 4, 1.5 and 2x) where it used to end at 58.993 J (0 of 4; the plan
+    // finds nothing until CBC's root cut passes end, ~11 s of one core).
+    // The window search after it, from the quick schedule, finds nothing
+    // better there. Without paging (resnet18_cifar at 14 to 20%, bert and
+    // resnet50 at 11 and 13%) the solves end as before.
     const bool plan_as_heuristic =
         options.use_heuristics && options.variant == FormulationVariant::Tight && !plan_is_exact;
     auto planOptions = [&](double until_s) {
@@ -964,8 +985,8 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
     // schedule is announced first, with the time of the first schedule.
     if (plan_as_heuristic && options.threads >= 2)
         background_plan.emplace(
-            problem, planOptions(0.5 * options.time_limit_s), start, 0.1 * options.time_limit_s,
-            options.time_limit_s,
+            problem, planOptions(0.8 * options.time_limit_s), start, 0.5 * options.time_limit_s,
+            0.1 * options.time_limit_s, options.time_limit_s,
             [&, first_s = result.first_solution_time_s](const Schedule& s, const ReplayReport& replay) {
                 announce(s, replay, first_s);
             },
