@@ -21,7 +21,6 @@ namespace poet {
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
 constexpr double kInf = std::numeric_limits<double>::max();
 
 // The rows both bounds share.

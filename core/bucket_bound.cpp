@@ -22,7 +22,6 @@ namespace poet {
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
 constexpr double kInf = std::numeric_limits<double>::max();
 
 // A recompute-moment row's name, the same in every MILP of one problem:

@@ -7,6 +7,9 @@
 
 namespace poet {
 
+// The clock every search measures time with.
+using Clock = std::chrono::steady_clock;
+
 // `seconds` after `t`, on the steady clock every search measures time with.
 inline std::chrono::steady_clock::time_point secondsAfter(std::chrono::steady_clock::time_point t, double seconds)
 {

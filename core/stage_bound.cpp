@@ -15,7 +15,6 @@ namespace poet {
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
 constexpr double kInf = std::numeric_limits<double>::max();
 
 // The MILP of stage_bound.h for one stage, in triplet form (cbc_setup.h).

@@ -21,7 +21,6 @@ namespace poet {
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
 using Var = Formulation::Var;
 constexpr double kInf = std::numeric_limits<double>::max();
 

@@ -1,0 +1,73 @@
+#include "plan_search.h"
+
+#include <OsiClpSolverInterface.hpp>
+
+#include "cbc_setup.h"
+#include "incumbent_handler.h"
+
+namespace poet {
+
+PlanOutcome solvePagingPlan(const PagingPlan& plan, const Problem& problem, const SolverOptions& options,
+                            Clock::time_point start, double warm_energy_j, double first_solution_s,
+                            const std::atomic<bool>* cancel, const IncumbentCallback& onIncumbent,
+                            bool strong_branching)
+{
+    // A cancel is looked at between the steps before the search, which
+    // take ~1.4 s in all at bert on m4 at 10% (loading the MILP ~0.3 s,
+    // CBC's cut generators ~0.8 s): the solve waits for this to end.
+    PlanOutcome out;
+    out.cancelled = isSet(cancel);
+    if (out.cancelled) return out;
+    OsiClpSolverInterface lp;
+    loadBinaryMilp(lp, plan);
+    out.cancelled = isSet(cancel);
+    if (out.cancelled) return out;
+
+    IncumbentHandler::Shared shared;
+    describeSolve(shared, plan, problem, options, start, cancel, onIncumbent);
+    shared.best_j = warm_energy_j;  // report only what beats the warm start
+    shared.first_solution_s = first_solution_s;
+
+    // Its root LP stops on the deadline or a cancel too (bert at 30%: 0.4 s;
+    // a background plan must stop at once when the solve answers).
+    LpDeadline lp_deadline(&shared);
+    lp.getModelPtr()->passInEventHandler(&lp_deadline);
+
+    CbcModel model(lp);
+    shared.model = &model;
+    configureCbc(model, options, plan.objectiveOffsetJ(), plan.objectiveScale(),
+                 options.time_limit_s - secondsSince(start), cancel);
+    if (!strong_branching) model.setNumberStrong(0);
+    IncumbentHandler handler(&shared);
+    model.passInEventHandler(&handler);
+    if (!(cancel && cancel->load())) model.branchAndBound();
+
+    out.cancelled = shared.cancelled || (cancel && cancel->load());
+    // An LP cut short proves nothing: neither infeasibility nor optimality
+    // (in the tree, its node may be pruned as if infeasible); searchBound
+    // says what bound holds.
+    out.infeasible = model.isProvenInfeasible() && !out.cancelled && !shared.lp_stopped;
+    out.proven = model.isProvenOptimal() && !out.cancelled && !shared.lp_stopped;
+    if (const double* x = model.bestSolution()) {
+        out.best = plan.decode(x);
+        out.best_j = plan.energyJ(x);
+    }
+    const double cbc_bound = searchBound(model, shared, 0.0);
+    out.bound_j = plan.objectiveOffsetJ() + std::max(0.0, cbc_bound / plan.objectiveScale());
+    if (out.proven && out.best) out.bound_j = std::min(out.bound_j, out.best_j);
+    return out;
+}
+
+std::optional<Schedule> solvePlans(const Problem& problem, const SolverOptions& options, Clock::time_point start,
+                                   const std::atomic<bool>* cancel, const IncumbentCallback& onIncumbent)
+{
+    const PagingPlan plan(problem);
+    const PlanOutcome first = solvePagingPlan(plan, problem, options, start, INFINITY, -1, cancel, onIncumbent);
+    if (!first.proven || !first.best || plan.mostVisits() < 3 || (cancel && cancel->load())) return first.best;
+    const PagingPlan stopping(problem, true);
+    if (stopping.stoppedChains() == 0) return first.best;
+    const PlanOutcome second = solvePagingPlan(stopping, problem, options, start, first.best_j, -1, cancel, onIncumbent);
+    return second.best && second.best_j < first.best_j ? second.best : first.best;
+}
+
+}  // namespace poet

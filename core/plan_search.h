@@ -1,0 +1,43 @@
+#pragma once
+// The paging plan (paging_plan.h) solved by CBC, as a heuristic where
+// recomputation is possible and exactly where it is not.
+#include <atomic>
+#include <cmath>
+#include <optional>
+
+#include "paging_plan.h"
+#include "problem.h"
+#include "schedule.h"
+#include "deadline.h"
+#include "solver.h"
+
+namespace poet {
+
+// The covering MILP of paging_plan.h, solved by CBC: its best schedule (if
+// any), whether that is proven optimal or the plan infeasible, and a bound.
+struct PlanOutcome {
+    std::optional<Schedule> best;
+    double best_j = INFINITY;
+    double bound_j = 0;
+    bool proven = false, infeasible = false, cancelled = false;
+};
+
+// Without `strong_branching`, CBC branches on pseudo-costs alone: a
+// different search path (solver.cpp's second plan at the plan's stall).
+PlanOutcome solvePagingPlan(const PagingPlan& plan, const Problem& problem, const SolverOptions& options,
+                            Clock::time_point start, double warm_energy_j, double first_solution_s,
+                            const std::atomic<bool>* cancel, const IncumbentCallback& onIncumbent,
+                            bool strong_branching = true);
+
+// The paging plan as a heuristic, and where it was solved exactly in its
+// time and some chain of it needs three visits or more, the plan with
+// stopped chains too (PagingPlan's `stopped_chains`), from what the first
+// found. bert on m4 at 8.5% and 1.5x: 116.099 J, then 112.329 J (each ~20
+// s on one core). Where chains need two visits at most (resnet18_cifar at
+// 11 to 13%, resnet50 at 8 to 10%) the second plan found nothing better,
+// and at resnet18_cifar 13% its time on the second core delayed the window
+// search: proven in 16.9 to 19.6 s instead of 12.6 to 13.6 s.
+std::optional<Schedule> solvePlans(const Problem& problem, const SolverOptions& options, Clock::time_point start,
+                                   const std::atomic<bool>* cancel, const IncumbentCallback& onIncumbent);
+
+}  // namespace poet
