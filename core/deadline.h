@@ -10,16 +10,16 @@ namespace poet {
 // The clock every search measures time with.
 using Clock = std::chrono::steady_clock;
 
-// `seconds` after `t`, on the steady clock every search measures time with.
-inline std::chrono::steady_clock::time_point secondsAfter(std::chrono::steady_clock::time_point t, double seconds)
+// `seconds` after `t`.
+inline Clock::time_point secondsAfter(Clock::time_point t, double seconds)
 {
-    return t + std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(seconds));
+    return t + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
 }
 
 // Seconds from `start` to now, on the same clock.
-inline double secondsSince(std::chrono::steady_clock::time_point start)
+inline double secondsSince(Clock::time_point start)
 {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
 // Whether a stop or cancel flag that may be absent (null) is set.
