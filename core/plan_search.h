@@ -29,14 +29,14 @@ PlanOutcome solvePagingPlan(const PagingPlan& plan, const Problem& problem, cons
                             const std::atomic<bool>* cancel, const IncumbentCallback& onIncumbent,
                             bool strong_branching = true);
 
-// The paging plan as a heuristic, and where it was solved exactly in its
-// time and some chain of it needs three visits or more, the plan with
-// stopped chains too (PagingPlan's `stopped_chains`), from what the first
-// found. bert on m4 at 8.5% and 1.5x: 116.099 J, then 112.329 J (each ~20
-// s on one core). Where chains need two visits at most (resnet18_cifar at
-// 11 to 13%, resnet50 at 8 to 10%) the second plan found nothing better,
-// and at resnet18_cifar 13% its time on the second core delayed the window
-// search: proven in 16.9 to 19.6 s instead of 12.6 to 13.6 s.
+// The paging plan as a heuristic; where some chain of it needs three visits
+// or more, the plan with stopped chains instead (PagingPlan's
+// `stopped_chains`; bert on m4 at 8.2 to 8.6% and 1.5x: 112.3729 J, where
+// the first finds 116.0988 J). Where chains need two visits at most
+// (resnet18_cifar at 11 to 13%, resnet50 at 8 to 10%) a second plan found
+// nothing better, and at resnet18_cifar 13% its time on the second core
+// delayed the window search: proven in 16.9 to 19.6 s instead of 12.6 to
+// 13.6 s.
 std::optional<Schedule> solvePlans(const Problem& problem, const SolverOptions& options, Clock::time_point start,
                                    const std::atomic<bool>* cancel, const IncumbentCallback& onIncumbent);
 
