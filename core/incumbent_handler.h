@@ -63,6 +63,10 @@ public:
         // Set where known_bound_j proves best_j within the gap while the LP
         // runs (LongerTails): the LP stops then.
         std::atomic<bool> known_bound_proves_gap{false};
+        // Asked at each LP iteration where set: whether a schedule shown
+        // meanwhile (by the background plan) is within the gap of the bound
+        // known as the LP began. The LP stops then too.
+        std::function<bool()> shown_within_gap;
         // The search, and whether its tree has begun: a cancel in its root
         // ends it there (RootLpStop's `model`).
         CbcModel* model = nullptr;
@@ -146,7 +150,8 @@ public:
         if (which != endOfIteration) return -1;
         const bool cancelled = shared_->cancel && shared_->cancel->load();
         const bool stop = secondsSince(shared_->start) > shared_->time_limit_s || cancelled ||
-                          shared_->known_bound_proves_gap;
+                          shared_->known_bound_proves_gap ||
+                          (shared_->shown_within_gap && shared_->shown_within_gap());
         if (!stop) return -1;
         shared_->lp_stopped = true;
         singleThreadedTreeFrom(shared_->model, shared_->search_thread);
