@@ -360,8 +360,8 @@ private slots:
 
     // Where a chain needs three visits or more, solvePlans searches the plan
     // with stopped chains from the start: its very first schedule already
-    // beats the plain plan's optimum (116.098750 J at 8.5%; its first
-    // schedules come at 117 J), which it used to search first, for ~20 s.
+    // beats the plain plan's optimum (116.098750 J at 8.5%; that plan's
+    // first schedule is 116.403 J), which it used to search first, ~20 s.
     // Stopped at that first schedule, so no time limit decides the outcome.
     void plansStartWithStoppedChainsWhereChainsNeedVisits()
     {
