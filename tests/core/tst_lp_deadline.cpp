@@ -10,6 +10,7 @@
 #include "formulation.h"
 #include "incumbent_handler.h"
 #include "problem_loader.h"
+#include "tiny_graphs.h"
 
 using namespace poet;
 
@@ -19,11 +20,7 @@ namespace {
 // cases): an LP of ~9,600 iterations, under a second.
 Problem vggCase()
 {
-    Problem p;
-    p.graph = loadTrainingGraph(ProfileCatalog::standard(), "vgg16_cifar", "m4");
-    p.ram_budget_bytes = 1232916;
-    p.runtime_budget_factor = 1.5;
-    return p;
+    return test::problemOf(loadTrainingGraph(ProfileCatalog::standard(), "vgg16_cifar", "m4"), 1232916, 1.5, true, true);
 }
 
 struct LpRun {
