@@ -2,7 +2,6 @@
 // Loading a MILP in triplet form into Clp and setting CBC up the same way for
 // every MILP the solver runs (formulation.h, paging_plan.h, stage_bound.h).
 #include <atomic>
-#include <chrono>
 #include <cmath>
 #include <memory>
 #include <optional>
@@ -16,6 +15,7 @@
 #include <CoinPackedMatrix.hpp>
 #include <OsiClpSolverInterface.hpp>
 
+#include "deadline.h"
 #include "solver.h"
 
 namespace poet {
@@ -117,10 +117,10 @@ public:
     // Shared by the handler's clones (CBC's solvers, cut generators and
     // heuristics each have one).
     struct State {
-        std::chrono::steady_clock::time_point deadline;
+        Clock::time_point deadline;
         const std::atomic<bool>* cancel = nullptr;
         std::atomic<bool> in_tree{false}, stopped{false};
-        std::optional<std::chrono::steady_clock::time_point> tree_deadline = std::nullopt;
+        std::optional<Clock::time_point> tree_deadline = std::nullopt;
         CbcModel* model = nullptr;
     };
     explicit RootLpStop(State* state) : state_(state) {}
@@ -130,7 +130,7 @@ public:
         if (which != endOfIteration || (state_->in_tree && !state_->tree_deadline)) return -1;
         const auto deadline = state_->in_tree ? *state_->tree_deadline : state_->deadline;
         const bool cancelled = state_->cancel && state_->cancel->load();
-        if (std::chrono::steady_clock::now() <= deadline && !cancelled) return -1;
+        if (Clock::now() <= deadline && !cancelled) return -1;
         state_->stopped = true;
         // The root runs on one thread; the tree's LPs may not be on the model's.
         if (cancelled && !state_->in_tree) endAtCbcClock(state_->model);
@@ -148,7 +148,7 @@ private:
 // (the first event of the tree: RootLpStop stops no LP from then on).
 class SearchStop : public CbcEventHandler {
 public:
-    SearchStop(std::chrono::steady_clock::time_point deadline, const std::atomic<bool>* cancel,
+    SearchStop(Clock::time_point deadline, const std::atomic<bool>* cancel,
                double enough_at = -INFINITY, RootLpStop::State* root = nullptr)
         : deadline_(deadline), cancel_(cancel), enough_at_(enough_at), root_(root)
     {
@@ -158,7 +158,7 @@ public:
     {
         if (root_ && (which == node || which == treeStatus)) root_->in_tree = true;
         const bool cancelled = cancel_ && cancel_->load();
-        if (std::chrono::steady_clock::now() > deadline_ || cancelled) {
+        if (Clock::now() > deadline_ || cancelled) {
             cut_short = true;
             if (cancelled) endAtCbcClock(model_);
             return stop;
@@ -173,7 +173,7 @@ public:
     bool cut_short = false;  // stopped by the deadline or a cancel
 
 private:
-    std::chrono::steady_clock::time_point deadline_;
+    Clock::time_point deadline_;
     const std::atomic<bool>* cancel_;
     double enough_at_;
     RootLpStop::State* root_;

@@ -306,7 +306,7 @@ std::optional<Schedule> bestQuickSchedule(const Problem& problem, const std::ato
     if (first_valid && options.on_first) options.on_first(*candidates.front());
     // With a schedule in hand, the time limit ends the builds as a cancel does.
     const auto stopped = [&] {
-        return isSet(cancel) || (first_valid && std::chrono::steady_clock::now() >= options.until);
+        return isSet(cancel) || (first_valid && Clock::now() >= options.until);
     };
     if (problem.options.remat) {
         std::vector<std::function<std::optional<Schedule>()>> builds;
@@ -364,9 +364,9 @@ namespace {
 // (hi fits, lo does not), or where it stands at `until` or on `stop`.
 template <class Fits>
 std::int64_t bisectBudget(std::int64_t lo, std::int64_t hi, Fits fits, const std::atomic<bool>* stop,
-                          std::chrono::steady_clock::time_point until = std::chrono::steady_clock::time_point::max())
+                          Clock::time_point until = Clock::time_point::max())
 {
-    while (hi - lo > std::max<std::int64_t>(1, hi / 1000) && std::chrono::steady_clock::now() < until &&
+    while (hi - lo > std::max<std::int64_t>(1, hi / 1000) && Clock::now() < until &&
            !isSet(stop)) {
         const std::int64_t mid = lo + (hi - lo) / 2;
         (fits(mid) ? hi : lo) = mid;
@@ -423,7 +423,7 @@ std::optional<std::int64_t> smallestQuickBudget(const Problem& problem, std::int
         return bestQuickSchedule(p, stop).has_value();  // stopped: from what it built, and the bisection ends
     };
     const std::int64_t lo = std::max(short_of, minimumFeasibleBudgetLowerBound(problem.graph) - 1);
-    return bisectBudget(lo, *works, fits, stop, std::chrono::steady_clock::now() + std::chrono::milliseconds(500));
+    return bisectBudget(lo, *works, fits, stop, Clock::now() + std::chrono::milliseconds(500));
 }
 
 }  // namespace poet

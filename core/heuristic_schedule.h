@@ -9,12 +9,12 @@
 // Paging time is not in the runtime budget (reference semantics), so the
 // result meets any runtime factor >= 1.
 #include <atomic>
-#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <optional>
 #include <vector>
 
+#include "deadline.h"
 #include "problem.h"
 #include "replay.h"
 #include "schedule.h"
@@ -50,7 +50,7 @@ std::optional<Schedule> leastEnergyValid(const Graph& g, const ReplayLimits& lim
 struct QuickScheduleOptions {
     int threads = 1;
     std::function<void(const Schedule&)> on_first;
-    std::chrono::steady_clock::time_point until = std::chrono::steady_clock::time_point::max();
+    Clock::time_point until = Clock::time_point::max();
 };
 
 // The least-energy valid schedule among the paging heuristic above and the

@@ -38,12 +38,12 @@ BoolMatrix withoutRecomputation(const Graph& g, BoolMatrix R, int t, int i)
 }  // namespace
 
 Schedule dropRecomputations(const Graph& g, const Schedule& s, const ReplayLimits& limits,
-                            std::chrono::steady_clock::time_point deadline, const std::atomic<bool>* cancel)
+                            Clock::time_point deadline, const std::atomic<bool>* cancel)
 {
     const int n = g.size();
     Schedule best = s;
     double best_j = replaySchedule(g, s, limits).total_energy_j;
-    auto stop = [&] { return std::chrono::steady_clock::now() > deadline || (cancel && cancel->load()); };
+    auto stop = [&] { return Clock::now() > deadline || (cancel && cancel->load()); };
     for (bool improved = true; improved && !stop();) {
         improved = false;
         std::vector<std::pair<int, int>> recomputations;  // (stage, node)

@@ -3,8 +3,8 @@
 // come from budget-blind rules (DTR, greedy relief) that recompute some
 // values several times where keeping the first recomputation is cheaper.
 #include <atomic>
-#include <chrono>
 
+#include "deadline.h"
 #include "graph.h"
 #include "replay.h"
 #include "schedule.h"
@@ -19,7 +19,7 @@ namespace poet {
 // set. Returns a schedule valid under `limits` with at most the energy of `s`
 // (`s` itself when nothing helps); `s` must be valid under `limits`.
 Schedule dropRecomputations(const Graph& g, const Schedule& s, const ReplayLimits& limits,
-                            std::chrono::steady_clock::time_point deadline,
+                            Clock::time_point deadline,
                             const std::atomic<bool>* cancel = nullptr);
 
 }  // namespace poet

@@ -90,6 +90,10 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
     std::mutex announce_mutex;
     std::optional<Schedule> announced;
     ReplayReport announced_replay;
+    // The announced energy (infinite before any), read without the mutex:
+    // the LP asks it at every iteration (LpDeadline), and the mutex is held
+    // while onIncumbent runs.
+    std::atomic<double> announced_j{INFINITY};
     // Set once a schedule is shown: nothing then needs the explanation of
     // a solve without one (NoScheduleExplanation, below).
     std::atomic<bool> explanation_stop{false};
@@ -99,6 +103,7 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
         if (announced && !(replay.total_energy_j < announced_replay.total_energy_j)) return;
         announced = schedule;
         announced_replay = replay;
+        announced_j = replay.total_energy_j;
         if (!onIncumbent) return;
         SolveResult r;
         r.status = SolveStatus::Feasible;
@@ -114,10 +119,7 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
         std::lock_guard lock(announce_mutex);
         return announced;
     };
-    auto bestShownJ = [&] {
-        std::lock_guard lock(announce_mutex);
-        return announced ? announced_replay.total_energy_j : INFINITY;
-    };
+    auto bestShownJ = [&] { return announced_j.load(); };
     // The paging plan on a second core (BackgroundPlan, below). Declared
     // after what it announces through, and before finishWith, which stops it.
     std::optional<BackgroundPlan> background_plan;

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <charconv>
-#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -12,6 +11,7 @@
 #include <sstream>
 
 #include "baselines.h"
+#include "deadline.h"
 #include "problem_key.h"
 #include "problem_loader.h"
 #include "replay.h"
@@ -195,7 +195,7 @@ SweepRow runStrategy(const Problem& problem, const std::string& strategy, const 
     row.strategy = strategy;
     row.ram_budget_bytes = problem.ram_budget_bytes;
     row.runtime_budget_factor = problem.runtime_budget_factor;
-    const auto start = std::chrono::steady_clock::now();
+    const auto start = Clock::now();
     auto fill = [&](const ReplayReport& r) {
         row.compute_energy_j = r.compute_energy_j;
         row.paging_energy_j = r.paging_energy_j;
@@ -246,7 +246,7 @@ SweepRow runStrategy(const Problem& problem, const std::string& strategy, const 
             row.status = SolveStatus::Infeasible;
         }
     }
-    row.solve_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    row.solve_time_s = secondsSince(start);
     return row;
 }
 
@@ -278,8 +278,7 @@ void repairDominance(std::vector<SweepRow*>& curve) {
 
 SweepResult runSweep(const SweepConfig& config, const SweepProgressCallback& progress,
                      const std::atomic<bool>* cancel, SweepCache* cache) {
-    using clock = std::chrono::steady_clock;
-    const auto start = clock::now();
+    const auto start = Clock::now();
     std::unique_ptr<SweepCache> own_cache;
     if (!cache) {
         own_cache = std::make_unique<SweepCache>(config.cache_dir);
@@ -395,7 +394,7 @@ SweepResult runSweep(const SweepConfig& config, const SweepProgressCallback& pro
             SweepProgress pr;
             pr.done = result.done;
             pr.total = result.total;
-            pr.elapsed_s = std::chrono::duration<double>(clock::now() - start).count();
+            pr.elapsed_s = secondsSince(start);
             const double milp_avg = milp_solved ? milp_time / milp_solved : config.solver.time_limit_s;
             const double heur_avg = heur_solved ? heur_time / heur_solved : 0.05;
             pr.eta_s = milp_left * milp_avg + heur_left * heur_avg;
@@ -417,7 +416,7 @@ SweepResult runSweep(const SweepConfig& config, const SweepProgressCallback& pro
             if (r.strategy == s) curve.push_back(&r);
         repairDominance(curve);
     }
-    result.elapsed_s = std::chrono::duration<double>(clock::now() - start).count();
+    result.elapsed_s = secondsSince(start);
     return result;
 }
 

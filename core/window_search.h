@@ -18,11 +18,11 @@
 // every later stage. So the window can drop a page-out that no page-in
 // needs any more, or add one for a value it now pages in.
 #include <atomic>
-#include <chrono>
 #include <functional>
 #include <utility>
 #include <vector>
 
+#include "deadline.h"
 #include "problem.h"
 #include "schedule.h"
 
@@ -52,7 +52,7 @@ std::vector<std::pair<int, int>> pageOutWindows(const Graph& g, const Schedule& 
 // With `threads` (read at the start of each pass: a caller may free a core
 // mid-search; none means one), that many windows of a pass are solved at
 // once.
-Schedule improveByWindows(const Problem& problem, const Schedule& s, std::chrono::steady_clock::time_point deadline,
+Schedule improveByWindows(const Problem& problem, const Schedule& s, Clock::time_point deadline,
                           const std::atomic<bool>* cancel = nullptr,
                           const std::function<void(const Schedule&)>& improved = {},
                           const std::atomic<int>* threads = nullptr);

@@ -19,23 +19,12 @@
 #include "replay.h"
 #include "solver.h"
 #include "exact_solve.h"
+#include "bundled_problem.h"
 #include "tiny_graphs.h"
 
 using namespace poet;
 
 namespace {
-
-Problem bundled(const std::string& model, double fraction, double factor, bool paging, bool remat)
-{
-    Problem p;
-    p.graph = loadTrainingGraph(ProfileCatalog::standard(), model, "m4");
-    p.model = model;
-    p.platform = "m4";
-    p.ram_budget_bytes = static_cast<std::int64_t>(plainPassPeakBytes(p.graph) * fraction);
-    p.runtime_budget_factor = factor;
-    p.options = {paging, remat};
-    return p;
-}
 
 bool meetsEveryRow(const PagingPlan& plan, const std::vector<double>& x)
 {
@@ -79,9 +68,9 @@ class TestPagingPlan : public QObject {
 private slots:
     void appliesOnlyWhereNothingCanBeRecomputed()
     {
-        QVERIFY(PagingPlan::applies(bundled("linear", 0.6, 1.0, true, true)));   // no spare time
-        QVERIFY(PagingPlan::applies(bundled("linear", 0.6, 1.5, true, false)));  // remat off
-        QVERIFY(!PagingPlan::applies(bundled("linear", 0.6, 1.5, true, true)));
+        QVERIFY(PagingPlan::applies(test::bundledOnM4("linear", 0.6, 1.0, true, true)));   // no spare time
+        QVERIFY(PagingPlan::applies(test::bundledOnM4("linear", 0.6, 1.5, true, false)));  // remat off
+        QVERIFY(!PagingPlan::applies(test::bundledOnM4("linear", 0.6, 1.5, true, true)));
         // longSkipGraph's nodes take 1 s each: at 1.25x (1 s spare) each can be recomputed.
         QVERIFY(PagingPlan::applies(test::problemOf(test::longSkipGraph(0.2, 0.3), 9, 1.2, true, true)));
         QVERIFY(!PagingPlan::applies(test::problemOf(test::longSkipGraph(0.2, 0.3), 9, 1.25, true, true)));
@@ -127,7 +116,7 @@ private slots:
         QFETCH(double, factor);
         QFETCH(bool, paging);
         QFETCH(bool, remat);
-        const Problem p = bundled(model.toStdString(), fraction, factor, paging, remat);
+        const Problem p = test::bundledOnM4(model.toStdString(), fraction, factor, paging, remat);
         QVERIFY(PagingPlan::applies(p));
         const SolveResult plan = test::solveExactly(p, FormulationVariant::Tight);
         const SolveResult ref = test::solveExactly(p, FormulationVariant::Reference);
@@ -337,7 +326,7 @@ private slots:
     // stages is 111.732750 J.
     void chainStopsWhereItWouldNeedAVisit()
     {
-        const Problem p = bundled("bert", 0.085, 1.5, true, true);
+        const Problem p = test::bundledOnM4("bert", 0.085, 1.5, true, true);
         const PagingPlan first(p);
         QCOMPARE(first.stoppedChains(), 0);  // only where asked
         QCOMPARE(first.mostVisits(), 11);    // a block's output from the network's input: a visit per block
@@ -365,7 +354,7 @@ private slots:
     // Stopped at that first schedule, so no time limit decides the outcome.
     void plansStartWithStoppedChainsWhereChainsNeedVisits()
     {
-        const Problem p = bundled("bert", 0.085, 1.5, true, true);
+        const Problem p = test::bundledOnM4("bert", 0.085, 1.5, true, true);
         QCOMPARE_GE(PagingPlan(p).mostVisits(), 3);
         SolverOptions options;
         options.threads = 1;
@@ -472,7 +461,8 @@ private slots:
                     const SolveResult best = test::solveExactly(p, FormulationVariant::Tight);
                     if (best.status == SolveStatus::Optimal) check(p, *best.schedule, best.replay.total_energy_j);
                 }
-        for (const Problem& p : {resnetBlock(300000), resnetBlock(450000), bundled("resnet18_cifar", 0.12, 1.5, true, true)}) {
+        for (const Problem& p :
+             {resnetBlock(300000), resnetBlock(450000), test::bundledOnM4("resnet18_cifar", 0.12, 1.5, true, true)}) {
             const std::optional<Schedule> s = solvePlanExactly(PagingPlan(p));
             QVERIFY(s);
             check(p, *s, replaySchedule(p.graph, *s).total_energy_j);
@@ -493,7 +483,7 @@ private slots:
     {
         QFETCH(QString, model);
         QFETCH(bool, remat);
-        Problem p = bundled(model.toStdString(), 0.01, 1.0, true, remat);
+        Problem p = test::bundledOnM4(model.toStdString(), 0.01, 1.0, true, remat);
         const std::int64_t smallest = PagingPlan(p).smallestFeasibleBudget();
         QVERIFY(smallest < plainPassPeakBytes(p.graph));
         p.ram_budget_bytes = smallest;

@@ -9,6 +9,7 @@
 #include "replay.h"
 #include "schedule_improvement.h"
 #include "solver.h"
+#include "bundled_problem.h"
 #include "tiny_graphs.h"
 
 using namespace poet;
@@ -48,17 +49,6 @@ Problem referenceApiExample()
     p.graph = loadTrainingGraph(ProfileCatalog::standard(), "resnet18_cifar", "m4");
     p.ram_budget_bytes = 737719;
     p.runtime_budget_factor = 1.5;
-    return p;
-}
-
-// A bundled model on m4 at a share of its plain-pass peak.
-Problem bundled(const char* model, double share, double runtime_factor, bool paging)
-{
-    Problem p;
-    p.graph = loadTrainingGraph(ProfileCatalog::standard(), model, "m4");
-    p.ram_budget_bytes = static_cast<std::int64_t>(share * static_cast<double>(plainPassPeakBytes(p.graph)));
-    p.runtime_budget_factor = runtime_factor;
-    p.options.paging = paging;
     return p;
 }
 
@@ -172,7 +162,7 @@ private slots:
         // depend on which thread finished first: the reference's API example
         // (DTR and the baselines) and bert without paging at 11% (revolve's
         // relieved checkpoints, the fallback) give the very same schedule.
-        for (const Problem& p : {referenceApiExample(), bundled("bert", 0.11, 1.5, false)}) {
+        for (const Problem& p : {referenceApiExample(), test::bundledOnM4("bert", 0.11, 1.5, false)}) {
             QuickScheduleOptions two;
             two.threads = 2;
             const auto one = bestQuickSchedule(p);
@@ -212,7 +202,7 @@ private slots:
         // Without such a schedule the limit does not cut the builds short:
         // bert without paging at 11% has none from the paging heuristic,
         // and revolve's relieved checkpoints still give one.
-        const Problem bert = bundled("bert", 0.11, 1.5, false);
+        const Problem bert = test::bundledOnM4("bert", 0.11, 1.5, false);
         QVERIFY(!heuristicSchedule(bert).has_value());
         const auto s = bestQuickSchedule(bert, nullptr, late);
         QVERIFY(s.has_value());
@@ -225,7 +215,7 @@ private slots:
         // across the peak are recomputed, the peak is what a stage keeps
         // for later after its last read there. Relieving only the waits gave
         // up (no schedule); recomputing the kept values later fits.
-        const Problem p = bundled("resnet18_cifar", 0.2, 1.2, false);
+        const Problem p = test::bundledOnM4("resnet18_cifar", 0.2, 1.2, false);
         const auto s = relieveToFit(p.graph, plainSchedule(p.graph), limitsOf(p));
         QVERIFY(s.has_value());
         const ReplayReport rep = replayUnder(p, *s);
@@ -234,7 +224,7 @@ private slots:
         // With paging, where a kept value's next reader is the very next
         // stage, paging it frees nothing: offered, it was taken again and
         // again (resnet18_cifar at 9% and 1.2x never returned). It ends now.
-        const Problem tight = bundled("resnet18_cifar", 0.09, 1.2, true);
+        const Problem tight = test::bundledOnM4("resnet18_cifar", 0.09, 1.2, true);
         if (const auto t = bestQuickSchedule(tight)) QVERIFY(replayUnder(tight, *t).valid);
     }
 
@@ -243,7 +233,7 @@ private slots:
         // bert without paging at 11% and 1.5x: the plain pass relieved keeps
         // every block's output, and no baseline fits as it is; revolve's
         // checkpoints (12 slots for 13 states), relieved, fit.
-        const Problem p = bundled("bert", 0.11, 1.5, false);
+        const Problem p = test::bundledOnM4("bert", 0.11, 1.5, false);
         const auto s = bestQuickSchedule(p);
         QVERIFY(s.has_value());
         const ReplayReport rep = replayUnder(p, *s);
