@@ -3,6 +3,8 @@
 #include <cstdio>
 #include <cstring>
 
+#include "effective_budget.h"
+
 namespace poet {
 
 void Fnv1a::bytes(const void* p, std::size_t n)
@@ -59,7 +61,7 @@ void hashGraph(Fnv1a& h, const Graph& g)
 void hashProblem(Fnv1a& h, const Problem& p)
 {
     hashGraph(h, p.graph);
-    h.i64(p.ram_budget_bytes);
+    h.i64(effectiveRamBudget(p.graph, p.ram_budget_bytes));
     h.f64(p.runtime_budget_factor);
     h.i64(p.options.paging ? 1 : 0);
     h.i64(p.options.remat ? 1 : 0);

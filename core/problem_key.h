@@ -23,7 +23,11 @@ private:
 };
 
 // Feeds the graph, the budgets and every ProblemOptions field (keep that list
-// complete) into `h`. Names (model, platform) are left out on purpose.
+// complete) into `h`. Names (model, platform) are left out on purpose, and
+// the RAM budget goes in as its effective budget (effective_budget.h): the
+// budgets that admit the same schedules share a key, so that bert on m4,
+// whose values come in blocks of 1.5 MB, finds a point solved at 10% again
+// at 10.2%.
 void hashProblem(Fnv1a& h, const Problem& p);
 // The graph alone (its costs and edges): what problems that differ only in
 // budgets and switches share.

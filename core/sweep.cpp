@@ -372,6 +372,9 @@ SweepResult runSweep(const SweepConfig& config, const SweepProgressCallback& pro
         SweepRow row;
         if (auto hit = cache->find(key, time_limit)) {
             row = *hit;
+            // Stored for this problem, perhaps at another budget of the same
+            // effective budget (problem_key.h): the row is this point's.
+            row.ram_budget_bytes = p.ram_budget_bytes;
             row.from_cache = true;
             ++result.cache_hits;
         } else {

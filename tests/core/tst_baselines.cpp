@@ -513,6 +513,36 @@ private slots:
         QVERIFY(sweepPointKey(cfg.problem, "dtr", 1e-4) != k1);
     }
 
+    // Every value of chain(4) is 1,000 B, so 3,500 B admits the schedules of
+    // 3,000 B (effective_budget.h): a sweep over the budgets 500 B above
+    // another's reads every point from the other's, and shows its own budgets.
+    void sweep_sameEffectiveBudgetsShareRows() {
+        SweepConfig cfg;
+        cfg.problem.graph = chain(4);
+        cfg.problem.runtime_budget_factor = 1.5;
+        cfg.points = 3;
+        cfg.ram_min_bytes = 3000;
+        cfg.ram_max_bytes = 5000;
+        cfg.strategies = {"poet", "dtr"};
+        cfg.solver.time_limit_s = 5;
+        SweepCache mem;
+        const SweepResult first = runSweep(cfg, {}, nullptr, &mem);
+        cfg.ram_min_bytes = 3500;
+        cfg.ram_max_bytes = 5500;
+        const SweepResult shifted = runSweep(cfg, {}, nullptr, &mem);
+        QCOMPARE(shifted.cache_hits, shifted.total);
+        QCOMPARE(shifted.rows.size(), first.rows.size());
+        for (std::size_t i = 0; i < first.rows.size(); ++i) {
+            QCOMPARE(shifted.rows[i].ram_budget_bytes, first.rows[i].ram_budget_bytes + 500);
+            QCOMPARE(shifted.rows[i].status, first.rows[i].status);
+            QCOMPARE(shifted.rows[i].total_energy_j, first.rows[i].total_energy_j);
+        }
+        // 500 B less is another problem: 2,500 B admits only 2,000 B's.
+        cfg.ram_min_bytes = 2500;
+        cfg.ram_max_bytes = 4500;
+        QCOMPARE(runSweep(cfg, {}, nullptr, &mem).cache_hits, 2 * 2);  // 3,500 and 4,500 B, both strategies
+    }
+
     void sweep_revolveLeftOutWithoutCheckpoints() {
         SweepConfig cfg;
         cfg.problem.graph = skipToLoss();

@@ -69,6 +69,22 @@ private slots:
         QVERIFY(!cache.find(noPaging, exact()).has_value());
     }
 
+    // Budgets of the same effective budget (effective_budget.h) are one
+    // problem: longSkipGraph with every value 4 B holds 12 B at 12 to 15 B.
+    void sameEffectiveBudgetIsOneProblem()
+    {
+        QTemporaryDir dir;
+        const SolveCache cache(dir.path().toStdString());
+        const Graph g(test::unitCostNodes({"X", "Y", "Z", "W"}, {4, 4, 4, 4}, 0.2, 0.3),
+                      {{0, 1}, {1, 2}, {2, 3}, {0, 3}});
+        const SolveResult first = solveWithCache(problemOf(g, 12, 2.0, true, true), exact(), cache);
+        QCOMPARE(toString(first.status), "optimal");
+        const auto hit = cache.find(problemOf(g, 15, 2.0, true, true), exact());
+        QVERIFY(hit.has_value());
+        QCOMPARE(hit->replay.total_energy_j, first.replay.total_energy_j);
+        QVERIFY(!cache.find(problemOf(g, 16, 2.0, true, true), exact()).has_value());
+    }
+
     void infeasibleIsRemembered()
     {
         QTemporaryDir dir;
