@@ -13,6 +13,7 @@
 
 #include "cbc_setup.h"
 #include "deadline.h"
+#include "effective_budget.h"
 #include "formulation.h"
 #include "return_columns.h"
 #include "stage_bound.h"
@@ -30,7 +31,9 @@ public:
     {
         const Graph& g = problem.graph;
         const int n = g.size();
-        const double budget = static_cast<double>(problem.ram_budget_bytes);
+        // The effective budget (effective_budget.h): the same schedules fit,
+        // and the LP no longer holds a fraction of a value that cannot.
+        const double budget = static_cast<double>(effectiveRamBudget(g, problem.ram_budget_bytes));
         for (int t = 0; t < n; ++t) {
             const StagePeak peak = stagePeak(problem, t);
             if (peak.fixed_bytes > budget) {

@@ -6,7 +6,8 @@
 // above B admits: budgets with the same effective budget are one problem,
 // with one optimum. bert on m4: every value but two (2,048 B each) is a
 // multiple of 1,572,864 B, so its budgets from 21 to 26 such blocks (8.61
-// to 10.66% of its peak) are five problems.
+// to 10.66% of its peak) are five problems. Problem keys hash it
+// (problem_key.h), and the checkpoint bound's RAM rows hold it.
 #include <cstdint>
 
 #include "graph.h"
