@@ -163,6 +163,22 @@ private slots:
         beside.join();
     }
 
+    // Its RAM rows hold the effective budget (effective_budget.h): bert on m4
+    // at 10% and 10.2% of its peak (24 blocks of 1.5 MB and 8 KB in both) get
+    // the same LP, where 10.2%'s would otherwise lend 0.49 of a block more at
+    // each stage. The LP alone (nothing is enough for the root's cuts).
+    void holdsTheEffectiveBudget()
+    {
+        Problem p = test::problemOf(loadTrainingGraph(ProfileCatalog::standard(), "bert", "m4"), 0, 1.5, true, true);
+        const std::int64_t peak = plainPassPeakBytes(p.graph);
+        p.ram_budget_bytes = peak / 10;
+        const CheckpointBound at10 = checkpointBound(p, 60, nullptr, 0);
+        p.ram_budget_bytes = peak * 102 / 1000;
+        const CheckpointBound at10_2 = checkpointBound(p, 60, nullptr, 0);
+        QVERIFY(at10.bound_j > p.graph.totalComputeEnergy() + 10);  // a real LP value, not the floor
+        QCOMPARE(at10_2.bound_j, at10.bound_j);
+    }
+
     // bert on m4 at 20% and 1.5x: above the stage-peak bound by more than
     // 0.25 J (103.423 J against 103.117 J, both with CBC's root two-step
     // MIR and zero-half cuts), from its root cuts in a few seconds, and
