@@ -5,9 +5,10 @@
 // a budget B admits exactly the schedules that the largest such sum not
 // above B admits: budgets with the same effective budget are one problem,
 // with one optimum. bert on m4: every value but two (2,048 B each) is a
-// multiple of 1,572,864 B, so its budgets from 21 to 26 such blocks (8.61
-// to 10.66% of its peak) are five problems. Problem keys hash it
-// (problem_key.h), and the checkpoint bound's RAM rows hold it.
+// multiple of 1,572,864 B, so its budgets from 21 such blocks up to 26
+// (8.61 to 10.66% of its peak) are five problems, but for the first 8 KB
+// above each block's edge. Problem keys hash it (problem_key.h), and the
+// checkpoint bound's RAM rows hold it.
 #include <cstdint>
 
 #include "graph.h"
