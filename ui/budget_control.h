@@ -46,6 +46,10 @@ public:
     double sliderMax() const { return max_; }
     QSlider* slider() const { return slider_; }
     QDoubleSpinBox* entry() const { return entry_; }
+    QLabel* unitLabel() const { return unit_; }  // the formatter's text
+    // The formatter's text again, for a formatter that reads more than the
+    // value (the RAM budget's usable part depends on the graph).
+    void refreshUnit();
     void setControlToolTips(const QString& tip);
 
     // x of a value along the slider, in this widget's coordinates (for the marks).
@@ -59,7 +63,6 @@ signals:
 private:
     int sliderPos(double v) const;
     double valueAt(int pos) const;
-    void refreshUnit();
 
     QSlider* slider_;
     QDoubleSpinBox* entry_;

@@ -16,6 +16,7 @@
 
 #include "budget_control.h"
 #include "cell_palette.h"
+#include "effective_budget.h"
 #include "explorer_window.h"
 #include "heatmap_view.h"
 #include "memory_timeline_view.h"
@@ -28,6 +29,7 @@
 #include "sweep.h"
 #include "teaching_panel.h"
 #include "ui_test_graphs.h"
+#include "units.h"
 #include "view_export.h"
 
 using namespace poet;
@@ -60,6 +62,7 @@ private slots:
     void teachingHighlightsOps();
     void windowSolvesUndoesAndExports();
     void windowStopsAtTheTargetGap();
+    void ramLabelShowsTheUsableBudget();
     void ramBoxReadsUnitsAndPercentages();
 };
 
@@ -456,6 +459,30 @@ void TestViews::windowStopsAtTheTargetGap() {
     QVERIFY(w.lastStatus());
     QCOMPARE(*w.lastStatus(), SolveStatus::Optimal);
     QVERIFY2(w.statusLine()->text().contains("optimal", Qt::CaseInsensitive), qPrintable(w.statusLine()->text()));
+}
+
+void TestViews::ramLabelShowsTheUsableBudget() {
+    ExplorerWindow w;
+    QSignalSpy settled(&w, &ExplorerWindow::solveSettled);
+    ExplorerOptions o;
+    o.model = "transformer";  // outputs in blocks: at 10% of its peak, 3.15 of 3.77 MB usable
+    o.platform = "a72";
+    o.ram_budget = "10%";
+    o.time_limit_s = 5;
+    o.use_settings = false;
+    QString err;
+    QVERIFY2(w.initialize(o, &err), qPrintable(err));
+    w.show();
+    QVERIFY(settled.wait(30000));
+    const std::int64_t budget = w.budgets().ram_budget_bytes;
+    const std::int64_t usable = effectiveRamBudget(w.problem().graph, budget);
+    QVERIFY(usable < budget * 0.9);
+    QCOMPARE(w.ramControl()->unitLabel()->text(),
+             QString("%1 (usable %2)").arg(QString::fromStdString(formatBytes(budget)),
+                                          QString::fromStdString(formatBytes(usable))));
+    // At its peak every byte is usable: the budget alone.
+    w.setBudgets({w.plainPeakBytes(), 1.5});
+    QCOMPARE(w.ramControl()->unitLabel()->text(), QString::fromStdString(formatBytes(w.plainPeakBytes())));
 }
 
 void TestViews::ramBoxReadsUnitsAndPercentages() {
