@@ -609,11 +609,13 @@ void ExplorerWindow::scheduleSolve() {
     debounce_->start();
 }
 
+// The RAM budget as its usable part (effective_budget.h), as the disk cache
+// keys it: a drag back within one of bert's 1.5 MB blocks finds its answer.
 QString ExplorerWindow::cacheKey() const {
     return QStringLiteral("%1|%2|%3|%4|%5|%6|%7")
         .arg(q(problem_.model), q(problem_.platform))
         .arg(problem_.batch_size)
-        .arg(problem_.ram_budget_bytes)
+        .arg(effectiveRamBudget(problem_.graph, problem_.ram_budget_bytes))
         .arg(problem_.runtime_budget_factor, 0, 'g', 12)
         .arg(problem_.options.paging)
         .arg(problem_.options.remat);
