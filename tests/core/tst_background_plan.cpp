@@ -10,8 +10,7 @@
 
 #include "background_plan.h"
 #include "deadline.h"
-#include "problem_loader.h"
-#include "tiny_graphs.h"
+#include "bundled_problem.h"
 
 using namespace poet;
 
@@ -25,9 +24,7 @@ private slots:
         // the last at 8 to 11 s. With a share of 0 s the plan runs on to
         // its first schedule (none without the rule) and stops then (0.15
         // to 0.2 s; without the rule 7.95 s).
-        Graph g = loadTrainingGraph(ProfileCatalog::standard(), "resnet18_cifar", "m4");
-        const auto ram = static_cast<std::int64_t>(0.16 * static_cast<double>(plainPassPeakBytes(g)));
-        const Problem p = test::problemOf(std::move(g), ram, 1.5, true, true);
+        const Problem p = test::bundledOnM4("resnet18_cifar", 0.16, 1.5, true);
         SolverOptions options;
         options.time_limit_s = 60;
         options.relative_gap = 1e-6;
