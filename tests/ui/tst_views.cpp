@@ -47,6 +47,19 @@ int countColour(const QImage& img, QColor c, int tolerance = 6) {
         }
     return n;
 }
+
+// Opens `w` on `o` (the remembered settings neither read nor written) and
+// waits for its first solve to settle, as a user opening the explorer would.
+bool openAndSettle(ExplorerWindow& w, QSignalSpy& settled, ExplorerOptions o) {
+    o.use_settings = false;
+    QString err;
+    if (!w.initialize(o, &err)) {
+        qWarning("initialize: %s", qPrintable(err));
+        return false;
+    }
+    w.show();
+    return settled.wait(30000);
+}
 }  // namespace
 
 class TestViews : public QObject {
@@ -332,12 +345,8 @@ void TestViews::windowSolvesUndoesAndExports() {
     o.model = "linear";
     o.platform = "a72";
     o.time_limit_s = 20;
-    o.use_settings = false;
-    QString err;
-    QVERIFY2(w.initialize(o, &err), qPrintable(err));
     w.resize(1200, 800);
-    w.show();
-    QVERIFY(settled.wait(30000));
+    QVERIFY(openAndSettle(w, settled, o));
     QVERIFY(settled.last().at(0).toBool());
     QVERIFY(w.heatmap()->hasSchedule());
     QVERIFY(w.timeline()->hasData());
@@ -394,6 +403,7 @@ void TestViews::windowSolvesUndoesAndExports() {
     QVERIFY(settled.wait(30000) || w.heatmap()->hasSchedule());
 
     QTemporaryDir dir;
+    QString err;
     QVERIFY2(w.exportAll(dir.path(), &err), qPrintable(err));
     // POET_UI_TEST_KEEP=<dir>: also leave the exports there, to look at them.
     if (const QString keep = qEnvironmentVariable("POET_UI_TEST_KEEP"); !keep.isEmpty()) {
@@ -451,11 +461,7 @@ void TestViews::windowStopsAtTheTargetGap() {
     o.runtime_budget = 1.5;
     o.time_limit_s = 20;
     o.gap = 0.05;
-    o.use_settings = false;
-    QString err;
-    QVERIFY2(w.initialize(o, &err), qPrintable(err));
-    w.show();
-    QVERIFY(settled.wait(40000));
+    QVERIFY(openAndSettle(w, settled, o));
     QVERIFY(w.lastStatus());
     QCOMPARE(*w.lastStatus(), SolveStatus::Optimal);
     QVERIFY2(w.statusLine()->text().contains("optimal", Qt::CaseInsensitive), qPrintable(w.statusLine()->text()));
@@ -469,11 +475,7 @@ void TestViews::ramLabelShowsTheUsableBudget() {
     o.platform = "a72";  // at 1.0x, proven at once
     o.ram_budget = "10%";
     o.time_limit_s = 5;
-    o.use_settings = false;
-    QString err;
-    QVERIFY2(w.initialize(o, &err), qPrintable(err));
-    w.show();
-    QVERIFY(settled.wait(30000));
+    QVERIFY(openAndSettle(w, settled, o));
     const std::int64_t budget = w.budgets().ram_budget_bytes;
     const std::int64_t usable = effectiveRamBudget(w.problem().graph, budget);
     QVERIFY(usable < budget * 0.99);
@@ -502,11 +504,7 @@ void TestViews::ramBoxReadsUnitsAndPercentages() {
     ExplorerOptions o;
     o.model = "linear";
     o.platform = "a72";
-    o.use_settings = false;
-    QString err;
-    QVERIFY2(w.initialize(o, &err), qPrintable(err));
-    w.show();
-    QVERIFY(settled.wait(30000));
+    QVERIFY(openAndSettle(w, settled, o));
     const std::int64_t peak = w.plainPeakBytes();
     QDoubleSpinBox* box = w.ramControl()->entry();
     auto* edit = box->findChild<QLineEdit*>();
