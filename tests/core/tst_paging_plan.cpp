@@ -425,6 +425,45 @@ private slots:
         QVERIFY2(checked >= 100 && paged >= 50, qPrintable(QStringLiteral("%1 checked, %2 paged").arg(checked).arg(paged)));
     }
 
+    // CBC 2.10.8 fails an assertion in its dynamic branching
+    // (CbcBranchDynamicDecision::betterBranch) on the paging MILP of this
+    // compute plan of six-block bert on m4 at 54,573,347 B and 1.01x (met
+    // by a scratch search over compute plans), every time: the process used
+    // to end there. Now the search is made again with strong branching
+    // alone, and that one gives the plan's optimum.
+    void planSearchSurvivesCbcFault()
+    {
+        const Problem p = test::problemOf(loadTrainingGraph(test::testProfiles(), "bert_six_blocks", "m4"), 54'573'347,
+                                          1.01, true, true);
+        const int n = p.graph.size();
+        BoolMatrix R(n);
+        for (int t = 0; t < n; ++t) R.set(t, t);
+        // (stage, value recomputed there)
+        const std::vector<std::pair<int, int>> recomputed{
+            {49, 7}, {54, 44}, {58, 4}, {58, 5}, {58, 6}, {58, 7}, {58, 8}, {58, 12}, {58, 13}, {58, 14}, {58, 15},
+            {58, 16}, {58, 20}, {58, 21}, {58, 22}, {58, 23}, {58, 24}, {58, 28}, {58, 29}, {58, 31}, {58, 32},
+            {58, 36}, {58, 37}, {58, 38}, {58, 39}, {58, 40}, {60, 28}, {60, 32}, {60, 36}, {60, 37}, {68, 4},
+            {68, 5}, {68, 6}, {68, 7}, {68, 8}, {68, 12}, {68, 13}, {68, 14}, {68, 15}, {68, 16}, {68, 20}, {68, 21},
+            {68, 22}, {68, 23}, {68, 24}, {68, 29}, {68, 30}, {74, 20}, {74, 24}, {77, 12}, {77, 16}, {77, 21},
+            {85, 4}, {85, 8}, {85, 13}, {92, 5}, {92, 6}};
+        for (auto [t, v] : recomputed) R.set(t, v);
+        for (int t = 1; t < n; ++t)  // the input, at no cost, in every stage that reads it
+            for (int v : p.graph.successors(0))
+                if (v <= t && R(t, v)) R.set(t, 0);
+        const PagingPlan plan(p, scheduleFromRecompute(p.graph, R));
+        SolverOptions o;
+        o.time_limit_s = 60;
+        o.relative_gap = 1e-7;
+        o.threads = 1;  // a fault on one of CBC's own threads ends the process still (fault_guard.h)
+        const PlanOutcome out = solvePagingPlan(plan, p, o, Clock::now(), INFINITY, -1, nullptr, [](const SolveResult&) {});
+        QVERIFY(out.faulted);
+        QVERIFY(out.best && out.proven);
+        const ReplayReport r = replaySchedule(p.graph, *out.best, limitsOf(p));
+        QVERIFY2(r.valid, r.errors.empty() ? "" : r.errors.front().c_str());
+        QCOMPARE(out.best->R, R);  // the plan's computations, paged
+        QVERIFY(std::abs(r.total_energy_j - out.best_j) < 1e-9);
+    }
+
     // The fixed-plan form on a schedule's own compute plan has that
     // schedule's paging among its plans, so its optimum costs no more. Two
     // ways it did not: where a stage recomputes several nodes, a paged-in
