@@ -11,7 +11,9 @@
 // (SIGABRT). Other cutoffs, cut generators or branching rules move the
 // fault elsewhere or cost the bound its strength (tst_bucket_bound.cpp
 // reproduces the first). cbc_setup.h's guardedBranchAndBound runs CBC's
-// search in the bucket bound and the window search under a guard.
+// search in the bucket bound, the window search and the paging plan
+// (plan_search.h) under a guard; the other bounds' searches and the
+// formulation's tree run without one (no fault seen there yet).
 
 #include <functional>
 
