@@ -44,7 +44,6 @@ PlanOutcome solvePagingPlan(const PagingPlan& plan, const Problem& problem, cons
     IncumbentHandler handler(&shared);
     std::unique_ptr<CbcModel> owned;
     for (int attempt = 0; attempt < 2 && !owned; ++attempt) {
-        if (attempt > 0) out.faulted = true;
         owned = std::make_unique<CbcModel>(lp);
         CbcModel& model = *owned;
         shared.model = &model;
@@ -54,7 +53,7 @@ PlanOutcome solvePagingPlan(const PagingPlan& plan, const Problem& problem, cons
         else if (!strong_branching) model.setNumberStrong(0);
         model.passInEventHandler(&handler);
         if (cancel && cancel->load()) break;
-        guardedBranchAndBound(owned);  // releases `owned` where CBC faulted
+        if (!guardedBranchAndBound(owned)) out.faulted = true;  // and `owned` released
     }
     if (!owned) {
         shared.model = nullptr;

@@ -20,7 +20,7 @@ struct PlanOutcome {
     double best_j = INFINITY;
     double bound_j = 0;
     bool proven = false, infeasible = false, cancelled = false;
-    bool faulted = false;  // CBC faulted in its first search (fault_guard.h); the rest is the second's
+    bool faulted = false;  // CBC faulted (fault_guard.h); after a first search, the rest is the second's
 };
 
 // Without `strong_branching`, CBC branches on pseudo-costs alone: a
