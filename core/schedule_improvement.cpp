@@ -1,12 +1,16 @@
 #include "schedule_improvement.h"
 
 #include <algorithm>
+#include <cmath>
+#include <queue>
 #include <stdexcept>
 #include <utility>
 #include <vector>
 
 #include "baselines.h"
 #include "heuristic_schedule.h"
+#include "paging_plan.h"
+#include "plan_search.h"
 
 namespace poet {
 
@@ -33,6 +37,16 @@ BoolMatrix withoutRecomputation(const Graph& g, BoolMatrix R, int t, int i)
         }
     }
     return R;
+}
+
+// Seconds of computation in R: the plain pass and every recomputation.
+double computeTime(const Graph& g, const BoolMatrix& R)
+{
+    double seconds = 0;
+    for (int t = 0; t < g.size(); ++t)
+        for (int i = 0; i <= t; ++i)
+            if (R(t, i)) seconds += g.node(i).compute_time_s;
+    return seconds;
 }
 
 }  // namespace
@@ -72,6 +86,76 @@ Schedule dropRecomputations(const Graph& g, const Schedule& s, const ReplayLimit
         }
     }
     return best;
+}
+
+std::optional<Schedule> relieveRuntime(const Problem& problem, const Schedule& s, Clock::time_point deadline,
+                                       const std::atomic<bool>* cancel)
+{
+    const Graph& g = problem.graph;
+    const ReplayLimits limits = limitsOf(problem);
+    auto stop = [&] { return Clock::now() > deadline || (cancel && cancel->load()); };
+    struct Paged {
+        Schedule schedule;
+        double energy_j = INFINITY;
+    };
+    // The least paging that fits R's computations into the RAM budget.
+    auto paged = [&](const BoolMatrix& R) -> std::optional<Paged> {
+        Schedule base;
+        try {
+            base = scheduleFromRecompute(g, R);
+        } catch (const std::invalid_argument&) {
+            return std::nullopt;  // a value read before any computation of it
+        }
+        const PagingPlan plan(problem, base);
+        SolverOptions options;
+        options.time_limit_s = std::chrono::duration<double>(deadline - Clock::now()).count();
+        options.relative_gap = 1e-6;
+        const PlanOutcome out = solvePagingPlan(plan, problem, options, Clock::now(), INFINITY, -1, cancel, {});
+        if (!out.best) return std::nullopt;
+        return Paged{*out.best, out.best_j};
+    };
+
+    BoolMatrix R = s.R;
+    std::optional<Paged> current = paged(R);
+    if (!current) return std::nullopt;
+    // Within the replay's tolerance of the budget is within it.
+    auto excess = [&] { return computeTime(g, R) - limits.runtime_budget_s * (1 + 1e-9); };
+    // A drop's cost per second of the excess it removes (a drop that saves
+    // energy comes first whatever it removes).
+    auto cost = [&](int t, int i, BoolMatrix& dropped, std::optional<Paged>& after) -> double {
+        dropped = withoutRecomputation(g, R, t, i);
+        const double removed = computeTime(g, R) - computeTime(g, dropped);
+        after = removed > 0 ? paged(dropped) : std::nullopt;
+        if (!after) return INFINITY;
+        return (after->energy_j - current->energy_j) / std::min(removed, excess());
+    };
+    struct Drop {
+        double cost;
+        int t, i;
+        bool operator>(const Drop& o) const { return cost > o.cost; }
+    };
+    std::priority_queue<Drop, std::vector<Drop>, std::greater<>> line;
+    BoolMatrix dropped;
+    std::optional<Paged> after;
+    for (int t = 0; t < g.size() && excess() > 0 && !stop(); ++t)
+        for (int i = 0; i < t; ++i)
+            if (R(t, i)) line.push({cost(t, i, dropped, after), t, i});
+    while (excess() > 0 && !line.empty() && !stop()) {
+        const Drop next = line.top();
+        line.pop();
+        if (!R(next.t, next.i)) continue;  // gone with an earlier drop
+        const double now = cost(next.t, next.i, dropped, after);
+        if (!std::isfinite(now)) continue;
+        if (!line.empty() && now > line.top().cost) {
+            line.push({now, next.t, next.i});
+            continue;
+        }
+        R = dropped;
+        current = std::move(after);
+    }
+    if (excess() > 0) return std::nullopt;
+    if (!replaySchedule(g, current->schedule, limits).valid) return std::nullopt;
+    return std::move(current->schedule);
 }
 
 }  // namespace poet

@@ -2,10 +2,14 @@
 // Local search on a valid schedule, for the warm start: the quick schedules
 // come from budget-blind rules (DTR, greedy relief) that recompute some
 // values several times where keeping the first recomputation is cheaper.
+// And the way back from a schedule over the runtime budget: fewer
+// recomputations, each compute plan paged exactly.
 #include <atomic>
+#include <optional>
 
 #include "deadline.h"
 #include "graph.h"
+#include "problem.h"
 #include "replay.h"
 #include "schedule.h"
 
@@ -21,5 +25,16 @@ namespace poet {
 Schedule dropRecomputations(const Graph& g, const Schedule& s, const ReplayLimits& limits,
                             Clock::time_point deadline,
                             const std::atomic<bool>* cancel = nullptr);
+
+// For a schedule over the runtime budget (a looser budget's): drops one
+// recomputation at a time (with the inputs computed only for it) until the
+// computations fit, each time the one whose drop costs the least energy per
+// second of the excess it removes, each compute plan paged exactly by
+// PagingPlan's fixed-plan MILP. Costs are re-evaluated lazily: a drop whose
+// cost has risen since it was last evaluated goes back in line. Empty where
+// no drop is left or `deadline` passes or `cancel` is set first; otherwise a
+// schedule valid under the problem's limits.
+std::optional<Schedule> relieveRuntime(const Problem& problem, const Schedule& s, Clock::time_point deadline,
+                                       const std::atomic<bool>* cancel = nullptr);
 
 }  // namespace poet

@@ -1,6 +1,7 @@
 // The fast schedules (heuristic_schedule.h): the greedy relief of a RAM peak
 // by paging or recomputation, and the local search that drops recomputations
-// (schedule_improvement.h), against hand-worked tiny graphs and the MILP.
+// (schedule_improvement.h), and the relief of a schedule over the runtime
+// budget, against hand-worked tiny graphs and the MILP.
 #include <QtTest>
 
 #include "baselines.h"
@@ -289,6 +290,45 @@ private slots:
         QVERIFY2(after.total_energy_j < before.total_energy_j * (1 - 1e-5),
                  qPrintable(QString("%1 J -> %2 J").arg(before.total_energy_j, 0, 'f', 9).arg(after.total_energy_j, 0, 'f', 9)));
         QVERIFY(after.total_energy_j >= 0.548277);
+    }
+
+    void relievesRuntimeByTheCheaperDrop()
+    {
+        // recomputeChainGraph at 8 B: stage 4 recomputes X for W, and A for
+        // X (7 J, 2 s over the plain pass: valid at 1.4x). At 1.2x only 1 s
+        // is spare. Dropping X (and A, which fed only X) pages X instead:
+        // 5 J + 0.3 + 0.4 J, 2 s less. Dropping A alone leaves X recomputed
+        // from A, which cannot stay beside Y and Z and is paged: 6.7 J, 1 s
+        // less. The first costs less per second of the excess (-1.3 J
+        // against -0.3 J), and is the optimum at 1.2x (worked out in
+        // tiny_graphs.h).
+        const Problem loose = problemOf(test::recomputeChainGraph(0.3, 0.4), 8, 1.4, true, true);
+        BoolMatrix R(5);
+        for (int t = 0; t < 5; ++t) R.set(t, t);
+        R.set(4, 0);
+        R.set(4, 1);
+        const Schedule start = scheduleFromRecompute(loose.graph, R);
+        QCOMPARE(replayUnder(loose, start).total_energy_j, 7.0);
+        QCOMPARE(replayUnder(loose, start).runtime_s, 7.0);
+
+        const Problem tight = problemOf(test::recomputeChainGraph(0.3, 0.4), 8, 1.2, true, true);
+        QVERIFY(!replaySchedule(tight.graph, start, limitsOf(tight)).valid);
+        const auto far = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+        const std::optional<Schedule> fitted = relieveRuntime(tight, start, far);
+        QVERIFY(fitted.has_value());
+        const ReplayReport rep = replayUnder(tight, *fitted);
+        QVERIFY(rep.valid);
+        QCOMPARE(rep.recomputations, 0);
+        QCOMPARE(rep.page_outs, 1);
+        QVERIFY(std::abs(rep.total_energy_j - 5.7) < 1e-9);
+        const SolveResult exact = solve(tight, SolverOptions{});
+        QCOMPARE(exact.status, SolveStatus::Optimal);
+        QVERIFY(std::abs(exact.objective_j - rep.total_energy_j) < 1e-9);
+
+        // Past its deadline, and where nothing is left to drop, it gives nothing.
+        QVERIFY(!relieveRuntime(tight, start, std::chrono::steady_clock::now()).has_value());
+        const Problem none = problemOf(test::recomputeChainGraph(0.3, 0.4), 8, 1.0, false, true);
+        QVERIFY(!relieveRuntime(none, start, far).has_value());
     }
 };
 
