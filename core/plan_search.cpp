@@ -81,14 +81,12 @@ PlanOutcome solvePagingPlan(const PagingPlan& plan, const Problem& problem, cons
 
 namespace {
 
-// Near a runtime factor of 1 the runtime row binds with recomputations
-// that take as long as a good part of the spare time, and CBC's search of
-// the plan stalls on it (resnet18_cifar on m4 at 20% of its peak and
-// 1.002x: 0.621437 J, 0.36% over the plan's own bound after 120 s, with 493
-// columns). The plans at a looser runtime budget (the spare time this many
-// times over), relieved to this one (relieveRuntime), find schedules outside
-// the plan: 0.609374 J there.
-constexpr double kRuntimeReliefFactorAtMost = 1.005;
+// Where the spare time is scarce (spareTimeIsScarce), CBC's search of the
+// plan stalls on its runtime row (resnet18_cifar on m4 at 20% of its peak
+// and 1.002x: 0.621437 J, 0.36% over the plan's own bound after 120 s, with
+// 493 columns). The plans at a looser runtime budget (the spare time this
+// many times over), relieved to this one (relieveRuntime), find schedules
+// outside the plan: 0.609374 J there.
 constexpr double kRuntimeReliefMultiples[] = {2.0, 4.0, 10.0};
 
 // The plan, or where some chain of it needs three visits or more, the plan
@@ -116,8 +114,7 @@ std::optional<Schedule> solvePlans(const Problem& problem, const SolverOptions& 
 {
     std::optional<Schedule> best;
     double best_j = INFINITY;
-    if (problem.options.remat && problem.runtime_budget_factor > 1 &&
-        problem.runtime_budget_factor <= kRuntimeReliefFactorAtMost) {
+    if (spareTimeIsScarce(problem)) {
         const double relief_s = 0.25 * (options.time_limit_s - secondsSince(start));
         const auto relief_end = secondsAfter(Clock::now(), relief_s);
         const ReplayLimits limits = limitsOf(problem);

@@ -25,4 +25,15 @@ struct Problem {
     double runtimeBudgetSeconds() const { return runtime_budget_factor * graph.totalComputeTime(); }
 };
 
+// Runtime factors just above 1 (up to 1.005x): the spare time fits only
+// recomputations that take a good part of it, so the runtime row binds,
+// and couples the stages' choices (resnet18_cifar on m4 at 20% of its peak
+// and 1.002x: 0.099 s spare, against 0.27 s of recomputations in the 1.01x
+// optimum, conv1's 0.14 s among them). The solver treats this region apart
+// (plan_search.h, solver.cpp).
+inline bool spareTimeIsScarce(const Problem& p)
+{
+    return p.options.remat && p.runtime_budget_factor > 1 && p.runtime_budget_factor <= 1.005;
+}
+
 }  // namespace poet
