@@ -325,7 +325,9 @@ private slots:
         QCOMPARE(exact.status, SolveStatus::Optimal);
         QVERIFY(std::abs(exact.objective_j - rep.total_energy_j) < 1e-9);
 
-        // Past its deadline, and where nothing is left to drop, it gives nothing.
+        // Past its deadline it gives nothing, and where no drop leaves a
+        // schedule that fits (paging off at 1.0x: X cannot stay beside Y
+        // and Z, nor be recomputed) nothing either.
         QVERIFY(!relieveRuntime(tight, start, std::chrono::steady_clock::now()).has_value());
         const Problem none = problemOf(test::recomputeChainGraph(0.3, 0.4), 8, 1.0, false, true);
         QVERIFY(!relieveRuntime(none, start, far).has_value());
