@@ -10,6 +10,7 @@
 #include <functional>
 #include <mutex>
 #include <thread>
+#include <utility>
 
 #include <CbcEventHandler.hpp>
 #include <CbcModel.hpp>
@@ -22,6 +23,19 @@
 #include "solver.h"
 
 namespace poet {
+
+// A schedule found during a search, with its replay, as onIncumbent receives it.
+inline SolveResult incumbentResult(Schedule schedule, ReplayReport replay, double energy_j, Clock::time_point start)
+{
+    SolveResult r;
+    r.schedule = std::move(schedule);
+    r.replay = std::move(replay);
+    r.status = SolveStatus::Feasible;
+    r.source = SolutionSource::Incumbent;
+    r.objective_j = energy_j;
+    r.solve_time_s = secondsSince(start);
+    return r;
+}
 
 // The gap between a schedule's energy and a bound, relative to the energy.
 inline double relativeGap(double objective, double bound)
@@ -123,14 +137,10 @@ private:
         shared_->best_j = energy;
         if (shared_->first_solution_s < 0) shared_->first_solution_s = secondsSince(shared_->start);
         if (!shared_->callback || !*shared_->callback) return;
-        SolveResult r;
-        r.schedule = shared_->decode(x);
-        r.replay = replaySchedule(shared_->problem->graph, *r.schedule, limitsOf(*shared_->problem));
-        if (!r.replay.valid) return;  // never show what the replay rejects
-        r.status = SolveStatus::Feasible;
-        r.source = SolutionSource::Incumbent;
-        r.objective_j = energy;
-        r.solve_time_s = secondsSince(shared_->start);
+        Schedule schedule = shared_->decode(x);
+        ReplayReport replay = replaySchedule(shared_->problem->graph, schedule, limitsOf(*shared_->problem));
+        if (!replay.valid) return;  // never show what the replay rejects
+        SolveResult r = incumbentResult(std::move(schedule), std::move(replay), energy, shared_->start);
         r.first_solution_time_s = shared_->first_solution_s;
         (*shared_->callback)(r);
     }

@@ -133,18 +133,11 @@ std::optional<Schedule> solvePlans(const Problem& problem, const SolverOptions& 
                 return loose.best_j < best_j ? loose.best : best;
             std::optional<Schedule> fitted = relieveRuntime(problem, *loose.best, relief_end, cancel);
             if (!fitted) continue;
-            SolveResult r;
-            r.replay = replaySchedule(problem.graph, *fitted, limits);
-            if (!(r.replay.total_energy_j < best_j)) continue;
-            best_j = r.replay.total_energy_j;
+            ReplayReport replay = replaySchedule(problem.graph, *fitted, limits);
+            if (!(replay.total_energy_j < best_j)) continue;
+            best_j = replay.total_energy_j;
             best = std::move(fitted);
-            if (!onIncumbent) continue;
-            r.schedule = best;
-            r.status = SolveStatus::Feasible;
-            r.source = SolutionSource::Incumbent;
-            r.objective_j = best_j;
-            r.solve_time_s = secondsSince(start);
-            onIncumbent(r);
+            if (onIncumbent) onIncumbent(incumbentResult(*best, std::move(replay), best_j, start));
         }
     }
     PlanOutcome out = searchPlan(problem, options, start, best_j, cancel, onIncumbent);

@@ -93,7 +93,7 @@ std::optional<Schedule> relieveRuntime(const Problem& problem, const Schedule& s
 {
     const Graph& g = problem.graph;
     const ReplayLimits limits = limitsOf(problem);
-    auto stop = [&] { return Clock::now() > deadline || (cancel && cancel->load()); };
+    auto stop = [&] { return Clock::now() > deadline || isSet(cancel); };
     struct Paged {
         Schedule schedule;
         double energy_j = INFINITY;
@@ -116,15 +116,16 @@ std::optional<Schedule> relieveRuntime(const Problem& problem, const Schedule& s
     };
 
     BoolMatrix R = s.R;
+    double seconds = computeTime(g, R);  // of R, kept with it
     std::optional<Paged> current = paged(R);
     if (!current) return std::nullopt;
     // Within the replay's tolerance of the budget is within it.
-    auto excess = [&] { return computeTime(g, R) - limits.runtime_budget_s * (1 + 1e-9); };
+    auto excess = [&] { return seconds - limits.runtime_budget_s * (1 + 1e-9); };
     // A drop's cost per second of the excess it removes (a drop that saves
     // energy comes first whatever it removes).
     auto cost = [&](int t, int i, BoolMatrix& dropped, std::optional<Paged>& after) -> double {
         dropped = withoutRecomputation(g, R, t, i);
-        const double removed = computeTime(g, R) - computeTime(g, dropped);
+        const double removed = seconds - computeTime(g, dropped);
         after = removed > 0 ? paged(dropped) : std::nullopt;
         if (!after) return INFINITY;
         return (after->energy_j - current->energy_j) / std::min(removed, excess());
@@ -151,6 +152,7 @@ std::optional<Schedule> relieveRuntime(const Problem& problem, const Schedule& s
             continue;
         }
         R = dropped;
+        seconds = computeTime(g, R);
         current = std::move(after);
     }
     if (excess() > 0) return std::nullopt;
