@@ -160,4 +160,28 @@ std::optional<Schedule> relieveRuntime(const Problem& problem, const Schedule& s
     return std::move(current->schedule);
 }
 
+std::optional<Schedule> relieveHints(const Problem& problem, const std::vector<Schedule>& hints,
+                                     Clock::time_point deadline, const std::atomic<bool>* cancel)
+{
+    const ReplayLimits limits = limitsOf(problem);
+    std::vector<const Schedule*> rejected;
+    for (const Schedule& hint : hints)
+        if (hint.size() == problem.graph.size() && !replaySchedule(problem.graph, hint, limits).valid)
+            rejected.push_back(&hint);
+    std::optional<Schedule> best;
+    double best_j = INFINITY;
+    for (std::size_t k = 0; k < rejected.size() && !isSet(cancel); ++k) {
+        const double left_s = std::chrono::duration<double>(deadline - Clock::now()).count();
+        if (left_s <= 0) break;
+        std::optional<Schedule> fitted =
+            relieveRuntime(problem, *rejected[k], secondsAfter(Clock::now(), left_s / (rejected.size() - k)), cancel);
+        if (!fitted) continue;
+        const double energy_j = replaySchedule(problem.graph, *fitted, limits).total_energy_j;
+        if (!(energy_j < best_j)) continue;
+        best_j = energy_j;
+        best = std::move(fitted);
+    }
+    return best;
+}
+
 }  // namespace poet

@@ -6,6 +6,7 @@
 // recomputations, each compute plan paged exactly.
 #include <atomic>
 #include <optional>
+#include <vector>
 
 #include "deadline.h"
 #include "graph.h"
@@ -36,5 +37,13 @@ Schedule dropRecomputations(const Graph& g, const Schedule& s, const ReplayLimit
 // schedule valid under the problem's limits.
 std::optional<Schedule> relieveRuntime(const Problem& problem, const Schedule& s, Clock::time_point deadline,
                                        const std::atomic<bool>* cancel = nullptr);
+
+// relieveRuntime on each of `hints` that the problem's limits reject (over
+// its runtime budget, or its RAM budget: each compute plan is paged anew),
+// in equal shares of the time to `deadline`. The least-energy schedule of
+// them, or empty where none gives one. Hints of another graph's size are
+// passed over.
+std::optional<Schedule> relieveHints(const Problem& problem, const std::vector<Schedule>& hints,
+                                     Clock::time_point deadline, const std::atomic<bool>* cancel = nullptr);
 
 }  // namespace poet

@@ -10,7 +10,11 @@
 //
 //   bench_solve [--models a,b] [--platform m4] [--budgets 1,0.6,0.35 | --bytes 737719]
 //               [--factors 1,1.5] [--limit 60] [--gap 1e-4] [--repeat 1] [--compare] [--threads 1]
-//               [--no-paging]
+//               [--no-paging] [--hints a.json,b.json]
+//
+// --hints passes schedule files (`poet solve --out`) to every case of
+// their graph's size as hints, as the explorer passes the schedules of the
+// budgets a slider just left.
 //
 // With --gap 0.005, end_s is the time to a gap of 0.5% (or to the limit).
 #include <algorithm>
@@ -22,6 +26,7 @@
 #include <vector>
 
 #include "formulation.h"
+#include "schedule_file.h"
 #include "problem_loader.h"
 #include "solver.h"
 
@@ -53,7 +58,7 @@ struct Figures {
 };
 
 Figures run(const Problem& p, FormulationVariant v, bool heuristics, double limit, double gap, int threads,
-            int repeat)
+            int repeat, const std::vector<Schedule>& hints = {})
 {
     std::vector<double> build, first, best, lp, end;
     Figures f{};
@@ -67,6 +72,8 @@ Figures run(const Problem& p, FormulationVariant v, bool heuristics, double limi
         o.variant = v;
         o.use_heuristics = heuristics;
         o.threads = threads;
+        for (const Schedule& h : hints)
+            if (h.size() == p.graph.size()) o.hints.push_back(h);
         std::vector<std::pair<double, double>> incumbents;  // (seconds, J); from solver threads, one at a time
         const SolveResult res =
             solve(p, o, [&](const SolveResult& r) { incumbents.emplace_back(r.solve_time_s, r.objective_j); });
@@ -108,6 +115,7 @@ int main(int argc, char** argv)
     double limit = 60, gap = 1e-4;
     int repeat = 1, threads = 1;
     bool compare = false, paging = true;
+    std::vector<Schedule> hints;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         auto next = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
@@ -122,6 +130,13 @@ int main(int argc, char** argv)
         else if (a == "--threads") threads = std::stoi(next());
         else if (a == "--compare") compare = true;
         else if (a == "--no-paging") paging = false;
+        else if (a == "--hints") {
+            for (const std::string& file : split(next())) {
+                const std::optional<ScheduleFile> read = readScheduleFile(file.c_str());
+                if (!read) return 4;
+                hints.push_back(read->loaded.schedule);
+            }
+        }
         else { std::fprintf(stderr, "unknown argument %s\n", a.c_str()); return 4; }
     }
     const auto catalog = ProfileCatalog::standard();
@@ -154,7 +169,7 @@ int main(int argc, char** argv)
                 Problem p = base;
                 p.ram_budget_bytes = ram;
                 p.runtime_budget_factor = factor;
-                const Figures ours = run(p, FormulationVariant::Tight, true, limit, gap, threads, repeat);
+                const Figures ours = run(p, FormulationVariant::Tight, true, limit, gap, threads, repeat, hints);
                 std::printf("%-15s %5d %5zu %9lld %6.2f %8d %7d %8.3f %8.3f %8.3f %8.3f %9.2f %12.9f %8.3f %-11s",
                             model.c_str(), p.graph.size(), p.graph.edges().size(), static_cast<long long>(ram), factor,
                             ours.vars, ours.rows, ours.build_s, ours.first_s, ours.best_s, ours.lp_s, ours.end_s,

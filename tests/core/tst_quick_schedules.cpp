@@ -332,6 +332,29 @@ private slots:
         const Problem none = problemOf(test::recomputeChainGraph(0.3, 0.4), 8, 1.0, false, true);
         QVERIFY(!relieveRuntime(none, start, far).has_value());
     }
+
+    void relievesOnlyTheHintsTheBudgetRejects()
+    {
+        // relievesRuntimeByTheCheaperDrop's 7 J schedule is over the 1.2x
+        // budget: relieved, it is the 5.7 J optimum. That one fits, and is
+        // passed over as a hint (it is a warm start as it is); so is a
+        // schedule of another graph's size.
+        const Problem tight = problemOf(test::recomputeChainGraph(0.3, 0.4), 8, 1.2, true, true);
+        BoolMatrix R(5);
+        for (int t = 0; t < 5; ++t) R.set(t, t);
+        R.set(4, 0);
+        R.set(4, 1);
+        const Schedule over = scheduleFromRecompute(tight.graph, R);
+        const auto far = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+        const std::optional<Schedule> relieved = relieveHints(tight, {Schedule(3), over}, far);
+        QVERIFY(relieved.has_value());
+        const ReplayReport rep = replayUnder(tight, *relieved);
+        QVERIFY(rep.valid);
+        QVERIFY(std::abs(rep.total_energy_j - 5.7) < 1e-9);
+
+        QVERIFY(!relieveHints(tight, {*relieved, Schedule(3)}, far).has_value());
+        QVERIFY(!relieveHints(tight, {over}, std::chrono::steady_clock::now()).has_value());
+    }
 };
 
 QTEST_APPLESS_MAIN(TestQuickSchedules)
