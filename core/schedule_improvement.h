@@ -5,6 +5,7 @@
 // And the way back from a schedule over the runtime budget: fewer
 // recomputations, each compute plan paged exactly.
 #include <atomic>
+#include <cstddef>
 #include <optional>
 #include <vector>
 
@@ -38,11 +39,14 @@ Schedule dropRecomputations(const Graph& g, const Schedule& s, const ReplayLimit
 std::optional<Schedule> relieveRuntime(const Problem& problem, const Schedule& s, Clock::time_point deadline,
                                        const std::atomic<bool>* cancel = nullptr);
 
-// relieveRuntime on each of `hints` that the problem's limits reject (over
-// its runtime budget, or its RAM budget: each compute plan is paged anew),
-// in equal shares of the time to `deadline`. The least-energy schedule of
-// them, or empty where none gives one. Hints of another graph's size are
-// passed over.
+// How many of the hints relieveHints relieves at most.
+inline constexpr std::size_t kMostHintsRelieved = 2;
+
+// relieveRuntime on the hints that the problem's limits reject (over its
+// runtime budget, or its RAM budget: each compute plan is paged anew), the
+// kMostHintsRelieved that compute least first, in equal shares of the time
+// to `deadline`. The least-energy schedule of them, or empty where none
+// gives one. Hints of another graph's size are passed over.
 std::optional<Schedule> relieveHints(const Problem& problem, const std::vector<Schedule>& hints,
                                      Clock::time_point deadline, const std::atomic<bool>* cancel = nullptr);
 
