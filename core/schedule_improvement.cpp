@@ -171,7 +171,7 @@ std::optional<Schedule> relieveHints(const Problem& problem, const std::vector<S
             rejected.emplace_back(computeTime(g, hint.R), &hint);
     // Those with the fewest seconds to drop first, and only the first few:
     // a relief takes seconds (resnet18_cifar on m4 at 16%, 1.003x to 1.002x:
-    // 3 s), and an equal share of a few seconds among the explorer's six
+    // 3 to 4 s), and an equal share of a few seconds among the explorer's six
     // recent schedules would leave each too little.
     std::stable_sort(rejected.begin(), rejected.end(),
                      [](const auto& a, const auto& b) { return a.first < b.first; });
@@ -181,8 +181,8 @@ std::optional<Schedule> relieveHints(const Problem& problem, const std::vector<S
     for (std::size_t k = 0; k < rejected.size() && !isSet(cancel); ++k) {
         const double left_s = std::chrono::duration<double>(deadline - Clock::now()).count();
         if (left_s <= 0) break;
-        std::optional<Schedule> fitted =
-            relieveRuntime(problem, *rejected[k].second, secondsAfter(Clock::now(), left_s / (rejected.size() - k)), cancel);
+        const auto share_end = secondsAfter(Clock::now(), left_s / static_cast<double>(rejected.size() - k));
+        std::optional<Schedule> fitted = relieveRuntime(problem, *rejected[k].second, share_end, cancel);
         if (!fitted) continue;
         const double energy_j = replaySchedule(problem.graph, *fitted, limits).total_energy_j;
         if (!(energy_j < best_j)) continue;

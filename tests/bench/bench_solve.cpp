@@ -26,8 +26,8 @@
 #include <vector>
 
 #include "formulation.h"
-#include "schedule_file.h"
 #include "problem_loader.h"
+#include "schedule_file.h"
 #include "solver.h"
 
 using namespace poet;
