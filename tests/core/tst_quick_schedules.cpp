@@ -53,6 +53,17 @@ Problem referenceApiExample()
     return p;
 }
 
+// recomputeChainGraph's schedule that recomputes X for W in stage 4, and A
+// for X (7 J, 2 s over the plain pass: tiny_graphs.h).
+Schedule chainRecomputedForW(const Graph& g)
+{
+    BoolMatrix R(5);
+    for (int t = 0; t < 5; ++t) R.set(t, t);
+    R.set(4, 0);
+    R.set(4, 1);
+    return scheduleFromRecompute(g, R);
+}
+
 ReplayReport replayUnder(const Problem& p, const Schedule& s)
 {
     const ReplayReport rep = replaySchedule(p.graph, s, limitsOf(p));
@@ -303,11 +314,7 @@ private slots:
         // against -0.3 J), and is the optimum at 1.2x (worked out in
         // tiny_graphs.h).
         const Problem loose = problemOf(test::recomputeChainGraph(0.3, 0.4), 8, 1.4, true, true);
-        BoolMatrix R(5);
-        for (int t = 0; t < 5; ++t) R.set(t, t);
-        R.set(4, 0);
-        R.set(4, 1);
-        const Schedule start = scheduleFromRecompute(loose.graph, R);
+        const Schedule start = chainRecomputedForW(loose.graph);
         QCOMPARE(replayUnder(loose, start).total_energy_j, 7.0);
         QCOMPARE(replayUnder(loose, start).runtime_s, 7.0);
 
@@ -335,16 +342,12 @@ private slots:
 
     void relievesOnlyTheHintsTheBudgetRejects()
     {
-        // relievesRuntimeByTheCheaperDrop's 7 J schedule is over the 1.2x
+        // chainRecomputedForW (7 J, 7 s) is over the 1.2x
         // budget: relieved, it is the 5.7 J optimum. That one fits, and is
         // passed over as a hint (it is a warm start as it is); so is a
         // schedule of another graph's size.
         const Problem tight = problemOf(test::recomputeChainGraph(0.3, 0.4), 8, 1.2, true, true);
-        BoolMatrix R(5);
-        for (int t = 0; t < 5; ++t) R.set(t, t);
-        R.set(4, 0);
-        R.set(4, 1);
-        const Schedule over = scheduleFromRecompute(tight.graph, R);
+        const Schedule over = chainRecomputedForW(tight.graph);
         const auto far = std::chrono::steady_clock::now() + std::chrono::seconds(60);
         const std::optional<Schedule> relieved = relieveHints(tight, {Schedule(3), over}, far);
         QVERIFY(relieved.has_value());
