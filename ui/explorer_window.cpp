@@ -199,7 +199,9 @@ void ExplorerWindow::buildUi() {
                                 "RAM any schedule can hold within the budget, a sum of layer output sizes; the "
                                 "budgets with the same usable RAM admit the same schedules."));
     runtime_ = new BudgetControl(budgetBox);
-    runtime_->setEntryRange(1.0, 100.0, 2, 0.05, tr(" x"));
+    // Three decimals: 1.001 to 1.005 are budgets of their own (a few
+    // recomputations fit), which two decimals showed and read as 1.00.
+    runtime_->setEntryRange(1.0, 100.0, 3, 0.05, tr(" x"));
     runtime_->setSliderRange(1.0, 3.0);
     runtime_->setControlToolTips(tr("Runtime budget as a multiple of one plain pass's compute time: 1.0 allows no "
                                     "recomputation, 2.0 allows twice the compute time."));
@@ -663,10 +665,10 @@ void ExplorerWindow::cancelSolve() {
 
 QString ExplorerWindow::viewTitle(const SolveResult& r) const {
     QString batch = problem_.batch_size > 0 ? tr(", batch %1").arg(problem_.batch_size) : QString();
-    return tr("%1 on %2%3 \u2014 RAM budget %4, runtime %5x \u2014 %6, %7")
-        .arg(q(problem_.model), q(problem_.platform), batch, q(formatBytes(problem_.ram_budget_bytes)))
-        .arg(problem_.runtime_budget_factor, 0, 'f', 2)
-        .arg(statusPhrase(r), q(formatEnergy(r.replay.total_energy_j)));
+    return tr("%1 on %2%3 \u2014 RAM budget %4, runtime %5 \u2014 %6, %7")
+        .arg(q(problem_.model), q(problem_.platform), batch, q(formatBytes(problem_.ram_budget_bytes)),
+             q(formatFactor(problem_.runtime_budget_factor)), statusPhrase(r),
+             q(formatEnergy(r.replay.total_energy_j)));
 }
 
 void ExplorerWindow::showResult(const SolveResult& r, bool final) {

@@ -55,4 +55,12 @@ std::string formatSeconds(double seconds) {
 
 std::string formatRatio(double ratio) { return fixed(ratio, 2, "x"); }
 
+// Three decimals where the third says something: 1.001 to 1.005 are
+// budgets of their own (a few recomputations fit), not 1.00.
+std::string formatFactor(double factor) {
+    std::string s = fixed(factor, 3, "");
+    if (s.size() > 1 && s.back() == '0') s.pop_back();
+    return s + "x";
+}
+
 }  // namespace poet::ui

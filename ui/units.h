@@ -12,5 +12,6 @@ std::string formatBytesExact(std::int64_t bytes);   // "2,451,072 B"
 std::string formatEnergy(double joules);            // "7.8895 J", "12.3 mJ"
 std::string formatSeconds(double seconds);          // "1.234 s", "12.3 ms"
 std::string formatRatio(double ratio);              // "1.23x"
+std::string formatFactor(double factor);            // a runtime budget: "1.50x", "1.002x"
 
 }  // namespace poet::ui

@@ -80,6 +80,9 @@ private slots:
         QCOMPARE(ui::formatBytes(2451072), std::string("2.45 MB"));
         QCOMPARE(ui::formatBytes(40680554), std::string("40.7 MB"));
         QCOMPARE(ui::formatRatio(1.5), std::string("1.50x"));
+        QCOMPARE(ui::formatFactor(1.5), std::string("1.50x"));
+        QCOMPARE(ui::formatFactor(1.002), std::string("1.002x"));
+        QCOMPARE(ui::formatFactor(2), std::string("2.00x"));
     }
 
     void typedBudgetsReadAPoint() {

@@ -77,6 +77,7 @@ private slots:
     void windowStopsAtTheTargetGap();
     void ramLabelShowsTheUsableBudget();
     void ramBoxReadsUnitsAndPercentages();
+    void runtimeBoxTakesThreeDecimals();
 };
 
 void TestViews::initTestCase() {
@@ -529,6 +530,24 @@ void TestViews::ramBoxReadsUnitsAndPercentages() {
     type(QStringLiteral("lots"), true);
     QCOMPARE(w.budgets().ram_budget_bytes, before);
     QCOMPARE(box->text(), QString::number(before) + QStringLiteral(" B"));
+}
+
+void TestViews::runtimeBoxTakesThreeDecimals() {
+    ExplorerWindow w;
+    QSignalSpy settled(&w, &ExplorerWindow::solveSettled);
+    ExplorerOptions o;
+    o.model = "linear";
+    o.platform = "a72";
+    QVERIFY(openAndSettle(w, settled, o));
+    QDoubleSpinBox* box = w.runtimeControl()->entry();
+    auto* edit = box->findChild<QLineEdit*>();
+    QVERIFY(edit);
+    box->setFocus();
+    box->selectAll();
+    QTest::keyClicks(edit, QStringLiteral("1.002"));
+    QTest::keyClick(edit, Qt::Key_Return);
+    QVERIFY(std::abs(w.budgets().runtime_budget_factor - 1.002) < 1e-12);
+    QCOMPARE(box->text(), QLocale().toString(1.002, 'f', 3) + QStringLiteral(" x"));
 }
 
 QTEST_MAIN(TestViews)
