@@ -76,8 +76,7 @@ private slots:
     void windowSolvesUndoesAndExports();
     void windowStopsAtTheTargetGap();
     void ramLabelShowsTheUsableBudget();
-    void ramBoxReadsUnitsAndPercentages();
-    void runtimeBoxTakesThreeDecimals();
+    void budgetBoxesReadWhatIsTyped();
 };
 
 void TestViews::initTestCase() {
@@ -499,7 +498,7 @@ void TestViews::ramLabelShowsTheUsableBudget() {
     QCOMPARE(w.ramControl()->unitLabel()->text(), QString::fromStdString(formatBytes(w.plainPeakBytes())));
 }
 
-void TestViews::ramBoxReadsUnitsAndPercentages() {
+void TestViews::budgetBoxesReadWhatIsTyped() {
     ExplorerWindow w;
     QSignalSpy settled(&w, &ExplorerWindow::solveSettled);
     ExplorerOptions o;
@@ -507,47 +506,36 @@ void TestViews::ramBoxReadsUnitsAndPercentages() {
     o.platform = "a72";
     QVERIFY(openAndSettle(w, settled, o));
     const std::int64_t peak = w.plainPeakBytes();
-    QDoubleSpinBox* box = w.ramControl()->entry();
-    auto* edit = box->findChild<QLineEdit*>();
-    QVERIFY(edit);
     // Typed as a user does: over the whole text, or over the number only
     // (the spin box's own selectAll, which keeps its " B" after the typing).
-    auto type = [&](const QString& text, bool whole) {
+    auto type = [&](QDoubleSpinBox* box, const QString& text, bool whole) {
+        auto* edit = box->findChild<QLineEdit*>();
+        QVERIFY(edit);
         box->setFocus();
         if (whole) edit->selectAll();
         else box->selectAll();
         QTest::keyClicks(edit, text);
         QTest::keyClick(edit, Qt::Key_Return);
     };
-    type(QStringLiteral("50%"), true);
+    QDoubleSpinBox* ram = w.ramControl()->entry();
+    type(ram, QStringLiteral("50%"), true);
     QCOMPARE(w.budgets().ram_budget_bytes, peak / 2);  // linear's peak is even: no fraction to round
-    QCOMPARE(box->text(), QString::number(peak / 2) + QStringLiteral(" B"));
+    QCOMPARE(ram->text(), QString::number(peak / 2) + QStringLiteral(" B"));
     const QString kb = QString::number(peak / 4000.0, 'f', 3);  // a quarter of the peak, in KB
-    type(kb + QStringLiteral("kb"), false);
+    type(ram, kb + QStringLiteral("kb"), false);
     QCOMPARE(w.budgets().ram_budget_bytes, static_cast<std::int64_t>(std::floor(kb.toDouble() * 1e3)));
     // Text that is no budget leaves the budget as it was.
     const std::int64_t before = w.budgets().ram_budget_bytes;
-    type(QStringLiteral("lots"), true);
+    type(ram, QStringLiteral("lots"), true);
     QCOMPARE(w.budgets().ram_budget_bytes, before);
-    QCOMPARE(box->text(), QString::number(before) + QStringLiteral(" B"));
-}
+    QCOMPARE(ram->text(), QString::number(before) + QStringLiteral(" B"));
 
-void TestViews::runtimeBoxTakesThreeDecimals() {
-    ExplorerWindow w;
-    QSignalSpy settled(&w, &ExplorerWindow::solveSettled);
-    ExplorerOptions o;
-    o.model = "linear";
-    o.platform = "a72";
-    QVERIFY(openAndSettle(w, settled, o));
-    QDoubleSpinBox* box = w.runtimeControl()->entry();
-    auto* edit = box->findChild<QLineEdit*>();
-    QVERIFY(edit);
-    box->setFocus();
-    box->selectAll();
-    QTest::keyClicks(edit, QStringLiteral("1.002"));
-    QTest::keyClick(edit, Qt::Key_Return);
+    // The runtime budget to three decimals: 1.001 to 1.005x are budgets of
+    // their own, not 1.00.
+    QDoubleSpinBox* runtime = w.runtimeControl()->entry();
+    type(runtime, QStringLiteral("1.002"), false);
     QVERIFY(std::abs(w.budgets().runtime_budget_factor - 1.002) < 1e-12);
-    QCOMPARE(box->text(), QLocale().toString(1.002, 'f', 3) + QStringLiteral(" x"));
+    QCOMPARE(runtime->text(), QLocale().toString(1.002, 'f', 3) + QStringLiteral(" x"));
 }
 
 QTEST_MAIN(TestViews)
