@@ -16,7 +16,8 @@ void BudgetCommand::updateText() {
     if (before_.ram_budget_bytes != after_.ram_budget_bytes)
         parts << QObject::tr("RAM budget %1").arg(QString::fromStdString(formatBytes(after_.ram_budget_bytes)));
     if (before_.runtime_budget_factor != after_.runtime_budget_factor)
-        parts << QObject::tr("runtime budget %1").arg(QString::fromStdString(formatFactor(after_.runtime_budget_factor)));
+        parts << QObject::tr("runtime budget %1")
+                     .arg(QString::fromStdString(formatFactor(after_.runtime_budget_factor)));
     setText(parts.isEmpty() ? QObject::tr("budgets") : parts.join(QStringLiteral(", ")));
 }
 
