@@ -166,9 +166,11 @@ std::optional<Schedule> relieveHints(const Problem& problem, const std::vector<S
     const Graph& g = problem.graph;
     const ReplayLimits limits = limitsOf(problem);
     std::vector<std::pair<double, const Schedule*>> rejected;  // (compute seconds, hint)
-    for (const Schedule& hint : hints)
-        if (hint.size() == g.size() && !replaySchedule(g, hint, limits).valid)
-            rejected.emplace_back(computeTime(g, hint.R), &hint);
+    for (const Schedule& hint : hints) {
+        if (hint.size() != g.size()) continue;
+        const ReplayReport replay = replaySchedule(g, hint, limits);
+        if (!replay.valid) rejected.emplace_back(replay.runtime_s, &hint);
+    }
     // Those with the fewest seconds to drop first, and only the first few:
     // a relief takes seconds (resnet18_cifar on m4 at 16%, 1.003x to 1.002x:
     // 3 to 4 s), and an equal share of a few seconds among the explorer's six
@@ -184,7 +186,7 @@ std::optional<Schedule> relieveHints(const Problem& problem, const std::vector<S
         const auto share_end = secondsAfter(Clock::now(), left_s / static_cast<double>(rejected.size() - k));
         std::optional<Schedule> fitted = relieveRuntime(problem, *rejected[k].second, share_end, cancel);
         if (!fitted) continue;
-        const double energy_j = replaySchedule(problem.graph, *fitted, limits).total_energy_j;
+        const double energy_j = replaySchedule(g, *fitted, limits).total_energy_j;
         if (!(energy_j < best_j)) continue;
         best_j = energy_j;
         best = std::move(fitted);

@@ -72,8 +72,7 @@ Figures run(const Problem& p, FormulationVariant v, bool heuristics, double limi
         o.variant = v;
         o.use_heuristics = heuristics;
         o.threads = threads;
-        for (const Schedule& h : hints)
-            if (h.size() == p.graph.size()) o.hints.push_back(h);
+        o.hints = hints;  // the solver passes over those of another graph's size
         std::vector<std::pair<double, double>> incumbents;  // (seconds, J); from solver threads, one at a time
         const SolveResult res =
             solve(p, o, [&](const SolveResult& r) { incumbents.emplace_back(r.solve_time_s, r.objective_j); });
