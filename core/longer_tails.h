@@ -50,7 +50,11 @@ public:
     // follow the lower of it and the shared state's best (CBC's incumbents).
     LongerTails(const Problem& problem, int peak_stage, double seconds, IncumbentHandler::Shared& shared,
                 std::function<double()> best_shown_j)
-        : problem_(problem), peak_stage_(peak_stage), shared_(shared), best_shown_j_(std::move(best_shown_j))
+        : problem_(problem),
+          peak_stage_(peak_stage),
+          other_to_the_end_(spareTimeIsShort(problem)),
+          shared_(shared),
+          best_shown_j_(std::move(best_shown_j))
     {
         thread_ = std::thread([this, seconds] { grow(kLongTail, seconds, &long_stop_); });
         // A cancel stops the long tails and tail 18 at once: they used to
@@ -59,8 +63,8 @@ public:
         // m4 at 11% and 1.5x, cancelled 4 to 6 s in: returned 2.7 to 3.4 s
         // after the cancel).
         cancel_watch_ = std::thread([this] {
-            for (; !long_stop_; std::this_thread::sleep_for(std::chrono::milliseconds(20)))
-                if (shared_.cancel && shared_.cancel->load()) long_stop_ = true;
+            for (; !long_stop_ || !other_stop_; std::this_thread::sleep_for(std::chrono::milliseconds(20)))
+                if (shared_.cancel && shared_.cancel->load()) long_stop_ = other_stop_ = true;
         });
     }
     LongerTails(const LongerTails&) = delete;
@@ -68,30 +72,33 @@ public:
     ~LongerTails() { stop(); }
 
     // The short tails on the calling thread, beside the long ones, until
-    // `seconds` pass, a tail proves the gap or `cancel` is set; tail 18
-    // alone on a third thread from now until the long tails stop (a proof,
-    // dropLongTailsUnlessOneIsDone, the rows below or stop()). At 13.5 to
-    // 16% it or tail 19 proves the gap, often after the short tails' end;
-    // at 19 to 21%, where no long tail is done in 30 s, the long tails stop
-    // at the plan's stall and the window search has their core. It used to
-    // stop at the short tails' end (when at 20% the window search wanted
+    // `seconds` pass, a tail proves the gap or `cancel` is set; tail 18 alone on
+    // a third thread from now until the long tails stop (a proof,
+    // dropLongTailsUnlessOneIsDone, the rows below or stop()), or where the
+    // spare time is short (spareTimeIsShort) until a proof or stop() only:
+    // resnet18_cifar on m4 at 16% and 1.03x it alone proves the gap, at 17.5 to
+    // 20 s, and was stopped at the plan's stall (3 to 6 s in: 1.05% short at 30
+    // s). At 13.5 to 16% it or tail 19 proves the gap, often after the short
+    // tails' end; at 19 to 21%, where no long tail is done in 30 s, the long
+    // tails stop at the plan's stall and the window search has their core. It
+    // used to stop at the short tails' end (when at 20% the window search wanted
     // its core: 0.589549 J, 0.98%, at 30 s with it running on; 0.588338 J,
-    // 0.78%, without); resnet18_cifar at 16% (1.2, 1.5 and 2x, 30 s, two
-    // runs each) was proven in 23.8 to 26.4 s then, 18.2 to 20.3 s now.
-    // The short tails add the recompute-moment rows (bucket_bound.h) where
-    // a tail's optimum breaks them. Those are the budgets where an add is
-    // recomputed in layer1's backward (17 and 18%; at 13.5 to 16% layer1's
-    // values are paged, and none breaks), where no long tail proves
-    // anything (without the rows, tail 18 stays under tail 11 with them),
-    // and only the short tails, solved again, may: tail 18 and the long
-    // tails stop then, `on_moments` is called (from this thread), and the
-    // short tails run on until `all_seconds` pass; `on_run_on` is called
-    // (from a watching thread) when `seconds` pass then. resnet18_cifar on
-    // m4 at 17% and 1.5x: tail 11 with the rows, 25 s of a core alone, was
-    // not done in a 60 s solve with the long tails and the plan beside it.
-    // Where `run_on_without_rows` (asked once, when `seconds` pass) says so,
-    // they run on until `all_seconds` pass without the rows too (`on_run_on`
-    // is called only where the rows break).
+    // 0.78%, without); resnet18_cifar at 16% (1.2, 1.5 and 2x, 30 s, two runs
+    // each) was proven in 23.8 to 26.4 s then, 18.2 to 20.3 s now. The short
+    // tails add the recompute-moment rows (bucket_bound.h) where a tail's
+    // optimum breaks them. Those are the budgets where an add is recomputed in
+    // layer1's backward (17 and 18%; at 13.5 to 16% layer1's values are paged,
+    // and none breaks but at 16% and 1.03x), where no long tail proves anything
+    // (without the rows, tail 18 stays under tail 11 with them at 1.5x), and
+    // only the short tails, solved again, may: the long tails stop then (tail 18
+    // too, but where it runs to the end), `on_moments` is called (from this
+    // thread), and the short tails run on until `all_seconds` pass; `on_run_on`
+    // is called (from a watching thread) when `seconds` pass then.
+    // resnet18_cifar on m4 at 17% and 1.5x: tail 11 with the rows, 25 s of a
+    // core alone, was not done in a 60 s solve with the long tails and the plan
+    // beside it. Where `run_on_without_rows` (asked once, when `seconds` pass)
+    // says so, they run on until `all_seconds` pass without the rows too
+    // (`on_run_on` is called only where the rows break).
     void growShortTails(double seconds, double all_seconds, const std::atomic<bool>* cancel,
                         const std::function<void()>& on_moments, const std::function<void()>& on_run_on,
                         const std::function<bool()>& run_on_without_rows)
@@ -100,7 +107,7 @@ public:
         const auto short_end = secondsAfter(Clock::now(), seconds);
         bool ran_on = false;               // the watcher's own
         std::optional<bool> without_rows;  // the watcher's own: run_on_without_rows's answer
-        other_ = std::thread([this, all_seconds] { solveOne(kOtherLongTail, all_seconds, &long_stop_); });
+        other_ = std::thread([this, all_seconds] { solveOne(kOtherLongTail, all_seconds, &other_stop_); });
         runUntil(
             [&] {
                 if (proved() || (cancel && cancel->load())) return true;
@@ -115,7 +122,7 @@ public:
                      {true,
                       [&] {
                           moments_broken = true;
-                          long_stop_ = true;
+                          stopLongTails();
                           if (on_moments) on_moments();
                       }},
                      kLookBack);
@@ -125,10 +132,10 @@ public:
     // Whether a tail proved the gap (or stop() was called).
     bool proved() const { return stop_; }
 
-    // Stops the long tails (and tail 18) where none is done by now, and
-    // says whether it did: the second core is then free. The caller calls
-    // it only where the gap is small enough for the window search to close
-    // it (at the plan's stall or the short tails' end). At resnet18_cifar
+    // Stops the long tails (and tail 18, but where it runs to the end) where
+    // none is done by now, and says whether the second core is free then.
+    // The caller calls it only where the gap is small enough for the window
+    // search to close it (at the plan's stall or the short tails' end). At resnet18_cifar
     // on m4 and 1.5x, tail 18 or 19 proves the gap at 13.5 to 16%, in 11
     // to 29 s, often after this point; at 17 to 21% neither is done in 30
     // s. The price (measured before tail 18 ran beside the short tails):
@@ -137,15 +144,15 @@ public:
     bool dropLongTailsUnlessOneIsDone()
     {
         std::lock_guard lock(shared_.mutex);
-        if (longest_done_ < kOtherLongTail) long_stop_ = true;
-        return long_stop_;
+        if (longest_done_ < kOtherLongTail) stopLongTails();
+        return long_stop_ && other_stop_;
     }
 
     // Ends the search and waits for it.
     void stop()
     {
         stop_ = true;
-        long_stop_ = true;
+        long_stop_ = other_stop_ = true;
         if (cancel_watch_.joinable()) cancel_watch_.join();
         if (thread_.joinable()) thread_.join();
         if (other_.joinable()) other_.join();
@@ -171,6 +178,11 @@ private:
             problem_, peak_stage_, first_tail, seconds, stop,
             [this](const BucketBound& bound, int tail) { found(bound, tail); }, [this] { return enoughJ(); },
             moments, look_back);
+    }
+    void stopLongTails()
+    {
+        long_stop_ = true;
+        if (!other_to_the_end_) other_stop_ = true;
     }
     void solveOne(int tail, double seconds, const std::atomic<bool>* stop)
     {
@@ -200,23 +212,25 @@ private:
         if (relativeGap(shared_.best_j, shared_.known_bound_j) <= shared_.relative_gap) {
             shared_.known_bound_proves_gap = true;
             stop_ = true;  // nothing more to prove
-            long_stop_ = true;
+            long_stop_ = other_stop_ = true;
         }
     }
 
     const Problem& problem_;
     const int peak_stage_;
+    const bool other_to_the_end_;  // tail 18 stops only on a proof or stop() (spareTimeIsShort)
     IncumbentHandler::Shared& shared_;
     const std::function<double()> best_shown_j_;
     std::atomic<bool> stop_{false};
     std::atomic<bool> long_stop_{false};  // set with stop_, or alone (dropLongTailsUnlessOneIsDone)
+    std::atomic<bool> other_stop_{false};  // tail 18's: set with long_stop_, but where it runs to the end
     double bound_j_ = 0;
     int tail_ = 0;
     int look_back_stage_ = -1;  // the best bound's stage before its tail (-1: none)
     int longest_done_ = 0;  // the longest tail solved exactly
     std::thread thread_;  // the long tails
     std::thread other_;   // tail 18 (growShortTails)
-    std::thread cancel_watch_;  // sets long_stop_ on a cancel
+    std::thread cancel_watch_;  // sets long_stop_ and other_stop_ on a cancel
 };
 
 }  // namespace poet
