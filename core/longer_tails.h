@@ -72,33 +72,34 @@ public:
     ~LongerTails() { stop(); }
 
     // The short tails on the calling thread, beside the long ones, until
-    // `seconds` pass, a tail proves the gap or `cancel` is set; tail 18 alone on
-    // a third thread from now until the long tails stop (a proof,
+    // `seconds` pass, a tail proves the gap or `cancel` is set; tail 18 alone
+    // on a third thread from now until the long tails stop (a proof,
     // dropLongTailsUnlessOneIsDone, the rows below or stop()), or where the
     // spare time is short (spareTimeIsShort) until a proof or stop() only:
-    // resnet18_cifar on m4 at 16% and 1.03x it alone proves the gap, at 17.5 to
-    // 20 s, and was stopped at the plan's stall (3 to 6 s in: 1.05% short at 30
-    // s). At 13.5 to 16% it or tail 19 proves the gap, often after the short
-    // tails' end; at 19 to 21%, where no long tail is done in 30 s, the long
-    // tails stop at the plan's stall and the window search has their core. It
-    // used to stop at the short tails' end (when at 20% the window search wanted
-    // its core: 0.589549 J, 0.98%, at 30 s with it running on; 0.588338 J,
-    // 0.78%, without); resnet18_cifar at 16% (1.2, 1.5 and 2x, 30 s, two runs
-    // each) was proven in 23.8 to 26.4 s then, 18.2 to 20.3 s now. The short
-    // tails add the recompute-moment rows (bucket_bound.h) where a tail's
-    // optimum breaks them. Those are the budgets where an add is recomputed in
-    // layer1's backward (17 and 18%; at 13.5 to 16% layer1's values are paged,
-    // and none breaks but at 16% and 1.03x), where no long tail proves anything
-    // (without the rows, tail 18 stays under tail 11 with them at 1.5x), and
-    // only the short tails, solved again, may: the long tails stop then (tail 18
-    // too, but where it runs to the end), `on_moments` is called (from this
-    // thread), and the short tails run on until `all_seconds` pass; `on_run_on`
-    // is called (from a watching thread) when `seconds` pass then.
-    // resnet18_cifar on m4 at 17% and 1.5x: tail 11 with the rows, 25 s of a
-    // core alone, was not done in a 60 s solve with the long tails and the plan
-    // beside it. Where `run_on_without_rows` (asked once, when `seconds` pass)
-    // says so, they run on until `all_seconds` pass without the rows too
-    // (`on_run_on` is called only where the rows break).
+    // resnet18_cifar on m4 at 16% and 1.03x it alone proves the gap, at 17.5
+    // to 20 s, and was stopped at the plan's stall (3 to 6 s in: 1.05% short
+    // at 30 s). At 13.5 to 16% it or tail 19 proves the gap, often after the
+    // short tails' end; at 19 to 21%, where no long tail is done in 30 s, the
+    // long tails stop at the plan's stall and the window search has their
+    // core. It used to stop at the short tails' end (when at 20% the window
+    // search wanted its core: 0.589549 J, 0.98%, at 30 s with it running on;
+    // 0.588338 J, 0.78%, without); resnet18_cifar at 16% (1.2, 1.5 and 2x, 30
+    // s, two runs each) was proven in 23.8 to 26.4 s then, 18.2 to 20.3 s now.
+    // The short tails add the recompute-moment rows (bucket_bound.h) where a
+    // tail's optimum breaks them. Those are the budgets where an add is
+    // recomputed in layer1's backward (17 and 18%; at 13.5 to 16% layer1's
+    // values are paged, and none breaks but at 16% and 1.03x), where no long
+    // tail proves anything (without the rows, tail 18 stays under tail 11 with
+    // them at 1.5x), and only the short tails, solved again, may: the long
+    // tails stop then (tail 18 too, but where it runs to the end),
+    // `on_moments` is called (from this thread), and the short tails run on
+    // until `all_seconds` pass; `on_run_on` is called (from a watching thread)
+    // when `seconds` pass then. resnet18_cifar on m4 at 17% and 1.5x: tail 11
+    // with the rows, 25 s of a core alone, was not done in a 60 s solve with
+    // the long tails and the plan beside it. Where `run_on_without_rows`
+    // (asked once, when `seconds` pass) says so, they run on until
+    // `all_seconds` pass without the rows too (`on_run_on` is called only
+    // where the rows break).
     void growShortTails(double seconds, double all_seconds, const std::atomic<bool>* cancel,
                         const std::function<void()>& on_moments, const std::function<void()>& on_run_on,
                         const std::function<bool()>& run_on_without_rows)
@@ -133,14 +134,14 @@ public:
     bool proved() const { return stop_; }
 
     // Stops the long tails (and tail 18, but where it runs to the end) where
-    // none is done by now, and says whether the second core is free then.
-    // The caller calls it only where the gap is small enough for the window
-    // search to close it (at the plan's stall or the short tails' end). At resnet18_cifar
-    // on m4 and 1.5x, tail 18 or 19 proves the gap at 13.5 to 16%, in 11
-    // to 29 s, often after this point; at 17 to 21% neither is done in 30
-    // s. The price (measured before tail 18 ran beside the short tails):
-    // 17 and 18%, where the gap is 1.27% then, lose their gain from the
-    // second window thread (1.26%, not 1.03%, at 30 s; neither is proven).
+    // none is done by now, and says whether the second core is free then. The
+    // caller calls it only where the gap is small enough for the window search
+    // to close it (at the plan's stall or the short tails' end). At
+    // resnet18_cifar on m4 and 1.5x, tail 18 or 19 proves the gap at 13.5 to
+    // 16%, in 11 to 29 s, often after this point; at 17 to 21% neither is done
+    // in 30 s. The price (measured before tail 18 ran beside the short tails):
+    // 17 and 18%, where the gap is 1.27% then, lose their gain from the second
+    // window thread (1.26%, not 1.03%, at 30 s; neither is proven).
     bool dropLongTailsUnlessOneIsDone()
     {
         std::lock_guard lock(shared_.mutex);
