@@ -50,11 +50,7 @@ public:
     // follow the lower of it and the shared state's best (CBC's incumbents).
     LongerTails(const Problem& problem, int peak_stage, double seconds, IncumbentHandler::Shared& shared,
                 std::function<double()> best_shown_j)
-        : problem_(problem),
-          peak_stage_(peak_stage),
-          other_to_the_end_(spareTimeIsShort(problem)),
-          shared_(shared),
-          best_shown_j_(std::move(best_shown_j))
+        : problem_(problem), peak_stage_(peak_stage), shared_(shared), best_shown_j_(std::move(best_shown_j))
     {
         thread_ = std::thread([this, seconds] { grow(kLongTail, seconds, &long_stop_); });
         // A cancel stops the long tails and tail 18 at once: they used to
@@ -180,10 +176,11 @@ private:
             [this](const BucketBound& bound, int tail) { found(bound, tail); }, [this] { return enoughJ(); },
             moments, look_back);
     }
+    // Where the spare time is short, tail 18 runs on to a proof or stop().
     void stopLongTails()
     {
         long_stop_ = true;
-        if (!other_to_the_end_) other_stop_ = true;
+        if (!spareTimeIsShort(problem_)) other_stop_ = true;
     }
     void solveOne(int tail, double seconds, const std::atomic<bool>* stop)
     {
@@ -219,7 +216,6 @@ private:
 
     const Problem& problem_;
     const int peak_stage_;
-    const bool other_to_the_end_;  // tail 18 stops only on a proof or stop() (spareTimeIsShort)
     IncumbentHandler::Shared& shared_;
     const std::function<double()> best_shown_j_;
     std::atomic<bool> stop_{false};
