@@ -39,11 +39,13 @@ PlanOutcome solvePagingPlan(const PagingPlan& plan, const Problem& problem, cons
 // delayed the window search: proven in 16.9 to 19.6 s instead of 12.6 to
 // 13.6 s.
 //
-// Where the spare time is scarce (spareTimeIsScarce), first (for a quarter
-// of the time) the plans at looser runtime budgets, each relieved to this
-// one by relieveRuntime (schedule_improvement.h), each schedule announced as
-// it comes; where a looser plan proven optimal fits this runtime budget as it
-// is, it is this plan's optimum too, and the search ends there.
+// First (for an eighth of the time at most) the hints this problem's
+// budgets reject, relieved to them (relieveHints, schedule_improvement.h);
+// then, where the spare time is scarce (spareTimeIsScarce), until a
+// quarter of the time, the plans at looser runtime budgets, each relieved
+// to this one by relieveRuntime, each schedule announced as it comes; where
+// a looser plan proven optimal fits this runtime budget as it is, it is this
+// plan's optimum too, and the search ends there.
 std::optional<Schedule> solvePlans(const Problem& problem, const SolverOptions& options, Clock::time_point start,
                                    const std::atomic<bool>* cancel, const IncumbentCallback& onIncumbent);
 

@@ -13,10 +13,12 @@
 #include "bucket_bound.h"
 #include "cbc_setup.h"
 #include "formulation.h"
+#include "graph_analysis.h"
 #include "paging_plan.h"
 #include "plan_search.h"
 #include "problem_loader.h"
 #include "replay.h"
+#include "schedule_improvement.h"
 #include "solver.h"
 #include "exact_solve.h"
 #include "bundled_problem.h"
@@ -368,6 +370,42 @@ private slots:
         QVERIFY(s);
         qInfo("first schedule %.6f J", first_j);
         QVERIFY2(first_j < 116.0, qPrintable(QString::number(first_j, 'f', 6)));
+    }
+
+    // A hint over the runtime budget is relieved before the plan's own
+    // search at every runtime factor, not only where the spare time is
+    // scarce: the first schedule solvePlans announces is the relieved hint
+    // (relieveHints' own result), where the plan's first schedule would
+    // otherwise come first. The hint: Chen's schedule with every third
+    // candidate as a checkpoint, which recomputes past 1.05x.
+    void plansRelieveRejectedHintsFirstAtAnyFactor()
+    {
+        const Problem p = test::bundledOnM4("resnet18_cifar", 0.2, 1.05, true, true);
+        QVERIFY(!spareTimeIsScarce(p));
+        const std::vector<int> candidates = checkpointCandidates(p.graph);
+        QVERIFY(candidates.size() > 4);
+        std::vector<int> checkpoints;
+        for (std::size_t k = 0; k < candidates.size(); k += 3) checkpoints.push_back(candidates[k]);
+        const Schedule over = chenSchedule(p.graph, checkpoints);
+        const ReplayReport over_replay = replaySchedule(p.graph, over, limitsOf(p));
+        QVERIFY(!over_replay.valid);
+        QCOMPARE_GT(over_replay.runtime_s, p.runtimeBudgetSeconds());
+        const auto far = Clock::now() + std::chrono::seconds(300);
+        const std::optional<Schedule> relieved = relieveHints(p, {over}, far);
+        QVERIFY(relieved);
+        const double relieved_j = replaySchedule(p.graph, *relieved, limitsOf(p)).total_energy_j;
+
+        SolverOptions options;
+        options.threads = 1;
+        options.time_limit_s = 2400;  // a bound against a hang only: the first schedule ends it
+        options.hints = {over};
+        std::atomic<bool> cancel{false};
+        double first_j = INFINITY;
+        solvePlans(p, options, Clock::now(), &cancel, [&](const SolveResult& r) {
+            if (!cancel.exchange(true)) first_j = r.replay.total_energy_j;
+        });
+        qInfo("relieved %.9f J, first announced %.9f J", relieved_j, first_j);
+        QCOMPARE(first_j, relieved_j);
     }
 
     // On the plain pass the fixed-plan form is the exact plan itself (which
