@@ -133,12 +133,15 @@ std::vector<std::int64_t> ramSweepBudgets(std::int64_t lo, std::int64_t hi, int 
 SweepRow runStrategy(const Problem& problem, const std::string& strategy, const SolverOptions& solver,
                      const std::atomic<bool>* cancel = nullptr);
 
-// Runs the sweep. The MILP strategies run in the order of the varied axis,
-// tightest point first, and each starts from the schedules it may reuse: its
-// own at the previous point (valid at every looser budget), and for poet the
-// remat-only and paging-only schedules of the same point (poet allows both).
-// So a curve never rises as the budget grows, and poet never lies above a
-// restricted strategy, within one run. `cache` may be null (then one is made for config.cache_dir).
+// Runs the sweep. The MILP strategies run point by point, along the RAM
+// axis tightest first and along the runtime axis loosest first, and each
+// starts from the schedules it may reuse: its own at the previous point
+// (valid at every looser RAM budget; relieved to a tighter runtime budget
+// by the solver), and for poet the remat-only and paging-only schedules of
+// the same point (poet allows both). A point's schedule that beats a looser
+// point's is handed on to it after the run (repairDominance), so a curve
+// never rises as the budget grows, and poet never lies above a restricted
+// strategy, within one run. `cache` may be null (then one is made for config.cache_dir).
 // revolve applies to chain-shaped forward graphs only; elsewhere it is left
 // out of `strategies` and a note says so.
 // Cancelling stops after the point in progress (a MILP solve in progress is

@@ -408,6 +408,43 @@ private slots:
         QVERIFY(!plain.front().hasSchedule());
     }
 
+    // Along the runtime axis the MILP points run from the loosest budget to
+    // the tightest (each relieves the schedule of the one before it), after
+    // the heuristics in axis order; the curve comes back in axis order, never
+    // rising with the budget.
+    void sweep_runtimeAxisSolvesTheLoosestFirst() {
+        SweepConfig cfg;
+        cfg.problem.graph = chain(5);
+        cfg.problem.ram_budget_bytes = plainPassPeakBytes(cfg.problem.graph) * 2 / 3;
+        cfg.axis = SweepAxis::RuntimeFactor;
+        cfg.runtime_min = 1.0;
+        cfg.runtime_max = 2.0;
+        cfg.points = 4;
+        cfg.strategies = {"poet", "dtr"};
+        cfg.solver.time_limit_s = 5;
+        std::vector<std::pair<std::string, double>> order;
+        const SweepResult res = runSweep(cfg, [&](const SweepProgress& p) {
+            order.emplace_back(p.row->strategy, p.row->runtime_budget_factor);
+        });
+        QCOMPARE(res.done, res.total);
+        const std::vector<std::pair<std::string, double>> expected = {
+            {"dtr", 1.0}, {"dtr", 4.0 / 3}, {"dtr", 5.0 / 3}, {"dtr", 2.0},
+            {"poet", 2.0}, {"poet", 5.0 / 3}, {"poet", 4.0 / 3}, {"poet", 1.0}};
+        QCOMPARE(order.size(), expected.size());
+        for (std::size_t k = 0; k < order.size(); ++k) {
+            QCOMPARE(order[k].first, expected[k].first);
+            QVERIFY2(std::abs(order[k].second - expected[k].second) < 1e-12,
+                     qPrintable(QString("row %1: %2x").arg(k).arg(order[k].second)));
+        }
+        const auto curve = sweepCurve(res, "poet");
+        QCOMPARE(curve.size(), std::size_t{4});
+        for (std::size_t i = 1; i < curve.size(); ++i) {
+            QVERIFY(curve[i].runtime_budget_factor > curve[i - 1].runtime_budget_factor);
+            QVERIFY(curve[i].hasSchedule());
+            QVERIFY(curve[i].total_energy_j <= curve[i - 1].total_energy_j * (1 + 1e-12));
+        }
+    }
+
     // With a loose gap every MILP point stops at its first good-enough
     // schedule, so only the schedules handed along the sweep keep the curves
     // ordered: each point starts from the previous one's, and poet from the
