@@ -43,9 +43,10 @@ PlanOutcome solvePagingPlan(const PagingPlan& plan, const Problem& problem, cons
 // budgets reject, relieved to them (relieveHints, schedule_improvement.h);
 // then, where the spare time is scarce (spareTimeIsScarce), until a
 // quarter of the time, the plans at looser runtime budgets, each relieved
-// to this one by relieveRuntime, each schedule announced as it comes; where
-// a looser plan proven optimal fits this runtime budget as it is, it is this
-// plan's optimum too, and the search ends there.
+// to this one by relieveRuntime, each schedule announced as it comes, then
+// swapRecomputations on the best of them (relieveHints swaps on its own);
+// where a looser plan proven optimal fits this runtime budget as it is, it
+// is this plan's optimum too, and the search ends there.
 std::optional<Schedule> solvePlans(const Problem& problem, const SolverOptions& options, Clock::time_point start,
                                    const std::atomic<bool>* cancel, const IncumbentCallback& onIncumbent);
 

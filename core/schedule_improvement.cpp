@@ -88,42 +88,57 @@ Schedule dropRecomputations(const Graph& g, const Schedule& s, const ReplayLimit
     return best;
 }
 
+namespace {
+
+// A compute plan with the least paging that fits it into the RAM budget.
+struct PagedPlan {
+    Schedule schedule;
+    double energy_j = INFINITY;
+};
+
+// R's computations paged exactly (PagingPlan's fixed-plan MILP); empty where
+// R reads a value before computing it, or no paging fits it, or `deadline`
+// passes first.
+std::optional<PagedPlan> pagedExactly(const Problem& problem, const BoolMatrix& R, Clock::time_point deadline,
+                                      const std::atomic<bool>* cancel)
+{
+    Schedule base;
+    try {
+        base = scheduleFromRecompute(problem.graph, R);
+    } catch (const std::invalid_argument&) {
+        return std::nullopt;  // a value read before any computation of it
+    }
+    const PagingPlan plan(problem, base);
+    SolverOptions options;
+    options.time_limit_s = std::chrono::duration<double>(deadline - Clock::now()).count();
+    options.relative_gap = 1e-6;
+    const PlanOutcome out = solvePagingPlan(plan, problem, options, Clock::now(), INFINITY, -1, cancel, {});
+    if (!out.best) return std::nullopt;
+    return PagedPlan{*out.best, out.best_j};
+}
+
+// How many combined moves a round of swapRecomputations pages exactly.
+constexpr std::size_t kSwapsTriedPerRound = 30;
+
+}  // namespace
+
 std::optional<Schedule> relieveRuntime(const Problem& problem, const Schedule& s, Clock::time_point deadline,
                                        const std::atomic<bool>* cancel)
 {
     const Graph& g = problem.graph;
     const ReplayLimits limits = limitsOf(problem);
     auto stop = [&] { return Clock::now() > deadline || isSet(cancel); };
-    struct Paged {
-        Schedule schedule;
-        double energy_j = INFINITY;
-    };
-    // The least paging that fits R's computations into the RAM budget.
-    auto paged = [&](const BoolMatrix& R) -> std::optional<Paged> {
-        Schedule base;
-        try {
-            base = scheduleFromRecompute(g, R);
-        } catch (const std::invalid_argument&) {
-            return std::nullopt;  // a value read before any computation of it
-        }
-        const PagingPlan plan(problem, base);
-        SolverOptions options;
-        options.time_limit_s = std::chrono::duration<double>(deadline - Clock::now()).count();
-        options.relative_gap = 1e-6;
-        const PlanOutcome out = solvePagingPlan(plan, problem, options, Clock::now(), INFINITY, -1, cancel, {});
-        if (!out.best) return std::nullopt;
-        return Paged{*out.best, out.best_j};
-    };
+    auto paged = [&](const BoolMatrix& R) { return pagedExactly(problem, R, deadline, cancel); };
 
     BoolMatrix R = s.R;
     double seconds = computeTime(g, R);  // of R, kept with it
-    std::optional<Paged> current = paged(R);
+    std::optional<PagedPlan> current = paged(R);
     if (!current) return std::nullopt;
     // Within the replay's tolerance of the budget is within it.
     auto excess = [&] { return seconds - limits.runtime_budget_s * (1 + 1e-9); };
     // A drop's cost per second of the excess it removes (a drop that saves
     // energy comes first whatever it removes).
-    auto cost = [&](int t, int i, BoolMatrix& dropped, std::optional<Paged>& after) -> double {
+    auto cost = [&](int t, int i, BoolMatrix& dropped, std::optional<PagedPlan>& after) -> double {
         dropped = withoutRecomputation(g, R, t, i);
         const double removed = seconds - computeTime(g, dropped);
         after = removed > 0 ? paged(dropped) : std::nullopt;
@@ -137,7 +152,7 @@ std::optional<Schedule> relieveRuntime(const Problem& problem, const Schedule& s
     };
     std::priority_queue<Drop, std::vector<Drop>, std::greater<>> line;
     BoolMatrix dropped;
-    std::optional<Paged> after;
+    std::optional<PagedPlan> after;
     for (int t = 0; t < g.size() && excess() > 0 && !stop(); ++t)
         for (int i = 0; i < t; ++i)
             if (R(t, i)) line.push({cost(t, i, dropped, after), t, i});
@@ -160,6 +175,92 @@ std::optional<Schedule> relieveRuntime(const Problem& problem, const Schedule& s
     return std::move(current->schedule);
 }
 
+Schedule swapRecomputations(const Problem& problem, const Schedule& source, const Schedule& fitted,
+                            Clock::time_point deadline, const std::atomic<bool>* cancel)
+{
+    const Graph& g = problem.graph;
+    const int n = g.size();
+    const ReplayLimits limits = limitsOf(problem);
+    const double budget_s = limits.runtime_budget_s * (1 + 1e-9);
+    auto over = [&] { return Clock::now() > deadline || isSet(cancel); };
+    const ReplayReport fitted_replay = replaySchedule(g, fitted, limits);
+    std::optional<PagedPlan> start = pagedExactly(problem, fitted.R, deadline, cancel);
+    if (!fitted_replay.valid || !start || !replaySchedule(g, start->schedule, limits).valid) return fitted;
+    PagedPlan current = std::move(*start);
+    struct Move {
+        BoolMatrix R;
+        double seconds, energy_j;  // its change of each, alone
+    };
+    for (bool improved = true; improved && !over();) {
+        improved = false;
+        const BoolMatrix& R = current.schedule.R;
+        const double seconds = computeTime(g, R);
+        auto single = [&](BoolMatrix moved, std::vector<Move>& into) {
+            const double moved_s = computeTime(g, moved) - seconds;
+            if (const auto paged = pagedExactly(problem, moved, deadline, cancel))
+                into.push_back({std::move(moved), moved_s, paged->energy_j - current.energy_j});
+        };
+        std::vector<Move> adds, drops;
+        for (int t = 0; t < n && !over(); ++t)
+            for (int i = 0; i < t; ++i) {
+                if (R(t, i)) single(withoutRecomputation(g, R, t, i), drops);
+                if (!source.R(t, i) || R(t, i)) continue;
+                BoolMatrix add = R;
+                add.set(t, i, true);
+                single(add, adds);
+                bool more = false;  // the rest of the source's stage t
+                for (int u = 0; u < t; ++u)
+                    if (source.R(t, u) && !add(t, u)) {
+                        add.set(t, u, true);
+                        more = true;
+                    }
+                if (more) single(std::move(add), adds);
+            }
+        // Moves made together, by the sum of their energy changes alone.
+        struct Combination {
+            double energy_j;
+            int add, add2, drop;  // indices into adds and drops; -1 for none
+        };
+        std::vector<Combination> combinations;
+        auto consider = [&](int a, int a2) {
+            const double dt = adds[a].seconds + (a2 >= 0 ? adds[a2].seconds : 0.0);
+            const double de = adds[a].energy_j + (a2 >= 0 ? adds[a2].energy_j : 0.0);
+            if (seconds + dt <= budget_s && de < 0) combinations.push_back({de, a, a2, -1});
+            for (int d = 0; d < static_cast<int>(drops.size()); ++d)
+                if (seconds + dt + drops[d].seconds <= budget_s && de + drops[d].energy_j < 0)
+                    combinations.push_back({de + drops[d].energy_j, a, a2, d});
+        };
+        for (int a = 0; a < static_cast<int>(adds.size()); ++a) {
+            consider(a, -1);
+            for (int a2 = a + 1; a2 < static_cast<int>(adds.size()); ++a2) consider(a, a2);
+        }
+        std::sort(combinations.begin(), combinations.end(),
+                  [](const Combination& x, const Combination& y) { return x.energy_j < y.energy_j; });
+        if (combinations.size() > kSwapsTriedPerRound) combinations.resize(kSwapsTriedPerRound);
+        PagedPlan best = current;
+        for (const Combination& c : combinations) {
+            if (over()) break;
+            BoolMatrix moved = adds[c.add].R;
+            for (int t = 0; t < n; ++t)
+                for (int i = 0; i < t; ++i) {
+                    if (c.add2 >= 0 && adds[c.add2].R(t, i)) moved.set(t, i, true);
+                    if (c.drop >= 0 && R(t, i) && !drops[c.drop].R(t, i)) moved.set(t, i, false);
+                }
+            if (computeTime(g, moved) > budget_s) continue;
+            std::optional<PagedPlan> paged = pagedExactly(problem, moved, deadline, cancel);
+            if (!paged || !(paged->energy_j < best.energy_j * (1 - 1e-12))) continue;
+            if (!replaySchedule(g, paged->schedule, limits).valid) continue;
+            best = std::move(*paged);
+        }
+        improved = best.energy_j < current.energy_j;
+        current = std::move(best);
+    }
+    // `fitted` may be paged better than its compute plan paged anew (a
+    // window search's schedule): the swaps must beat it.
+    if (!(current.energy_j < fitted_replay.total_energy_j)) return fitted;
+    return std::move(current.schedule);
+}
+
 std::optional<Schedule> relieveHints(const Problem& problem, const std::vector<Schedule>& hints,
                                      Clock::time_point deadline, const std::atomic<bool>* cancel)
 {
@@ -179,6 +280,7 @@ std::optional<Schedule> relieveHints(const Problem& problem, const std::vector<S
                      [](const auto& a, const auto& b) { return a.first < b.first; });
     if (rejected.size() > kMostHintsRelieved) rejected.resize(kMostHintsRelieved);
     std::optional<Schedule> best;
+    const Schedule* best_hint = nullptr;
     double best_j = INFINITY;
     for (std::size_t k = 0; k < rejected.size() && !isSet(cancel); ++k) {
         const double left_s = std::chrono::duration<double>(deadline - Clock::now()).count();
@@ -190,7 +292,10 @@ std::optional<Schedule> relieveHints(const Problem& problem, const std::vector<S
         if (!(energy_j < best_j)) continue;
         best_j = energy_j;
         best = std::move(fitted);
+        best_hint = rejected[k].second;
     }
+    // The swaps on the best one, in what is left.
+    if (best) best = swapRecomputations(problem, *best_hint, *best, deadline, cancel);
     return best;
 }
 
