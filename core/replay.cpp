@@ -113,8 +113,7 @@ ReplayReport replaySchedule(const Graph& g, const Schedule& s, const ReplayLimit
     }
     rep.recomputations = s.R.count() - n;
     rep.total_energy_j = rep.compute_energy_j + rep.paging_energy_j;
-    // A relative tolerance: the budget is a product of floating-point figures.
-    if (limits.runtime_budget_s >= 0 && rep.runtime_s > limits.runtime_budget_s * (1 + 1e-9))
+    if (limits.runtime_budget_s >= 0 && rep.runtime_s > acceptedRuntimeS(limits))
         log.add(0, 0, "runtime ", rep.runtime_s, " s exceeds the budget of ", limits.runtime_budget_s, " s");
     rep.errors = std::move(log.errors);
     rep.valid = rep.errors.empty();

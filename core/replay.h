@@ -25,6 +25,11 @@ struct ReplayLimits {
     bool remat = true;                   // false: any recomputation is an error
 };
 
+// The most compute time the replay accepts under `limits`: the runtime
+// budget with a relative tolerance, as the budget is a product of
+// floating-point figures. (Meaningless where the runtime is not checked.)
+inline double acceptedRuntimeS(const ReplayLimits& limits) { return limits.runtime_budget_s * (1 + 1e-9); }
+
 struct ReplayReport {
     bool valid = false;
     std::vector<std::string> errors;  // empty when valid; each names stage and node

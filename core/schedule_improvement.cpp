@@ -135,7 +135,7 @@ std::optional<Schedule> relieveRuntime(const Problem& problem, const Schedule& s
     std::optional<PagedPlan> current = paged(R);
     if (!current) return std::nullopt;
     // Within the replay's tolerance of the budget is within it.
-    auto excess = [&] { return seconds - limits.runtime_budget_s * (1 + 1e-9); };
+    auto excess = [&] { return seconds - acceptedRuntimeS(limits); };
     // A drop's cost per second of the excess it removes (a drop that saves
     // energy comes first whatever it removes).
     auto cost = [&](int t, int i, BoolMatrix& dropped, std::optional<PagedPlan>& after) -> double {
@@ -181,7 +181,7 @@ Schedule swapRecomputations(const Problem& problem, const Schedule& source, cons
     const Graph& g = problem.graph;
     const int n = g.size();
     const ReplayLimits limits = limitsOf(problem);
-    const double budget_s = limits.runtime_budget_s * (1 + 1e-9);
+    const double budget_s = acceptedRuntimeS(limits);
     auto over = [&] { return Clock::now() > deadline || isSet(cancel); };
     const ReplayReport fitted_replay = replaySchedule(g, fitted, limits);
     std::optional<PagedPlan> start = pagedExactly(problem, fitted.R, deadline, cancel);
