@@ -184,9 +184,11 @@ Schedule swapRecomputations(const Problem& problem, const Schedule& source, cons
     const double budget_s = acceptedRuntimeS(limits);
     auto over = [&] { return Clock::now() > deadline || isSet(cancel); };
     const ReplayReport fitted_replay = replaySchedule(g, fitted, limits);
-    std::optional<PagedPlan> start = pagedExactly(problem, fitted.R, deadline, cancel);
-    if (!fitted_replay.valid || !start || !replaySchedule(g, start->schedule, limits).valid) return fitted;
-    PagedPlan current = std::move(*start);
+    if (!fitted_replay.valid) return fitted;
+    // Each move's energy is measured against `fitted` as it is (relieveRuntime
+    // paged it exactly already; a schedule paged better still is only
+    // harder to beat).
+    PagedPlan current{fitted, fitted_replay.total_energy_j};
     struct Move {
         BoolMatrix R;
         double seconds, energy_j;  // its change of each, alone
@@ -255,9 +257,6 @@ Schedule swapRecomputations(const Problem& problem, const Schedule& source, cons
         improved = best.energy_j < current.energy_j;
         current = std::move(best);
     }
-    // `fitted` may be paged better than its compute plan paged anew (a
-    // window search's schedule): the swaps must beat it.
-    if (!(current.energy_j < fitted_replay.total_energy_j)) return fitted;
     return std::move(current.schedule);
 }
 
