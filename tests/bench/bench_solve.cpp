@@ -84,7 +84,7 @@ Figures run(const Problem& p, FormulationVariant v, bool heuristics, double limi
         lp.push_back(res.lp_bound_time_s);
         end.push_back(res.solve_time_s);
         // Each run on stderr: a median hides a case proven in some runs only.
-        std::fprintf(stderr, "# %s on %s %lld B %.2fx run %d: %s, end %.2f s, gap %.3f%%\n", p.model.c_str(),
+        std::fprintf(stderr, "# %s on %s %lld B %gx run %d: %s, end %.2f s, gap %.3f%%\n", p.model.c_str(),
                      p.platform.c_str(), static_cast<long long>(p.ram_budget_bytes), p.runtime_budget_factor, r + 1,
                      toString(res.status), res.solve_time_s, 100 * res.gap);
         f.objective = res.schedule ? res.replay.total_energy_j : -1;
@@ -169,7 +169,7 @@ int main(int argc, char** argv)
                 p.ram_budget_bytes = ram;
                 p.runtime_budget_factor = factor;
                 const Figures ours = run(p, FormulationVariant::Tight, true, limit, gap, threads, repeat, hints);
-                std::printf("%-15s %5d %5zu %9lld %6.2f %8d %7d %8.3f %8.3f %8.3f %8.3f %9.2f %12.9f %8.3f %-11s",
+                std::printf("%-15s %5d %5zu %9lld %6.3f %8d %7d %8.3f %8.3f %8.3f %8.3f %9.2f %12.9f %8.3f %-11s",
                             model.c_str(), p.graph.size(), p.graph.edges().size(), static_cast<long long>(ram), factor,
                             ours.vars, ours.rows, ours.build_s, ours.first_s, ours.best_s, ours.lp_s, ours.end_s,
                             ours.objective, 100 * ours.gap, ours.status.c_str());
