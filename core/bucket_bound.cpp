@@ -446,6 +446,26 @@ std::vector<int> bucketBoundStages(const Problem& problem, int peak_stage, int t
     return stages;
 }
 
+std::vector<int> busiestRecomputingStages(const Problem& problem, const Schedule& schedule, int peak_stage, int before,
+                                          int count)
+{
+    const Graph& g = problem.graph;
+    if (schedule.size() != g.size()) return {};
+    std::vector<std::pair<double, int>> busy;  // (seconds recomputing, stage)
+    for (int t : bucketBoundStages(problem, peak_stage, g.size())) {
+        if (t <= peak_stage || t >= before) continue;
+        double seconds = 0;
+        for (int i = 0; i < t; ++i)
+            if (schedule.R(t, i)) seconds += g.node(i).compute_time_s;
+        if (seconds > 0) busy.emplace_back(seconds, t);
+    }
+    std::sort(busy.begin(), busy.end(), std::greater<>());
+    std::vector<int> stages;
+    for (std::size_t k = 0; k < busy.size() && static_cast<int>(k) < count; ++k) stages.push_back(busy[k].second);
+    std::sort(stages.begin(), stages.end());
+    return stages;
+}
+
 std::vector<int> fullStages(const Problem& problem)
 {
     std::vector<int> stages;
@@ -612,46 +632,49 @@ BucketBound bucketBound(const Problem& problem, const std::vector<int>& stages, 
 void growBucketBound(const Problem& problem, int peak_stage, int first_tail, double seconds,
                      const std::atomic<bool>* cancel, const std::function<void(const BucketBound&, int tail)>& found,
                      const std::function<double()>& enough_j, const RecomputeMoments& recompute_moments,
-                     int look_back)
+                     int look_back, const std::function<Schedule()>& busiest)
 {
     const auto deadline = secondsAfter(Clock::now(), std::max(0.0, seconds));
+    auto left_s = [&] { return std::chrono::duration<double>(deadline - Clock::now()).count(); };
     const std::vector<int> all = bucketBoundStages(problem, peak_stage, problem.graph.size());
-    std::vector<int> last;
     // The rows one tail's optima broke, from the next tail's first search
     // (they name the same stages and values in it).
     std::set<MomentKey> moments;
+    // `stages` with `added` before its tail, solved and found as the tail's.
+    auto solveWith = [&](std::vector<int> stages, const std::vector<int>& added, double seconds_given, int tail) {
+        stages.insert(stages.end(), added.begin(), added.end());
+        std::sort(stages.begin(), stages.end());
+        BucketBound bound =
+            bucketBoundFrom(problem, stages, seconds_given, cancel, enough_j, recompute_moments, moments);
+        bound.added_stages = added;
+        found(bound, tail);
+        return bound;
+    };
+    // The cutoff only falls: a bound at the one read now proves it.
+    auto ends = [&](const BucketBound& b) {
+        return !b.complete || b.infeasible || (enough_j && b.bound_j >= enough_j() * (1 - 1e-12));
+    };
+    std::vector<int> last;
     for (int tail = first_tail; last != all; ++tail) {
-        const double left_s = std::chrono::duration<double>(deadline - Clock::now()).count();
-        if (left_s <= 0 || (cancel && cancel->load())) return;
+        if (left_s() <= 0 || (cancel && cancel->load())) return;
         std::vector<int> stages = bucketBoundStages(problem, peak_stage, tail);
         if (stages == last) continue;  // the tail took in the stage-peak stage
-        const BucketBound bound =
-            bucketBoundFrom(problem, stages, left_s, cancel, enough_j, recompute_moments, moments);
-        found(bound, tail);
-        // The cutoff only falls: a bound at the one read now proves it.
-        auto ends = [&](const BucketBound& b) {
-            return !b.complete || b.infeasible || (enough_j && b.bound_j >= enough_j() * (1 - 1e-12));
-        };
-        if (ends(bound)) return;
-        last = std::move(stages);
-        if (look_back <= 0) continue;
-        // The tail's first stage (the stage-peak stage aside), and the one
-        // `look_back` over-budget stages before it.
+        // The tail's first stage (the stage-peak stage aside).
         const auto first = std::find_if(all.begin(), all.end(), [&](int t) {
-            return t != peak_stage && std::binary_search(last.begin(), last.end(), t);
+            return t != peak_stage && std::binary_search(stages.begin(), stages.end(), t);
         });
+        std::vector<int> added;
+        if (busiest && first != all.end())
+            added = busiestRecomputingStages(problem, busiest(), peak_stage, *first, kBusiestStages);
+        if (ends(solveWith(stages, added, left_s(), tail))) return;
+        last = stages;
+        if (look_back <= 0 || !added.empty()) continue;
+        // The one `look_back` over-budget stages before the tail's first.
         if (first - all.begin() < look_back) continue;
         const int before = *(first - look_back);
         if (before == peak_stage) continue;
-        std::vector<int> gapped = last;
-        gapped.insert(std::lower_bound(gapped.begin(), gapped.end(), before), before);
-        const double gapped_left_s = std::chrono::duration<double>(deadline - Clock::now()).count();
-        if (gapped_left_s <= 0 || (cancel && cancel->load())) return;
-        BucketBound with_it =
-            bucketBoundFrom(problem, gapped, gapped_left_s, cancel, enough_j, recompute_moments, moments);
-        with_it.look_back_stage = before;
-        found(with_it, tail);
-        if (ends(with_it)) return;
+        if (left_s() <= 0 || (cancel && cancel->load())) return;
+        if (ends(solveWith(stages, {before}, left_s(), tail))) return;
     }
 }
 

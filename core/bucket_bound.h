@@ -38,6 +38,7 @@
 #include <vector>
 
 #include "problem.h"
+#include "schedule.h"
 
 namespace poet {
 
@@ -46,7 +47,9 @@ struct BucketBound {
     bool infeasible = false;  // the chosen stages cannot all fit within the budgets
     bool complete = false;    // the MILP was solved exactly (else: CBC's bound when its time ran out)
     bool faulted = false;     // CBC faulted (fault_guard.h): the bound is the compute energy alone
-    int look_back_stage = -1; // growBucketBound's stage added before the tail (-1: none)
+    // growBucketBound's stages added before the tail: its look-back stage,
+    // or the busiest recomputing stages (none: the tail alone).
+    std::vector<int> added_stages;
 };
 
 // Rows for the memory while an add is recomputed between two chosen
@@ -112,9 +115,35 @@ BucketBound bucketBound(const Problem& problem, const std::vector<int>& stages, 
 // proven in 3.3 s (any of 110 to 115 in 2 to 4 s; 116 or 117 not: the last
 // 12 stages solved exactly are under it), 19% in 1.2 s (the last 13 are
 // under it, and the last 14 took 175 s), 17% in 12 s (the last 11: 21 s).
+//
+// With `busiest` (a schedule's source, read before each tail), each tail
+// comes with the busiest recomputing stages before it in that schedule
+// (busiestRecomputingStages: kBusiestStages of them; where it has any, no
+// look-back stage). Where the spare time is scarce, a tail's time row sees
+// only the recomputations in its own stages, while a schedule spends its
+// spare time over the whole backward pass: resnet18_cifar on m4 at 20%
+// and 1.002x, the last ten stages prove 0.604473 J (300 s), and with
+// stages 100 and 110, where the 0.609367 J schedule recomputes most,
+// 0.606964 J (47 s alone; cut off at what a 0.5% gap asks, 6.4 s, and the
+// last eight with them 3.5 s); at 18% and 1.005x the last ten with them
+// prove the 0.606119 J schedule within 0.5% in 9 s (the tails alone: 0.80%
+// at 30 s).
 void growBucketBound(const Problem& problem, int peak_stage, int first_tail, double seconds,
                      const std::atomic<bool>* cancel, const std::function<void(const BucketBound&, int tail)>& found,
                      const std::function<double()>& enough_j = {}, const RecomputeMoments& moments = {},
-                     int look_back = 0);
+                     int look_back = 0, const std::function<Schedule()>& busiest = {});
+
+// How many stages busiestRecomputingStages adds to a tail. resnet18_cifar
+// on m4 at 20% and 1.005x, the last ten stages (0.589358 J, 3.3 s alone)
+// with stage 110 were not solved in 60 s, with 100 gave 0.589373 J, with
+// both 0.594093 J in 4 to 9 s, and with 90 besides, or four, were not
+// solved in 60 s.
+inline constexpr int kBusiestStages = 2;
+
+// The `count` over-budget stages after `peak_stage` and before `before`
+// where `schedule` spends the most time recomputing (the later first among
+// equals; none where it recomputes nothing), in stage order.
+std::vector<int> busiestRecomputingStages(const Problem& problem, const Schedule& schedule, int peak_stage, int before,
+                                          int count);
 
 }  // namespace poet

@@ -9,6 +9,7 @@
 #include <optional>
 #include <thread>
 #include <utility>
+#include <vector>
 
 #include "bucket_bound.h"
 #include "deadline.h"
@@ -48,9 +49,13 @@ public:
     // `best_shown_j` gives the best schedule's energy announced so far (the
     // background plan's come in while the LP runs): the tails' cutoffs
     // follow the lower of it and the shared state's best (CBC's incumbents).
+    // `best_shown` gives that schedule itself: where the spare time is
+    // scarce, the short tails add the stages where it recomputes most
+    // (growBucketBound's `busiest`).
     LongerTails(const Problem& problem, int peak_stage, double seconds, IncumbentHandler::Shared& shared,
-                std::function<double()> best_shown_j)
-        : problem_(problem), peak_stage_(peak_stage), shared_(shared), best_shown_j_(std::move(best_shown_j))
+                std::function<double()> best_shown_j, std::function<Schedule()> best_shown)
+        : problem_(problem), peak_stage_(peak_stage), shared_(shared), best_shown_j_(std::move(best_shown_j)),
+          best_shown_(std::move(best_shown))
     {
         thread_ = std::thread([this, seconds] { grow(kLongTail, seconds, &long_stop_); });
         // A cancel stops the long tails and tail 18 at once: they used to
@@ -115,14 +120,15 @@ public:
                 return false;
             },
             [&](const std::atomic<bool>* stop) {
-                grow(kShortTail, std::max(seconds, all_seconds), stop,
+                const bool scarce = spareTimeIsScarce(problem_);
+                grow(scarce ? kScarceShortTail : kShortTail, std::max(seconds, all_seconds), stop,
                      {true,
                       [&] {
                           moments_broken = true;
                           stopLongTails();
                           if (on_moments) on_moments();
                       }},
-                     kLookBack);
+                     kLookBack, scarce ? best_shown_ : std::function<Schedule()>{});
             });
     }
 
@@ -154,14 +160,24 @@ public:
         if (thread_.joinable()) thread_.join();
         if (other_.joinable()) other_.join();
     }
-    // The best bound so far (0 if none) and its tail; call with the shared
-    // state's mutex held, or after stop().
+    // The best bound so far (0 if none), its tail and the stages added
+    // before it; call with the shared state's mutex held, or after stop().
     double boundJ() const { return bound_j_; }
     int tail() const { return tail_; }
-    int lookBackStage() const { return look_back_stage_; }
+    const std::vector<int>& addedStages() const { return added_stages_; }
 
 private:
     static constexpr int kLongTail = 19, kOtherLongTail = 18, kShortTail = 10;
+    // Where the spare time is scarce, the short tails come with the stages
+    // where the best schedule recomputes most (growBucketBound's `busiest`),
+    // from eight stages: resnet18_cifar on m4 at 20% and 1.002x, the last
+    // eight with stages 100 and 110 prove what a 0.5% gap asks in 3.5 s
+    // alone, the last ten with them in 6.4 s (alone, the last ten are not
+    // done in 28 s), and in a 30 s solve only the eight are done within the
+    // short tails' share. The price: at 17 and 18% and 1.003x, where the
+    // last ten alone proved the gap in 3 to 4 s, the last eight and nine
+    // come first (proven in 13.5 and 10.5 s).
+    static constexpr int kScarceShortTail = 8;
     // Each short tail solved exactly is tried again with the over-budget
     // stage this many before it (growBucketBound): resnet18_cifar on m4 at
     // 19 and 20% and 1.5x, the short tails up to 13 stages cannot prove the
@@ -169,12 +185,12 @@ private:
     static constexpr int kLookBack = 4;
 
     void grow(int first_tail, double seconds, const std::atomic<bool>* stop, const RecomputeMoments& moments = {},
-              int look_back = 0)
+              int look_back = 0, const std::function<Schedule()>& busiest = {})
     {
         growBucketBound(
             problem_, peak_stage_, first_tail, seconds, stop,
             [this](const BucketBound& bound, int tail) { found(bound, tail); }, [this] { return enoughJ(); },
-            moments, look_back);
+            moments, look_back, busiest);
     }
     // Where the spare time is short, tail 18 runs on to a proof or stop().
     void stopLongTails()
@@ -205,7 +221,7 @@ private:
         if (bound.infeasible || bound.bound_j <= bound_j_ || bound.bound_j > shared_.best_j * (1 + 1e-9)) return;
         bound_j_ = bound.bound_j;
         tail_ = tail;
-        look_back_stage_ = bound.look_back_stage;
+        added_stages_ = bound.added_stages;
         shared_.known_bound_j = std::max(shared_.known_bound_j, bound.bound_j);
         if (relativeGap(shared_.best_j, shared_.known_bound_j) <= shared_.relative_gap) {
             shared_.known_bound_proves_gap = true;
@@ -218,12 +234,13 @@ private:
     const int peak_stage_;
     IncumbentHandler::Shared& shared_;
     const std::function<double()> best_shown_j_;
+    const std::function<Schedule()> best_shown_;
     std::atomic<bool> stop_{false};
     std::atomic<bool> long_stop_{false};  // set with stop_, or alone (dropLongTailsUnlessOneIsDone)
     std::atomic<bool> other_stop_{false};  // tail 18's: set with long_stop_, but where it runs to the end
     double bound_j_ = 0;
     int tail_ = 0;
-    int look_back_stage_ = -1;  // the best bound's stage before its tail (-1: none)
+    std::vector<int> added_stages_;  // the best bound's stages before its tail
     int longest_done_ = 0;  // the longest tail solved exactly
     std::thread thread_;  // the long tails
     std::thread other_;   // tail 18 (growShortTails)

@@ -45,13 +45,16 @@ double shortTailsShare(double seconds_left)
 }
 
 // How the result names a bucket bound on the stage-peak stage and a tail.
-std::string bucketBoundName(int tail, int look_back_stage = -1)
+std::string bucketBoundName(int tail, const std::vector<int>& added_stages = {})
 {
-    if (look_back_stage < 0)
+    if (added_stages.empty())
         return "the bucket bound (the stage-peak stage and the last " + std::to_string(tail) +
                " over the budget, with time)";
-    return "the bucket bound (the stage-peak stage, the last " + std::to_string(tail) + " over the budget and stage " +
-           std::to_string(look_back_stage) + ", with time)";
+    std::string stages = added_stages.size() == 1 ? "stage " : "stages ";
+    for (std::size_t k = 0; k < added_stages.size(); ++k)
+        stages += (k == 0 ? "" : k + 1 == added_stages.size() ? " and " : ", ") + std::to_string(added_stages[k]);
+    return "the bucket bound (the stage-peak stage, the last " + std::to_string(tail) + " over the budget and " +
+           stages + ", with time)";
 }
 
 // How the result names the checkpoint bound (its root or its tree).
@@ -560,19 +563,21 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
     std::optional<LongerTails> tails;
     if (grow_tails) {
         if (background_plan) background_plan->stopWindows();
-        tails.emplace(problem, peak_stage, options.time_limit_s - secondsSince(start), shared, bestShownJ);
+        tails.emplace(problem, peak_stage, options.time_limit_s - secondsSince(start), shared, bestShownJ,
+                      [&] { return bestShown().value_or(Schedule{}); });
     }
     auto takeTailsBound = [&] {
         if (!tails) return;
         double bound_j = 0;
-        int tail = 0, look_back_stage = -1;
+        int tail = 0;
+        std::vector<int> added_stages;
         {
             std::lock_guard lock(shared.mutex);
             bound_j = tails->boundJ();
             tail = tails->tail();
-            look_back_stage = tails->lookBackStage();
+            added_stages = tails->addedStages();
         }
-        raiseKnownBound(bound_j, [tail, look_back_stage] { return bucketBoundName(tail, look_back_stage); });
+        raiseKnownBound(bound_j, [tail, added_stages] { return bucketBoundName(tail, added_stages); });
     };
     if (tails && warm) {
         // No LP relaxation and no CBC search where the tails run: there the
