@@ -127,7 +127,7 @@ BucketBound bucketBound(const Problem& problem, const std::vector<int>& stages, 
 // 0.606964 J (47 s alone; cut off at what a 0.5% gap asks, 6.4 s, and the
 // last eight with them 3.5 s); at 18% and 1.005x the last ten with them
 // prove the 0.606119 J schedule within 0.5% in 9 s (the tails alone: 0.80%
-// at 30 s).
+// at 30 s in one run, proven at 29.7 s in another).
 void growBucketBound(const Problem& problem, int peak_stage, int first_tail, double seconds,
                      const std::atomic<bool>* cancel, const std::function<void(const BucketBound&, int tail)>& found,
                      const std::function<double()>& enough_j = {}, const RecomputeMoments& moments = {},
