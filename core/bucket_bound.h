@@ -141,8 +141,8 @@ void growBucketBound(const Problem& problem, int peak_stage, int first_tail, dou
 inline constexpr int kBusiestStages = 2;
 
 // The `count` over-budget stages after `peak_stage` and before `before`
-// where `schedule` spends the most time recomputing (the later first among
-// equals; none where it recomputes nothing), in stage order.
+// where `schedule` spends the most time recomputing (the earlier first
+// among equals; none where it recomputes nothing), in stage order.
 std::vector<int> busiestRecomputingStages(const Problem& problem, const Schedule& schedule, int peak_stage, int before,
                                           int count);
 

@@ -193,7 +193,7 @@ private slots:
 
     // The busiest recomputing stages: over the budget, after the stage-peak
     // stage and before the tail, by the seconds a schedule recomputes in
-    // each (the later first among equals), in stage order; none where it
+    // each (the earlier first among equals), in stage order; none where it
     // recomputes nothing there.
     void busiestRecomputingStagesAreTheBusiestBetweenPeakAndTail()
     {
@@ -226,8 +226,8 @@ private slots:
         s.R.set(peak - 1, node, true);  // before the stage-peak stage
         s.R.set(peak - 1, 2, true);
         QCOMPARE(busiestRecomputingStages(p, s, peak, first, 1), std::vector<int>{a});
-        QCOMPARE(busiestRecomputingStages(p, s, peak, first, 2), (std::vector<int>{a, d}));
-        QCOMPARE(busiestRecomputingStages(p, s, peak, first, 3), (std::vector<int>{a, c, d}));
+        QCOMPARE(busiestRecomputingStages(p, s, peak, first, 2), (std::vector<int>{a, b}));
+        QCOMPARE(busiestRecomputingStages(p, s, peak, first, 3), (std::vector<int>{a, b, c}));
         QCOMPARE(busiestRecomputingStages(p, s, peak, first, 9), (std::vector<int>{a, b, c, d}));
         QVERIFY(busiestRecomputingStages(p, Schedule(3), peak, first, 2).empty());  // another graph's
     }
