@@ -123,11 +123,12 @@ BucketBound bucketBound(const Problem& problem, const std::vector<int>& stages, 
 // only the recomputations in its own stages, while a schedule spends its
 // spare time over the whole backward pass: resnet18_cifar on m4 at 20%
 // and 1.002x, the last ten stages prove 0.604473 J (300 s), and with
-// stages 100 and 110, where the 0.609367 J schedule recomputes most,
-// 0.606964 J (47 s alone; cut off at what a 0.5% gap asks, 6.4 s, and the
-// last eight with them 3.5 s); at 18% and 1.005x the last ten with them
-// prove the 0.606119 J schedule within 0.5% in 9 s (the tails alone: 0.80%
-// at 30 s in one run, proven at 29.7 s in another).
+// stages 100 and 110 (the 0.609367 J schedule recomputes most at 110, then
+// equally at 90 and 100) 0.606964 J (47 s alone; cut off at what a 0.5%
+// gap asks, 6.4 s; the last eight with them 3.5 s, with 90 and 110 1.8
+// s); at 18% and 1.005x the last ten with 90 and 110 prove the 0.606119 J
+// schedule within 0.5% in 6.6 s (the tails alone: 0.80% at 30 s in one
+// run, proven at 29.7 s in another).
 void growBucketBound(const Problem& problem, int peak_stage, int first_tail, double seconds,
                      const std::atomic<bool>* cancel, const std::function<void(const BucketBound&, int tail)>& found,
                      const std::function<double()>& enough_j = {}, const RecomputeMoments& moments = {},

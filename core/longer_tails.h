@@ -172,9 +172,9 @@ private:
     // where the best schedule recomputes most (growBucketBound's `busiest`),
     // from eight stages: resnet18_cifar on m4 at 20% and 1.002x, the last
     // eight with stages 100 and 110 prove what a 0.5% gap asks in 3.5 s
-    // alone, the last ten with them in 6.4 s (alone, the last ten are not
-    // done in 28 s), and in a 30 s solve only the eight are done within the
-    // short tails' share. The price: at 17 and 18% and 1.003x, where the
+    // alone (with 90 and 110, 1.8 s), the last ten with them in 6.4 s
+    // (alone, the last ten are not done in 28 s), and in a 30 s solve only
+    // the eight were done within the short tails' share. The price: at 17 and 18% and 1.003x, where the
     // last ten alone proved the gap in 3 to 4 s, the last eight and nine
     // come first (proven in 13.5 and 10.5 s).
     static constexpr int kScarceShortTail = 8;
