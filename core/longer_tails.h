@@ -174,9 +174,9 @@ private:
     // eight with stages 100 and 110 prove what a 0.5% gap asks in 3.5 s
     // alone (with 90 and 110, 1.8 s), the last ten with them in 6.4 s
     // (alone, the last ten are not done in 28 s), and in a 30 s solve only
-    // the eight were done within the short tails' share. The price: at 17 and 18% and 1.003x, where the
-    // last ten alone proved the gap in 3 to 4 s, the last eight and nine
-    // come first (proven in 13.5 and 10.5 s).
+    // the eight were done within the short tails' share. The price: at 17
+    // and 18% and 1.003x, where the last ten alone proved the gap in 3.5 to
+    // 4.5 s, the last eight and nine come first (proven in 11.9 and 13.4 s).
     static constexpr int kScarceShortTail = 8;
     // Each short tail solved exactly is tried again with the over-budget
     // stage this many before it (growBucketBound): resnet18_cifar on m4 at
