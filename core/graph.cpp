@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "list_text.h"
+
 namespace poet {
 
 Graph::Graph(std::vector<Node> nodes, std::vector<std::pair<int, int>> edges) : nodes_(std::move(nodes))
@@ -37,6 +39,13 @@ int Graph::edgeIndex(int u, int v) const
     const auto it = std::lower_bound(p.begin(), p.end(), u);
     if (it == p.end() || *it != u) return -1;
     return in_edges_[v][it - p.begin()];
+}
+
+std::string Graph::inputLabels(int i) const
+{
+    std::vector<std::string> labels;
+    for (int u : preds_[i]) labels.push_back(label(u));
+    return joinAsList(labels);
 }
 
 double Graph::totalComputeTime() const

@@ -32,6 +32,10 @@ public:
     int size() const { return static_cast<int>(nodes_.size()); }
     const Node& node(int i) const { return nodes_[i]; }
     const std::vector<Node>& nodes() const { return nodes_; }
+    // How text names node i: its name, or "node i" where it has none.
+    std::string label(int i) const { return nodes_[i].name.empty() ? "node " + std::to_string(i) : nodes_[i].name; }
+    // Node i's inputs by label, as a list in running text ("a, b and c").
+    std::string inputLabels(int i) const;
     const std::vector<std::pair<int, int>>& edges() const { return edges_; }  // sorted by (v, u)
     const std::vector<int>& predecessors(int v) const { return preds_[v]; }  // ascending
     const std::vector<int>& successors(int u) const { return succs_[u]; }    // ascending

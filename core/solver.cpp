@@ -19,6 +19,7 @@
 #include "formulation.h"
 #include "heuristic_schedule.h"
 #include "incumbent_handler.h"
+#include "list_text.h"
 #include "longer_tails.h"
 #include "no_schedule_message.h"
 #include "paging_plan.h"
@@ -50,11 +51,10 @@ std::string bucketBoundName(int tail, const std::vector<int>& added_stages = {})
     if (added_stages.empty())
         return "the bucket bound (the stage-peak stage and the last " + std::to_string(tail) +
                " over the budget, with time)";
-    std::string stages = added_stages.size() == 1 ? "stage " : "stages ";
-    for (std::size_t k = 0; k < added_stages.size(); ++k)
-        stages += (k == 0 ? "" : k + 1 == added_stages.size() ? " and " : ", ") + std::to_string(added_stages[k]);
+    std::vector<std::string> numbers;
+    for (int t : added_stages) numbers.push_back(std::to_string(t));
     return "the bucket bound (the stage-peak stage, the last " + std::to_string(tail) + " over the budget and " +
-           stages + ", with time)";
+           (added_stages.size() == 1 ? "stage " : "stages ") + joinAsList(numbers) + ", with time)";
 }
 
 // How the result names the checkpoint bound (its root or its tree).

@@ -117,38 +117,21 @@ int nextUseFrom(const Graph& g, const Schedule& s, int node, int from) {
     return -1;
 }
 
-namespace {
-std::string nodeLabel(const Graph& g, int i) {
-    const auto& n = g.node(i);
-    return (n.name.empty() ? "node " + std::to_string(i) : n.name);
-}
-
-std::string joinPreds(const Graph& g, int i) {
-    std::string out;
-    const auto& p = g.predecessors(i);
-    for (std::size_t k = 0; k < p.size(); ++k) {
-        if (k) out += k + 1 == p.size() ? " and " : ", ";
-        out += nodeLabel(g, p[k]);
-    }
-    return out;
-}
-}  // namespace
-
 std::string describeCell(const Graph& g, const Schedule& s, int t, int i) {
     const auto& n = g.node(i);
-    std::string head = "Stage " + std::to_string(t) + ", " + nodeLabel(g, i) + " (" + kindName(n.kind) + ", " +
+    std::string head = "Stage " + std::to_string(t) + ", " + g.label(i) + " (" + kindName(n.kind) + ", " +
                        formatBytes(n.memory_bytes) + "): ";
     const CellCategory c = classifyCell(s, t, i);
     std::string body;
     switch (c) {
     case CellCategory::ComputedFirst:
         body = "computed for the first time";
-        if (!g.predecessors(i).empty()) body += ", reading " + joinPreds(g, i);
+        if (!g.predecessors(i).empty()) body += ", reading " + g.inputLabels(i);
         body += ".";
         break;
     case CellCategory::Recomputed: {
         body = "recomputed";
-        if (!g.predecessors(i).empty()) body += " from " + joinPreds(g, i);
+        if (!g.predecessors(i).empty()) body += " from " + g.inputLabels(i);
         const int freed = lastFreedBefore(s, i, t);
         if (freed >= 0)
             body += ". Its output was freed at stage " + std::to_string(freed) + " to save RAM and is needed again.";

@@ -23,22 +23,6 @@ std::vector<TeachingStep> teachingSteps(const Graph& g, const Schedule& s) {
     return out;
 }
 
-namespace {
-std::string name(const Graph& g, int i) {
-    const auto& n = g.node(i).name;
-    return n.empty() ? "node " + std::to_string(i) : n;
-}
-std::string inputs(const Graph& g, int i) {
-    std::string out;
-    const auto& p = g.predecessors(i);
-    for (std::size_t k = 0; k < p.size(); ++k) {
-        if (k) out += k + 1 == p.size() ? " and " : ", ";
-        out += name(g, p[k]);
-    }
-    return out;
-}
-}  // namespace
-
 std::string teachingCaption(const Graph& g, const Schedule& s, const TeachingStep& st, std::int64_t budget,
                             const ReplayReport& report) {
     const int t = st.stage, i = st.node;
@@ -46,15 +30,15 @@ std::string teachingCaption(const Graph& g, const Schedule& s, const TeachingSte
     const std::string budgetText = budget > 0 ? formatBytes(budget) : std::string("the budget");
     switch (st.kind) {
     case StepKind::Compute:
-        c += "compute " + name(g, i);
-        if (!g.predecessors(i).empty()) c += " from " + inputs(g, i);
+        c += "compute " + g.label(i);
+        if (!g.predecessors(i).empty()) c += " from " + g.inputLabels(i);
         c += " for the first time";
         if (g.node(i).kind == NodeKind::Loss) c += " (the loss)";
         c += ".";
         break;
     case StepKind::Recompute: {
-        c += "recompute " + name(g, i);
-        if (!g.predecessors(i).empty()) c += " from " + inputs(g, i);
+        c += "recompute " + g.label(i);
+        if (!g.predecessors(i).empty()) c += " from " + g.inputLabels(i);
         const int freed = lastFreedBefore(s, i, t);
         if (freed >= 0)
             c += ", since it was freed at stage " + std::to_string(freed) + " to stay under " + budgetText + ".";
@@ -63,14 +47,14 @@ std::string teachingCaption(const Graph& g, const Schedule& s, const TeachingSte
         break;
     }
     case StepKind::PageOut: {
-        c += "page out " + name(g, i) + " (" + formatBytes(g.node(i).memory_bytes) + ") to flash";
+        c += "page out " + g.label(i) + " (" + formatBytes(g.node(i).memory_bytes) + ") to flash";
         const int next = nextUseFrom(g, s, i, t + 1);
         if (next >= 0) c += "; it is needed again at stage " + std::to_string(next);
         c += ", so its RAM can be freed to stay under " + budgetText + ".";
         break;
     }
     case StepKind::PageIn:
-        c += "page in " + name(g, i) + " (" + formatBytes(g.node(i).memory_bytes) +
+        c += "page in " + g.label(i) + " (" + formatBytes(g.node(i).memory_bytes) +
              ") from flash, usable from stage " + std::to_string(t + 1) + ".";
         break;
     }

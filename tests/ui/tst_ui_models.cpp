@@ -6,6 +6,7 @@
 
 #include "cell_category.h"
 #include "cell_palette.h"
+#include "list_text.h"
 #include "replay.h"
 #include "schedule_cell_model.h"
 #include "status_line.h"
@@ -22,6 +23,7 @@ class TestUiModels : public QObject {
 private slots:
     void classification();
     void cellWords();
+    void inputsInRunningText();
     void cellModelPassesTester();
     void summaryModelPassesTester();
     void summaryFiguresComeFromReplay();
@@ -74,6 +76,24 @@ void TestUiModels::cellWords() {
     QVERIFY(QString::fromStdString(describeCell(g, s, 0, 5)).contains("not computed yet"));
     QCOMPARE(lastFreedBefore(s, 0, 5), 1);
     QCOMPARE(nextUseFrom(g, s, 1, 3), 5);
+}
+
+// A node's inputs as the cell and teaching texts name them: a list in
+// running text, an unnamed node as "node i".
+void TestUiModels::inputsInRunningText() {
+    QCOMPARE(joinAsList({}), std::string());
+    QCOMPARE(joinAsList({"x"}), std::string("x"));
+    QCOMPARE(joinAsList({"x", "y"}), std::string("x and y"));
+    QCOMPARE(joinAsList({"x", "y", "z"}), std::string("x, y and z"));
+    std::vector<Node> nodes(4);
+    nodes[0].name = "a";
+    nodes[2].name = "c";
+    nodes[3].name = "sum";
+    const Graph g(nodes, {{0, 3}, {1, 3}, {2, 3}});
+    QCOMPARE(g.label(1), std::string("node 1"));
+    QCOMPARE(g.label(3), std::string("sum"));
+    QCOMPARE(g.inputLabels(3), std::string("a, node 1 and c"));
+    QCOMPARE(g.inputLabels(0), std::string());
 }
 
 void TestUiModels::cellModelPassesTester() {
