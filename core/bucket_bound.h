@@ -42,6 +42,12 @@
 
 namespace poet {
 
+// A return that a bucket bound's solution makes by recomputation: `value`,
+// recomputed for the chosen stage or read `stage` that ends its bucket.
+struct BoundRecomputation {
+    int value = -1, stage = -1;
+};
+
 struct BucketBound {
     double bound_j = 0;       // no schedule costs less
     bool infeasible = false;  // the chosen stages cannot all fit within the budgets
@@ -50,6 +56,10 @@ struct BucketBound {
     // growBucketBound's stages added before the tail: its look-back stage,
     // or the busiest recomputing stages (none: the tail alone).
     std::vector<int> added_stages;
+    // The recomputations of the best solution CBC found (the optimum where
+    // complete), where it found one: what bound_schedule.h builds a
+    // schedule from.
+    std::vector<BoundRecomputation> recomputations;
 };
 
 // Rows for the memory while an add is recomputed between two chosen

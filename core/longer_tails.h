@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "bound_schedule.h"
 #include "bucket_bound.h"
 #include "deadline.h"
 #include "incumbent_handler.h"
@@ -51,11 +52,14 @@ public:
     // follow the lower of it and the shared state's best (CBC's incumbents).
     // `best_shown` gives that schedule itself: where the spare time is
     // scarce, the short tails add the stages where it recomputes most
-    // (growBucketBound's `busiest`).
+    // (growBucketBound's `busiest`). There, too, each tail's solution is
+    // made a schedule (bound_schedule.h) and handed to `offer`, from the
+    // tail's thread.
     LongerTails(const Problem& problem, int peak_stage, double seconds, IncumbentHandler::Shared& shared,
-                std::function<double()> best_shown_j, std::function<Schedule()> best_shown)
+                std::function<double()> best_shown_j, std::function<Schedule()> best_shown,
+                std::function<void(const Schedule&)> offer)
         : problem_(problem), peak_stage_(peak_stage), shared_(shared), best_shown_j_(std::move(best_shown_j)),
-          best_shown_(std::move(best_shown))
+          best_shown_(std::move(best_shown)), offer_(std::move(offer))
     {
         thread_ = std::thread([this, seconds] { grow(kLongTail, seconds, &long_stop_); });
         // A cancel stops the long tails and tail 18 at once: they used to
@@ -183,14 +187,27 @@ private:
     // 19 and 20% and 1.5x, the short tails up to 13 stages cannot prove the
     // gap, and the last ten with stage 115 do in seconds.
     static constexpr int kLookBack = 4;
+    // The most a tail's schedule may take to page (resnet18_cifar: 0.01 s).
+    static constexpr double kScheduleFromBoundS = 1;
 
     void grow(int first_tail, double seconds, const std::atomic<bool>* stop, const RecomputeMoments& moments = {},
               int look_back = 0, const std::function<Schedule()>& busiest = {})
     {
         growBucketBound(
             problem_, peak_stage_, first_tail, seconds, stop,
-            [this](const BucketBound& bound, int tail) { found(bound, tail); }, [this] { return enoughJ(); },
-            moments, look_back, busiest);
+            [this](const BucketBound& bound, int tail) {
+                offerScheduleFrom(bound);
+                found(bound, tail);
+            },
+            [this] { return enoughJ(); }, moments, look_back, busiest);
+    }
+    // Where the spare time is scarce, the schedule a tail's solution makes.
+    void offerScheduleFrom(const BucketBound& bound)
+    {
+        if (!offer_ || !spareTimeIsScarce(problem_)) return;
+        const auto deadline = secondsAfter(Clock::now(), kScheduleFromBoundS);
+        if (auto schedule = scheduleFromBound(problem_, bound.recomputations, deadline, shared_.cancel))
+            offer_(*schedule);
     }
     // Where the spare time is short, tail 18 runs on to a proof or stop().
     void stopLongTails()
@@ -200,9 +217,10 @@ private:
     }
     void solveOne(int tail, double seconds, const std::atomic<bool>* stop)
     {
-        found(bucketBound(problem_, bucketBoundStages(problem_, peak_stage_, tail), seconds, stop,
-                          [this] { return enoughJ(); }),
-              tail);
+        const BucketBound bound =
+            bucketBound(problem_, bucketBoundStages(problem_, peak_stage_, tail), seconds, stop, [this] { return enoughJ(); });
+        offerScheduleFrom(bound);
+        found(bound, tail);
     }
     // What a tail must prove. Kept in the shared state too: found() and
     // CBC's handler judge the gap by its best_j.
@@ -235,6 +253,7 @@ private:
     IncumbentHandler::Shared& shared_;
     const std::function<double()> best_shown_j_;
     const std::function<Schedule()> best_shown_;
+    const std::function<void(const Schedule&)> offer_;
     std::atomic<bool> stop_{false};
     std::atomic<bool> long_stop_{false};  // set with stop_, or alone (dropLongTailsUnlessOneIsDone)
     std::atomic<bool> other_stop_{false};  // tail 18's: set with long_stop_, but where it runs to the end

@@ -1,15 +1,35 @@
 #include "plan_search.h"
 
 #include <memory>
+#include <stdexcept>
 
 #include <OsiClpSolverInterface.hpp>
 
+#include "baselines.h"
 #include "cbc_setup.h"
 #include "incumbent_handler.h"
 #include "replay.h"
 #include "schedule_improvement.h"
 
 namespace poet {
+
+std::optional<PagedPlan> pagedExactly(const Problem& problem, const BoolMatrix& R, Clock::time_point deadline,
+                                      const std::atomic<bool>* cancel)
+{
+    Schedule base;
+    try {
+        base = scheduleFromRecompute(problem.graph, R);
+    } catch (const std::invalid_argument&) {
+        return std::nullopt;  // a value read before any computation of it
+    }
+    const PagingPlan plan(problem, base);
+    SolverOptions options;
+    options.time_limit_s = std::chrono::duration<double>(deadline - Clock::now()).count();
+    options.relative_gap = 1e-6;
+    const PlanOutcome out = solvePagingPlan(plan, problem, options, Clock::now(), INFINITY, -1, cancel, {});
+    if (!out.best) return std::nullopt;
+    return PagedPlan{*out.best, out.best_j};
+}
 
 PlanOutcome solvePagingPlan(const PagingPlan& plan, const Problem& problem, const SolverOptions& options,
                             Clock::time_point start, double warm_energy_j, double first_solution_s,

@@ -30,6 +30,18 @@ PlanOutcome solvePagingPlan(const PagingPlan& plan, const Problem& problem, cons
                             const std::atomic<bool>* cancel, const IncumbentCallback& onIncumbent,
                             bool strong_branching = true);
 
+// A compute plan with the least paging that fits it into the RAM budget.
+struct PagedPlan {
+    Schedule schedule;
+    double energy_j = INFINITY;
+};
+
+// R's computations (BoolMatrix R of a schedule) paged exactly (PagingPlan's
+// fixed-plan MILP); empty where R reads a value before computing it, or no
+// paging fits it, or `deadline` passes first.
+std::optional<PagedPlan> pagedExactly(const Problem& problem, const BoolMatrix& R, Clock::time_point deadline,
+                                      const std::atomic<bool>* cancel);
+
 // The paging plan as a heuristic; where some chain of it needs three visits
 // or more, the plan with stopped chains instead (PagingPlan's
 // `stopped_chains`; bert on m4 at 8.2 to 8.6% and 1.5x: 112.3729 J, where

@@ -90,33 +90,6 @@ Schedule dropRecomputations(const Graph& g, const Schedule& s, const ReplayLimit
 
 namespace {
 
-// A compute plan with the least paging that fits it into the RAM budget.
-struct PagedPlan {
-    Schedule schedule;
-    double energy_j = INFINITY;
-};
-
-// R's computations paged exactly (PagingPlan's fixed-plan MILP); empty where
-// R reads a value before computing it, or no paging fits it, or `deadline`
-// passes first.
-std::optional<PagedPlan> pagedExactly(const Problem& problem, const BoolMatrix& R, Clock::time_point deadline,
-                                      const std::atomic<bool>* cancel)
-{
-    Schedule base;
-    try {
-        base = scheduleFromRecompute(problem.graph, R);
-    } catch (const std::invalid_argument&) {
-        return std::nullopt;  // a value read before any computation of it
-    }
-    const PagingPlan plan(problem, base);
-    SolverOptions options;
-    options.time_limit_s = std::chrono::duration<double>(deadline - Clock::now()).count();
-    options.relative_gap = 1e-6;
-    const PlanOutcome out = solvePagingPlan(plan, problem, options, Clock::now(), INFINITY, -1, cancel, {});
-    if (!out.best) return std::nullopt;
-    return PagedPlan{*out.best, out.best_j};
-}
-
 // How many combined moves a round of swapRecomputations pages exactly.
 constexpr std::size_t kSwapsTriedPerRound = 30;
 

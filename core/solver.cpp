@@ -12,6 +12,7 @@
 
 #include "arrival_bound.h"
 #include "background_plan.h"
+#include "bound_schedule.h"
 #include "bucket_bound.h"
 #include "checkpoint_bound.h"
 #include "cbc_setup.h"
@@ -510,6 +511,10 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
             return finishWith(SolveStatus::Infeasible, nullptr, SolutionSource::None, 0);
         }
         raiseKnownBound(buckets.bound_j, [] { return bucketBoundName(9); });
+        if (spareTimeIsScarce(problem))
+            considerAndAnnounce(scheduleFromBound(
+                problem, buckets.recomputations,
+                std::min(secondsAfter(Clock::now(), 0.1 * options.time_limit_s), time_limit), cancel));
         if (withinGapWithPlan()) return finishWithKnownBound();
     }
 
@@ -564,7 +569,11 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
     if (grow_tails) {
         if (background_plan) background_plan->stopWindows();
         tails.emplace(problem, peak_stage, options.time_limit_s - secondsSince(start), shared, bestShownJ,
-                      [&] { return bestShown().value_or(Schedule{}); });
+                      [&] { return bestShown().value_or(Schedule{}); },
+                      [&, first_s = result.first_solution_time_s](const Schedule& s) {
+                          const ReplayReport replay = replaySchedule(problem.graph, s, limits);
+                          if (replay.valid) announce(s, replay, first_s);
+                      });
     }
     auto takeTailsBound = [&] {
         if (!tails) return;
