@@ -13,9 +13,18 @@ BoolMatrix computePlanFromBound(const Graph& g, const std::vector<BoundRecomputa
 {
     const int n = g.size();
     BoolMatrix R = plainSchedule(g).R;
+    auto costs = [&](const BoundRecomputation& r) { return r.value >= 0 && g.node(r.value).compute_time_s > 0; };
     for (const auto& r : recomputations)
-        if (r.value >= 0 && r.value < r.stage && r.stage < n && g.node(r.value).compute_time_s > 0)
-            R.set(r.stage, r.value);
+        if (costs(r) && r.value < r.stage && r.stage < n) R.set(r.stage, r.value);
+    for (const auto& r : recomputations) {
+        if (!costs(r) || r.stage < n) continue;
+        const auto& readers = g.successors(r.value);
+        for (int stage = std::max(r.after + 1, r.value + 1); stage < n; ++stage)
+            if (std::any_of(readers.begin(), readers.end(), [&](int v) { return v < stage && R(stage, v); })) {
+                R.set(stage, r.value);
+                break;
+            }
+    }
     // An input recomputed in a later stage than its reader's recomputation
     // comes forward to the reader's stage (and its own inputs after it).
     std::function<void(int, int)> bringInputsForward = [&](int value, int stage) {

@@ -26,12 +26,14 @@
 
 namespace poet {
 
-// The plain pass with `recomputations` added, each value recomputed in its
-// stage; where an input of a recomputed value is itself recomputed in a
-// later stage, it is recomputed with it instead and held from there (the
-// bound lets an input come back anywhere in a bucket that meets the
-// reader's). Cost-free values (the network's input) are left as the plain
-// pass has them.
+// The plain pass with `recomputations` added, each value recomputed in the
+// stage that ends its bucket; one whose bucket no read ends (an input
+// recomputed for another recomputation) in the first stage after its
+// bucket starts that recomputes a reader of it. Where an input of a
+// recomputed value is itself recomputed in a later stage, it is recomputed
+// with it instead and held from there (the bound lets an input come back
+// anywhere in a bucket that meets the reader's). Cost-free values (the
+// network's input) are left as the plain pass has them.
 BoolMatrix computePlanFromBound(const Graph& g, const std::vector<BoundRecomputation>& recomputations);
 
 // That compute plan paged exactly; empty where no paging fits it in the RAM

@@ -89,16 +89,15 @@ public:
         return broken;
     }
     bool empty() const { return stretches_.empty() && !impossible_; }
-    // The returns that solution x makes by recomputation, each at the stage
-    // that ends its bucket (none for a bucket that no read ends).
-    std::vector<BoundRecomputation> recomputations(const double* x, int n) const
+    // The returns that solution x makes by recomputation, with their buckets.
+    std::vector<BoundRecomputation> recomputations(const double* x) const
     {
         std::vector<BoundRecomputation> out;
         for (const auto& [key, s] : stretches_)
             for (std::size_t j = 0; j < s.returns.size(); ++j) {
                 const int column = s.returns[j].recomputed;
-                const int stage = j + 1 < s.stages.size() ? s.stages[j + 1] : s.end;
-                if (column >= 0 && x[column] > 0.5 && stage < n) out.push_back({key.first, stage});
+                if (column >= 0 && x[column] > 0.5)
+                    out.push_back({key.first, s.stages[j], j + 1 < s.stages.size() ? s.stages[j + 1] : s.end});
             }
         return out;
     }
@@ -572,7 +571,7 @@ BucketBound searchOnce(const Problem& problem, const std::vector<int>& stages, C
     out.complete = model.isProvenOptimal();
     out.bound_j = std::max(offset_j, offset_j + provenLowerBound(model, 0.0, follower->cut_short) / scale);
     out.bound_j = std::min(out.bound_j, cut_off_j);
-    if (model.bestSolution()) out.recomputations = milp.recomputations(model.bestSolution(), problem.graph.size());
+    if (model.bestSolution()) out.recomputations = milp.recomputations(model.bestSolution());
     if (moments && out.complete && model.bestSolution()) *broken = milp.brokenMoments(model.bestSolution(), problem);
     return out;
 }

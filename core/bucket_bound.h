@@ -43,9 +43,11 @@
 namespace poet {
 
 // A return that a bucket bound's solution makes by recomputation: `value`,
-// recomputed for the chosen stage or read `stage` that ends its bucket.
+// recomputed in its bucket (after, stage]: `stage` the chosen stage or the
+// read that ends it, or the graph's size where no read does (an input
+// recomputed only for another recomputation).
 struct BoundRecomputation {
-    int value = -1, stage = -1;
+    int value = -1, after = -1, stage = -1;
 };
 
 struct BucketBound {
