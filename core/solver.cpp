@@ -511,6 +511,7 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
             return finishWith(SolveStatus::Infeasible, nullptr, SolutionSource::None, 0);
         }
         raiseKnownBound(buckets.bound_j, [] { return bucketBoundName(9); });
+        // With scarce spare time its solution is nearly a schedule (bound_schedule.h).
         if (spareTimeIsScarce(problem))
             considerAndAnnounce(scheduleFromBound(
                 problem, buckets.recomputations,
