@@ -9,7 +9,6 @@
 
 #include "baselines.h"
 #include "heuristic_schedule.h"
-#include "paging_plan.h"
 #include "plan_search.h"
 
 namespace poet {

@@ -474,11 +474,13 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
     // 30). It runs on the quick schedule first: resnet18_cifar at 25% and
     // 1.5x reaches 0.5675 J from it, within the gap of the stage-peak bound
     // at 0.5 s, and the plan below is not needed.
+    auto aTenthOfTheTimeAtMost = [&] {
+        return std::min(secondsAfter(Clock::now(), 0.1 * options.time_limit_s), time_limit);
+    };
     auto searchFromWarm = [&] {
         if (!options.use_heuristics || !warm) return;
         const double before_j = warm_energy_j;
-        const auto deadline = std::min(secondsAfter(Clock::now(), 0.1 * options.time_limit_s), time_limit);
-        consider(dropRecomputations(problem.graph, *warm, limits, deadline, cancel));
+        consider(dropRecomputations(problem.graph, *warm, limits, aTenthOfTheTimeAtMost(), cancel));
         if (warm_energy_j < before_j) announceWarm();
     };
     searchFromWarm();
@@ -513,9 +515,7 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
         raiseKnownBound(buckets.bound_j, [] { return bucketBoundName(9); });
         // With scarce spare time its solution is nearly a schedule (bound_schedule.h).
         if (spareTimeIsScarce(problem))
-            considerAndAnnounce(scheduleFromBound(
-                problem, buckets.recomputations,
-                std::min(secondsAfter(Clock::now(), 0.1 * options.time_limit_s), time_limit), cancel));
+            considerAndAnnounce(scheduleFromBound(problem, buckets.recomputations, aTenthOfTheTimeAtMost(), cancel));
         if (withinGapWithPlan()) return finishWithKnownBound();
     }
 
