@@ -213,6 +213,16 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
     const double trivial_bound_j = f.objectiveOffsetJ();
     double known_bound_j = trivial_bound_j;
     std::string known_bound_name = "the plain-pass energy bound";
+    // A bound above a replayed schedule's energy cannot be: a fault (CBC's
+    // cuts, say), never to be shown as a proof.
+    auto raiseKnownBound = [&](double bound_j, auto name) {
+        if (warm && bound_j > warm_energy_j * (1 + 1e-9)) return;
+        if (bound_j <= known_bound_j) return;
+        known_bound_j = bound_j;
+        known_bound_name = name();
+    };
+    if (const auto carried = strongestBoundFor(options.proven_bounds, problem))
+        raiseKnownBound(carried->bound_j, [&] { return provenBoundName(*carried); });
     auto withinGapOfKnownBound = [&] {
         return warm && relativeGap(warm_energy_j, known_bound_j) <= options.relative_gap;
     };
@@ -285,14 +295,6 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
     // The stage of the stage-peak bound where that bound binds (the others
     // below add little to it), for the bucket bound after the local search.
     int peak_stage = -1;
-    // A bound above a replayed schedule's energy cannot be: a fault (CBC's
-    // cuts, say), never to be shown as a proof.
-    auto raiseKnownBound = [&](double bound_j, auto name) {
-        if (warm && bound_j > warm_energy_j * (1 + 1e-9)) return;
-        if (bound_j <= known_bound_j) return;
-        known_bound_j = bound_j;
-        known_bound_name = name();
-    };
     // The checkpoint bound's root, where it was cut short (its tree may
     // prove more: see where it runs in the LP's place, below).
     double checkpoint_root_j = 0;

@@ -8,6 +8,7 @@
 
 #include "formulation.h"
 #include "problem.h"
+#include "proven_bound.h"
 #include "solve_result.h"
 
 namespace poet {
@@ -29,6 +30,10 @@ struct SolverOptions {
     // valid one competes with the fast schedule as the warm start. A schedule
     // valid at budget B is valid at every larger B.
     std::vector<Schedule> hints;
+    // Lower bounds earlier solves proved (a sweep's looser points, the
+    // explorer's recent solves): the highest that holds for the problem
+    // (proven_bound.h) is the solve's first known bound.
+    std::vector<ProvenBound> proven_bounds;
 };
 
 // What the command line and the explorer use: 2 where the machine has two

@@ -189,6 +189,25 @@ std::vector<std::int64_t> ramSweepBudgets(std::int64_t lo, std::int64_t hi, int 
 
 // --------------------------------------------------------------- running --
 
+namespace {
+
+// The problem a MILP strategy solves at a point: the restricted ones
+// forbid paging or recomputation.
+Problem milpStrategyProblem(const Problem& problem, const std::string& strategy)
+{
+    Problem p = problem;
+    if (strategy == "remat-only") {
+        p.options.paging = false;
+        p.options.remat = true;
+    } else if (strategy == "paging-only") {
+        p.options.paging = true;
+        p.options.remat = false;
+    }
+    return p;
+}
+
+}  // namespace
+
 SweepRow runStrategy(const Problem& problem, const std::string& strategy, const SolverOptions& solver,
                      const std::atomic<bool>* cancel) {
     SweepRow row;
@@ -204,15 +223,7 @@ SweepRow runStrategy(const Problem& problem, const std::string& strategy, const 
         row.peak_ram_bytes = r.peak_ram_bytes;
     };
     if (isMilpStrategy(strategy)) {
-        Problem p = problem;
-        if (strategy == "remat-only") {
-            p.options.paging = false;
-            p.options.remat = true;
-        } else if (strategy == "paging-only") {
-            p.options.paging = true;
-            p.options.remat = false;
-        }
-        SolveResult r = solve(p, solver, {}, cancel);
+        SolveResult r = solve(milpStrategyProblem(problem, strategy), solver, {}, cancel);
         row.status = r.status;
         if (r.schedule && (r.status == SolveStatus::Optimal || r.status == SolveStatus::Feasible)) {
             fill(r.replay);
@@ -371,6 +382,9 @@ SweepResult runSweep(const SweepConfig& config, const SweepProgressCallback& pro
         return hints;
     };
 
+    // Each MILP point's bound, for the tighter points after it (a runtime
+    // sweep runs loosest first; proven_bound.h).
+    std::vector<ProvenBound> proven_bounds;
     for (const Task& task : tasks) {
         if (cancel && cancel->load()) {
             result.cancelled = true;
@@ -390,7 +404,10 @@ SweepResult runSweep(const SweepConfig& config, const SweepProgressCallback& pro
             ++result.cache_hits;
         } else {
             SolverOptions solver = config.solver;
-            if (milp) solver.hints = hintsFor(task);
+            if (milp) {
+                solver.hints = hintsFor(task);
+                solver.proven_bounds = proven_bounds;
+            }
             row = runStrategy(p, task.strategy, solver, cancel);
             if (cancel && cancel->load()) {  // cut short: not a result
                 result.cancelled = true;
@@ -402,6 +419,8 @@ SweepResult runSweep(const SweepConfig& config, const SweepProgressCallback& pro
         }
         --(milp ? milp_left : heur_left);
         if (row.schedule) latest[task.strategy] = {task.point, row.schedule};
+        if (milp && std::isfinite(row.best_bound_j) && row.best_bound_j > 0)
+            proven_bounds.push_back(provenBoundOf(milpStrategyProblem(p, task.strategy), row.best_bound_j));
         result.rows.push_back(row);
         result.done = static_cast<int>(result.rows.size());
         if (progress) {

@@ -2,6 +2,7 @@
 
 #include <QMetaObject>
 #include <QPointer>
+#include <cmath>
 #include <exception>
 
 namespace poet::ui {
@@ -40,9 +41,14 @@ void SolveBridge::reapFinishedJobs() {
 
 namespace {
 constexpr std::size_t kRecentSchedules = 6;
+constexpr std::size_t kRecentBounds = 32;
 }
 
 void SolveBridge::remember(const Problem& problem, const SolveResult& r) {
+    if (r.status == SolveStatus::Optimal || r.status == SolveStatus::Feasible) {
+        if (std::isfinite(r.best_bound_j) && r.best_bound_j > 0) bounds_.push_back(provenBoundOf(problem, r.best_bound_j));
+        if (bounds_.size() > kRecentBounds) bounds_.erase(bounds_.begin());
+    }
     if (!r.schedule) return;
     recent_.push_back({problem.model, problem.platform, problem.batch_size, problem.options, *r.schedule});
     if (recent_.size() > kRecentSchedules) recent_.erase(recent_.begin());
@@ -56,6 +62,7 @@ quint64 SolveBridge::request(const Problem& problem, const SolverOptions& reques
             it->options.paging == problem.options.paging && it->options.remat == problem.options.remat &&
             it->schedule.size() == problem.graph.size())
             options.hints.push_back(it->schedule);
+    options.proven_bounds.insert(options.proven_bounds.end(), bounds_.begin(), bounds_.end());
     latest_problem_ = problem;
     for (auto& j : jobs_) j.cancel->store(true);
     const quint64 id = ++latest_;

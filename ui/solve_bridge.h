@@ -82,6 +82,9 @@ private:
 
     std::shared_ptr<const SolveCache> cache_;
     std::vector<Recent> recent_;  // newest last
+    // The recent solves' lower bounds (newest last): one proven at a looser
+    // budget starts a solve at a tighter one (proven_bound.h).
+    std::vector<ProvenBound> bounds_;
     Problem latest_problem_;
     quint64 latest_ = 0;
     bool busy_ = false;
