@@ -45,6 +45,7 @@ private slots:
     void cancelStopsQuickly();
     void staleAnswerIsDropped();
     void discardForgetsTheRequest();
+    void tighterBudgetStartsFromTheLooserBound();
 };
 
 void TestSolveBridge::solvesOnAWorkerAndFinishes() {
@@ -188,6 +189,29 @@ void TestSolveBridge::discardForgetsTheRequest() {
     QTest::qWait(200);
     QCOMPARE(finished.count(), 0);
     QCOMPARE(incumbent.count(), 0);
+}
+
+// After a slider move to a tighter runtime budget, the solve starts from
+// the bound the looser solve proved (proven_bound.h): at 737,719 B the 1.5x
+// schedule runs in 1.005x, so with that bound it is proven at 1.2x at once.
+void TestSolveBridge::tighterBudgetStartsFromTheLooserBound() {
+    SolveBridge bridge;
+    QSignalSpy finished(&bridge, &SolveBridge::finished);
+    SolverOptions o;
+    o.time_limit_s = 30;
+    o.relative_gap = 0.005;
+    Problem p = hardProblem();
+    bridge.request(p, o);
+    QVERIFY(finished.wait(60000));
+    const auto loose = finished.at(0).at(1).value<SolveResult>();
+    QCOMPARE(loose.status, SolveStatus::Optimal);
+    p.runtime_budget_factor = 1.2;
+    bridge.request(p, o);
+    QVERIFY(finished.wait(60000));
+    const auto tight = finished.at(1).at(1).value<SolveResult>();
+    QCOMPARE(tight.status, SolveStatus::Optimal);
+    QVERIFY2(tight.message.rfind("the bound proven at 737719 B and 1.5x", 0) == 0, tight.message.c_str());
+    QCOMPARE(tight.best_bound_j, loose.best_bound_j);
 }
 
 QTEST_MAIN(TestSolveBridge)
