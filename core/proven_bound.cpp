@@ -1,5 +1,6 @@
 #include "proven_bound.h"
 
+#include <cmath>
 #include <cstdio>
 
 #include "problem_key.h"
@@ -15,6 +16,15 @@ std::string graphKey(const Graph& g)
     return h.hex();
 }
 
+// holdsFor, with `graph_key` the problem's graph's.
+bool holdsForGraphKey(const ProvenBound& bound, const Problem& problem, const std::string& graph_key)
+{
+    return bound.ram_budget_bytes >= problem.ram_budget_bytes &&
+           bound.runtime_budget_factor >= problem.runtime_budget_factor &&
+           (bound.options.paging || !problem.options.paging) && (bound.options.remat || !problem.options.remat) &&
+           bound.graph_key == graph_key;
+}
+
 }  // namespace
 
 ProvenBound provenBoundOf(const Problem& problem, double bound_j)
@@ -23,19 +33,22 @@ ProvenBound provenBoundOf(const Problem& problem, double bound_j)
             bound_j};
 }
 
+void keepProvenBound(std::vector<ProvenBound>& bounds, const Problem& problem, double bound_j)
+{
+    if (std::isfinite(bound_j) && bound_j > 0) bounds.push_back(provenBoundOf(problem, bound_j));
+}
+
 bool holdsFor(const ProvenBound& bound, const Problem& problem)
 {
-    return bound.ram_budget_bytes >= problem.ram_budget_bytes &&
-           bound.runtime_budget_factor >= problem.runtime_budget_factor &&
-           (bound.options.paging || !problem.options.paging) && (bound.options.remat || !problem.options.remat) &&
-           bound.graph_key == graphKey(problem.graph);
+    return holdsForGraphKey(bound, problem, graphKey(problem.graph));
 }
 
 std::optional<ProvenBound> strongestBoundFor(const std::vector<ProvenBound>& bounds, const Problem& problem)
 {
+    const std::string graph_key = graphKey(problem.graph);  // once, not per bound
     std::optional<ProvenBound> best;
     for (const ProvenBound& b : bounds)
-        if ((!best || b.bound_j > best->bound_j) && holdsFor(b, problem)) best = b;
+        if ((!best || b.bound_j > best->bound_j) && holdsForGraphKey(b, problem, graph_key)) best = b;
     return best;
 }
 

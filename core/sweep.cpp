@@ -419,8 +419,7 @@ SweepResult runSweep(const SweepConfig& config, const SweepProgressCallback& pro
         }
         --(milp ? milp_left : heur_left);
         if (row.schedule) latest[task.strategy] = {task.point, row.schedule};
-        if (milp && std::isfinite(row.best_bound_j) && row.best_bound_j > 0)
-            proven_bounds.push_back(provenBoundOf(milpStrategyProblem(p, task.strategy), row.best_bound_j));
+        if (milp) keepProvenBound(proven_bounds, milpStrategyProblem(p, task.strategy), row.best_bound_j);
         result.rows.push_back(row);
         result.done = static_cast<int>(result.rows.size());
         if (progress) {

@@ -2,7 +2,6 @@
 
 #include <QMetaObject>
 #include <QPointer>
-#include <cmath>
 #include <exception>
 
 namespace poet::ui {
@@ -46,7 +45,7 @@ constexpr std::size_t kRecentBounds = 32;
 
 void SolveBridge::remember(const Problem& problem, const SolveResult& r) {
     if (r.status == SolveStatus::Optimal || r.status == SolveStatus::Feasible) {
-        if (std::isfinite(r.best_bound_j) && r.best_bound_j > 0) bounds_.push_back(provenBoundOf(problem, r.best_bound_j));
+        keepProvenBound(bounds_, problem, r.best_bound_j);
         if (bounds_.size() > kRecentBounds) bounds_.erase(bounds_.begin());
     }
     if (!r.schedule) return;
