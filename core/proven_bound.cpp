@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <utility>
 
 #include "problem_key.h"
 
@@ -35,7 +36,12 @@ ProvenBound provenBoundOf(const Problem& problem, double bound_j)
 
 void keepProvenBound(std::vector<ProvenBound>& bounds, const Problem& problem, double bound_j)
 {
-    if (std::isfinite(bound_j) && bound_j > 0) bounds.push_back(provenBoundOf(problem, bound_j));
+    keepProvenBound(bounds, provenBoundOf(problem, bound_j));
+}
+
+void keepProvenBound(std::vector<ProvenBound>& bounds, ProvenBound bound)
+{
+    if (std::isfinite(bound.bound_j) && bound.bound_j > 0) bounds.push_back(std::move(bound));
 }
 
 bool holdsFor(const ProvenBound& bound, const Problem& problem)

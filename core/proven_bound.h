@@ -32,6 +32,7 @@ ProvenBound provenBoundOf(const Problem& problem, double bound_j);
 // Appends provenBoundOf(problem, bound_j) to `bounds` where it says
 // anything (finite and above zero: a solve without one reports 0 or NaN).
 void keepProvenBound(std::vector<ProvenBound>& bounds, const Problem& problem, double bound_j);
+void keepProvenBound(std::vector<ProvenBound>& bounds, ProvenBound bound);
 
 // Whether `bound` holds for `problem`: it was proven for the same graph at
 // budgets no tighter, allowing at least what `problem` allows.

@@ -31,6 +31,10 @@ struct Stored {
     SolveResult result;  // status, bound, gap, sizes, message; schedule not yet replayed
     double relative_gap = 0;
     double time_limit_s = 0;
+    // The budgets and switches it was solved for (its neighbours' differ).
+    std::int64_t ram_budget_bytes = 0;
+    double runtime_budget_factor = 0;
+    ProblemOptions options;
 };
 
 std::optional<Stored> load(const std::filesystem::path& file, const Problem& problem)
@@ -48,6 +52,10 @@ std::optional<Stored> load(const std::filesystem::path& file, const Problem& pro
         if (!status) return std::nullopt;
         s.result.status = *status;
         s.result.best_bound_j = doc.at("best_bound_j").get<double>();
+        s.ram_budget_bytes = doc.at("ram_budget_bytes").get<std::int64_t>();
+        s.runtime_budget_factor = doc.at("runtime_budget_factor").get<double>();
+        s.options.paging = doc.at("paging").get<bool>();
+        s.options.remat = doc.at("remat").get<bool>();
         s.result.variables = doc.at("variables").get<int>();
         s.result.constraints = doc.at("constraints").get<int>();
         if (doc.contains("message")) s.result.message = doc.at("message").get<std::string>();
@@ -78,12 +86,10 @@ std::filesystem::path SolveCache::fileOf(const Problem& problem) const
     return dir_ / (graphKey(problem.graph) + "-" + h.hex() + ".json");
 }
 
-std::vector<Schedule> SolveCache::neighbourSchedules(const Problem& problem, std::size_t most) const
+SolveCache::Neighbours SolveCache::neighbours(const Problem& problem, std::size_t most) const
 {
     const std::string prefix = graphKey(problem.graph) + "-";
     const auto own = fileOf(problem);
-    // The newest files of the graph only, so that the time stays bounded
-    // however many points a long session stored.
     constexpr std::size_t kNewest = 16;
     std::vector<std::pair<std::filesystem::file_time_type, std::filesystem::path>> files;
     std::error_code ec;
@@ -94,17 +100,24 @@ std::vector<Schedule> SolveCache::neighbourSchedules(const Problem& problem, std
     }
     std::sort(files.begin(), files.end(), std::greater<>());
     if (files.size() > kNewest) files.resize(kNewest);
+    Neighbours out;
+    const ProvenBound here = provenBoundOf(problem, 0);  // the graph's key, hashed once
     std::vector<std::pair<double, Schedule>> valid;
     for (const auto& [when, file] : files) {
         auto stored = load(file, problem);
         if (!stored || !stored->result.schedule) continue;
+        ProvenBound bound = here;
+        bound.ram_budget_bytes = stored->ram_budget_bytes;
+        bound.runtime_budget_factor = stored->runtime_budget_factor;
+        bound.options = stored->options;
+        bound.bound_j = stored->result.best_bound_j;
+        if (holdsFor(bound, problem)) keepProvenBound(out.bounds, std::move(bound));
         const ReplayReport r = replaySchedule(problem.graph, *stored->result.schedule, limitsOf(problem));
         if (r.valid) valid.emplace_back(r.total_energy_j, std::move(*stored->result.schedule));
     }
     std::sort(valid.begin(), valid.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-    std::vector<Schedule> out;
     for (auto& [energy, schedule] : valid)
-        if (out.size() < most) out.push_back(std::move(schedule));
+        if (out.schedules.size() < most) out.schedules.push_back(std::move(schedule));
     return out;
 }
 
@@ -122,6 +135,7 @@ SolveCache::Lookup SolveCache::lookup(const Problem& problem, const SolverOption
         r.replay = replaySchedule(problem.graph, *r.schedule, limitsOf(problem));
         if (!r.replay.valid) return out;
         out.schedule = r.schedule;
+        out.bound_j = r.best_bound_j;
         const bool usable = r.status == SolveStatus::Optimal ? stored->relative_gap <= options.relative_gap
                                                                : stored->time_limit_s >= options.time_limit_s;
         if (!usable) return out;
@@ -169,7 +183,10 @@ SolveResult solveWithCache(const Problem& problem, SolverOptions options, const 
     auto stored = cache.lookup(problem, options);
     if (stored.answer) return std::move(*stored.answer);
     if (stored.schedule) options.hints.push_back(std::move(*stored.schedule));
-    for (Schedule& s : cache.neighbourSchedules(problem)) options.hints.push_back(std::move(s));
+    keepProvenBound(options.proven_bounds, problem, stored.bound_j);
+    SolveCache::Neighbours near = cache.neighbours(problem);
+    for (Schedule& s : near.schedules) options.hints.push_back(std::move(s));
+    for (ProvenBound& b : near.bounds) options.proven_bounds.push_back(std::move(b));
     SolveResult r = solve(problem, options, onIncumbent, cancel);
     if (!(cancel && cancel->load())) cache.store(problem, options, r);
     return r;

@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "problem.h"
+#include "proven_bound.h"
 #include "solve_result.h"
 #include "solver.h"
 
@@ -29,6 +30,9 @@ public:
         // The stored schedule, whatever its status, if the replay still
         // accepts it (a warm start for a new solve).
         std::optional<Schedule> schedule;
+        // That solve's lower bound, with the schedule (0: none): a longer
+        // solve of the same problem starts from it.
+        double bound_j = 0;
     };
     Lookup lookup(const Problem& problem, const SolverOptions& options) const;
     std::optional<SolveResult> find(const Problem& problem, const SolverOptions& options) const
@@ -36,12 +40,25 @@ public:
         return lookup(problem, options).answer;
     }
     std::optional<Schedule> storedSchedule(const Problem& problem) const { return lookup(problem, {}).schedule; }
-    // The stored schedules of the same graph at other budgets that the replay
-    // accepts under this problem's (a schedule valid at budget B is valid at
-    // every larger one), the `most` least energy first, from the 16 newest
-    // files of the graph: warm starts, so that a larger budget never comes
-    // out costlier than a recently stored smaller one.
-    std::vector<Schedule> neighbourSchedules(const Problem& problem, std::size_t most = 4) const;
+    // What the 16 newest files of the same graph at other budgets offer this
+    // problem (the newest only, so that the time stays bounded however many
+    // points a long session stored):
+    struct Neighbours {
+        // Their schedules that the replay accepts under this problem's
+        // budgets (a schedule valid at budget B is valid at every larger
+        // one), the `most` least energy first: warm starts, so that a larger
+        // budget never comes out costlier than a recently stored smaller one.
+        std::vector<Schedule> schedules;
+        // Their solves' lower bounds that hold here (proven_bound.h: proven
+        // at budgets no tighter): `poet solve` at 1.2x after one at 1.5x,
+        // or the explorer reopened, starts from what the looser solve proved.
+        std::vector<ProvenBound> bounds;
+    };
+    Neighbours neighbours(const Problem& problem, std::size_t most = 4) const;
+    std::vector<Schedule> neighbourSchedules(const Problem& problem, std::size_t most = 4) const
+    {
+        return neighbours(problem, most).schedules;
+    }
     // Stores `result` unless the stored one is better. Never throws: a cache
     // that cannot be written only costs time.
     void store(const Problem& problem, const SolverOptions& options, const SolveResult& result) const;
@@ -53,7 +70,7 @@ private:
 };
 
 // find(), else a solve warm-started from the stored schedule and the
-// neighbours', then store().
+// neighbours' and starting from their bounds, then store().
 SolveResult solveWithCache(const Problem& problem, SolverOptions options, const SolveCache& cache,
                            const IncumbentCallback& onIncumbent = {}, const std::atomic<bool>* cancel = nullptr);
 

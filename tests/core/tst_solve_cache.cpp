@@ -1,6 +1,7 @@
 // The solve cache on disk (solve_cache.h) and warm starts from hints.
 #include <QTemporaryDir>
 #include <QtTest>
+#include <cmath>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
@@ -206,6 +207,40 @@ private slots:
         QVERIFY(!incumbents.empty());
         QCOMPARE(incumbents.front(), at9.replay.total_energy_j);
         QVERIFY(r.replay.total_energy_j <= at9.replay.total_energy_j);
+    }
+
+    // A stored solve's bound holds at every tighter budget of the same graph
+    // (proven_bound.h), and only there: recomputeChainGraph at 8 B costs
+    // 5.7 J at every runtime factor (tst_proven_bound), so the 1.5x solve
+    // after a 2x one is proven by the 2x bound from the disk at once.
+    void storedBoundsCarryToTighterBudgets()
+    {
+        QTemporaryDir dir;
+        const SolveCache cache(dir.path().toStdString());
+        auto chain = [](std::int64_t ram, double factor) {
+            return problemOf(test::recomputeChainGraph(0.3, 0.4), ram, factor, true, true);
+        };
+        SolverOptions options;
+        options.time_limit_s = 30;
+        const SolveResult loose = solveWithCache(chain(8, 2.0), options, cache);
+        QCOMPARE(toString(loose.status), "optimal");
+        QVERIFY(std::abs(loose.objective_j - 5.7) < 1e-9);
+        QCOMPARE(cache.lookup(chain(8, 2.0), options).bound_j, loose.best_bound_j);
+
+        const auto near = cache.neighbours(chain(8, 1.5));
+        QCOMPARE(near.bounds.size(), std::size_t{1});
+        QCOMPARE(near.bounds.front().bound_j, loose.best_bound_j);
+        QCOMPARE(near.bounds.front().runtime_budget_factor, 2.0);
+        QVERIFY(cache.neighbours(chain(8, 2.5)).bounds.empty());  // more time than the bound had
+        QVERIFY(cache.neighbours(chain(9, 1.5)).bounds.empty());  // more RAM
+        Problem no_paging = chain(8, 1.5);
+        no_paging.options.paging = false;
+        QCOMPARE(cache.neighbours(no_paging).bounds.size(), std::size_t{1});  // less allowed: it holds
+
+        const SolveResult tight = solveWithCache(chain(8, 1.5), options, cache);
+        QCOMPARE(toString(tight.status), "optimal");
+        QVERIFY(std::abs(tight.objective_j - 5.7) < 1e-9);
+        QVERIFY2(tight.message.rfind("the bound proven at 8 B and 2x", 0) == 0, tight.message.c_str());
     }
 };
 
