@@ -102,6 +102,11 @@ struct ArrivalBound {
 // stage cut short counts with the bound its search proved.
 ArrivalBound arrivalBound(const Problem& problem, double seconds, const std::atomic<bool>* cancel = nullptr);
 
+// A window's first try in the carried bound: this share of its time at
+// most; those it cuts short get a quarter of the time on a second try,
+// after every window's first (arrival_bound.cpp).
+inline constexpr double kFirstTryShare = 1.0 / 32;
+
 // How many nonzeros of the windows' solved LPs the carried bound keeps (a
 // kept LP costs ~60 B a nonzero): resnet50 at 10% has ~1,300 windows here
 // and 2% looser, and with every LP kept the process peaked at 1.84 GB; with
