@@ -119,7 +119,8 @@ inline constexpr long kKeptWindowLpElements = 2'000'000;
 // solved) are solved exactly first (once that set is all solved, the set
 // that could rise most: see arrival_bound.cpp), then the windows from stage 1 on, so
 // a short `seconds` gives at least their sum, then the others, largest LP
-// value first; each for a quarter of `seconds` at most, until the best set
+// value first; each for kFirstTryShare of `seconds` at most, then those cut
+// short for a quarter, until the best set
 // reaches `enough_j()` (read after each piece: it falls as the caller's best
 // schedule does). With `look_back_stage` (the stage-peak bound's stage),
 // also the windows after it that look back to it (see above).
