@@ -102,6 +102,7 @@ SolveCache::Neighbours SolveCache::neighbours(const Problem& problem, std::size_
     if (files.size() > kNewest) files.resize(kNewest);
     Neighbours out;
     const ProvenBound here = provenBoundOf(problem, 0);  // the graph's key, hashed once
+    std::vector<ProvenBound> bounds;
     std::vector<std::pair<double, Schedule>> valid;
     for (const auto& [when, file] : files) {
         auto stored = load(file, problem);
@@ -111,13 +112,14 @@ SolveCache::Neighbours SolveCache::neighbours(const Problem& problem, std::size_
         bound.runtime_budget_factor = stored->runtime_budget_factor;
         bound.options = stored->options;
         bound.bound_j = stored->result.best_bound_j;
-        if (holdsFor(bound, problem)) keepProvenBound(out.bounds, std::move(bound));
+        keepProvenBound(bounds, std::move(bound));
         const ReplayReport r = replaySchedule(problem.graph, *stored->result.schedule, limitsOf(problem));
         if (r.valid) valid.emplace_back(r.total_energy_j, std::move(*stored->result.schedule));
     }
     std::sort(valid.begin(), valid.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
     for (auto& [energy, schedule] : valid)
         if (out.schedules.size() < most) out.schedules.push_back(std::move(schedule));
+    out.bound = strongestBoundFor(bounds, problem);
     return out;
 }
 
@@ -186,7 +188,7 @@ SolveResult solveWithCache(const Problem& problem, SolverOptions options, const 
     keepProvenBound(options.proven_bounds, problem, stored.bound_j);
     SolveCache::Neighbours near = cache.neighbours(problem);
     for (Schedule& s : near.schedules) options.hints.push_back(std::move(s));
-    for (ProvenBound& b : near.bounds) options.proven_bounds.push_back(std::move(b));
+    if (near.bound) options.proven_bounds.push_back(std::move(*near.bound));
     SolveResult r = solve(problem, options, onIncumbent, cancel);
     if (!(cancel && cancel->load())) cache.store(problem, options, r);
     return r;

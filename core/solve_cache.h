@@ -49,10 +49,11 @@ public:
         // one), the `most` least energy first: warm starts, so that a larger
         // budget never comes out costlier than a recently stored smaller one.
         std::vector<Schedule> schedules;
-        // Their solves' lower bounds that hold here (proven_bound.h: proven
-        // at budgets no tighter): `poet solve` at 1.2x after one at 1.5x,
-        // or the explorer reopened, starts from what the looser solve proved.
-        std::vector<ProvenBound> bounds;
+        // The strongest of their solves' lower bounds that holds here
+        // (proven_bound.h: proven at budgets no tighter): `poet solve` at
+        // 1.2x after one at 1.5x, or the explorer reopened, starts from what
+        // the looser solve proved.
+        std::optional<ProvenBound> bound;
     };
     Neighbours neighbours(const Problem& problem, std::size_t most = 4) const;
     std::vector<Schedule> neighbourSchedules(const Problem& problem, std::size_t most = 4) const
