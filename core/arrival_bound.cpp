@@ -538,8 +538,8 @@ ArrivalBound sumOfPieces(const Problem& problem, const std::vector<Piece>& piece
     // has had its first. resnet18_cifar at 11% and 1.001x: eight look-back
     // windows ending at stages 124 to 132 (LP values of 0.11 to 0.17 J,
     // hoped higher) took the quarter each and were not done, 60 s of the
-    // two threads' 60 s, and the window 106..112 looking back to 72,
-    // which the 1.002x sum has, was never reached.
+    // two threads' 60 s, and the look-back window 106..112, which the
+    // 1.002x sum has, was never reached.
     const auto piece_time = std::chrono::duration_cast<Clock::duration>(
         std::chrono::duration<double>(0.25 * std::max(0.0, seconds)));
     const auto first_try = std::chrono::duration_cast<Clock::duration>(
