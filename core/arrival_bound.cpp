@@ -544,26 +544,25 @@ ArrivalBound sumOfPieces(const Problem& problem, const std::vector<Piece>& piece
         std::chrono::duration<double>(0.25 * std::max(0.0, seconds)));
     const auto first_try = std::chrono::duration_cast<Clock::duration>(
         std::chrono::duration<double>(kFirstTryShare * std::max(0.0, seconds)));
-    std::vector<int> tries(solved.size(), 0);
-    std::vector<char> cut_short(solved.size(), 0);  // on its first try
+    enum class Next : char { First, Second, None };  // each piece's next try
+    std::vector<Next> next(solved.size(), Next::First);
     auto pick = [&]() -> int {
         const std::vector<BoundPiece> now = values();
         std::vector<int> first;
         if (steering.prefer)
             for (int k : steering.prefer(now))
                 if (k < static_cast<int>(solved.size())) first.push_back(k);
-        for (int again : {0, 1})
+        for (Next want : {Next::First, Next::Second})
             for (bool any_taken : {false, true})
                 for (const std::vector<int>* in : {&first, &order})
                     for (int k : *in)
-                        if (tries[k] == again && (!again || cut_short[k]) &&
-                            (any_taken || !steering.taken || !steering.taken(now[k])))
-                            return k;
+                        if (next[k] == want && (any_taken || !steering.taken || !steering.taken(now[k]))) return k;
         return -1;
     };
     for (int k = pick(); k >= 0; k = pick()) {
         Solved& s = solved[k];
-        const bool again = tries[k]++ > 0;
+        const bool again = next[k] == Next::Second;
+        next[k] = Next::None;
         if (steering.claim) steering.claim({s.stage, s.last, 0, false, s.window_first});
         if (Clock::now() > deadline || (cancel && cancel->load())) {
             // Not a `continue` through the pieces left: each pick shares
@@ -602,8 +601,10 @@ ArrivalBound sumOfPieces(const Problem& problem, const std::vector<Piece>& piece
         // 318,988 B and 4.6 s at 318,989 B, past its 3 s.
         const double value = provenLowerBound(model, s.value, stop.cut_short);
         s.exact = model.isProvenOptimal();
-        cut_short[k] = !s.exact && !again && first_try < piece_time;
-        if (cut_short[k] && kept) s.lp = std::move(lp);  // CbcModel searched a copy: kept for the second try
+        if (!s.exact && !again && first_try < piece_time) {
+            next[k] = Next::Second;
+            if (kept) s.lp = std::move(lp);  // CbcModel searched a copy: kept for the second try
+        }
         if (value > s.value) {
             total += value - s.value;
             s.value = value;
