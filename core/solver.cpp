@@ -399,7 +399,8 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
         constexpr double kCarriedReach = 3;
         const double arrival_extra_j = arrival.bound_j - trivial_bound_j;
         if (arrival_extra_j > 0 && known_bound_j - trivial_bound_j <= kCarriedReach * arrival_extra_j) {
-            // Where it binds, windows of seven stages carry what is in RAM
+            // Where it binds, windows of seven stages (eight where the spare
+            // time is scarce: carriedWindowStages) carry what is in RAM
             // from one stage to the next: resnet18_cifar at 12% rises from
             // 0.669 J to 0.7222 J in 6 s (0.7174 J with windows of six, all
             // solved in 5 s; the windows from stage 1 alone: 0.7125 J), and
@@ -431,17 +432,19 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
             // Never past the time limit (resnet50 at 10%: it begins at 6 s).
             const double carried_s =
                 std::min(0.8 * options.time_limit_s, options.time_limit_s - secondsSince(start));
-            const ArrivalBound carried = carriedBoundHereOrLooser(problem, 7, carried_s, cancel,
-                                                                  stage.stage, gap_asks_j, options.threads, &looser);
+            const int window = carriedWindowStages(problem);
+            const ArrivalBound carried = carriedBoundHereOrLooser(problem, window, carried_s, cancel, stage.stage,
+                                                                  gap_asks_j, options.threads, &looser);
             if (provesInfeasible(
                     carried.infeasible, carried.bound_j,
                     [&] {
                         return ": from stage " + std::to_string(carried.stage) +
-                               " on, seven stages cannot get their inputs within the budgets" +
+                               " on, " + std::to_string(window) + " stages cannot get their inputs within the budgets" +
                                (looser ? " (even with " + looserBudgetText() + " more RAM)" : "");
                     },
                     [&] {
-                        return std::string("the carried arrival bound (what each window of seven stages needs") +
+                        return "the carried arrival bound (what each window of " + std::to_string(window) +
+                               " stages needs" +
                                (looser ? ", with " + looserBudgetText() + " more RAM)" : ")");
                     }))
                 return finishWith(SolveStatus::Infeasible, nullptr, SolutionSource::None, 0);
