@@ -576,7 +576,8 @@ ArrivalBound sumOfPieces(const Problem& problem, const std::vector<Piece>& piece
         }
         // A second try needs more time than the first had.
         if (again && deadline - Clock::now() <= first_try) break;
-        const auto piece_deadline = std::min(deadline, Clock::now() + (again ? piece_time : std::min(piece_time, first_try)));
+        const auto piece_deadline =
+            std::min(deadline, Clock::now() + (again ? piece_time : std::min(piece_time, first_try)));
         const bool kept = s.lp != nullptr;
         std::unique_ptr<OsiClpSolverInterface> lp = std::move(s.lp);  // freed once solved
         if (!lp) {
@@ -609,10 +610,7 @@ ArrivalBound sumOfPieces(const Problem& problem, const std::vector<Piece>& piece
             total += value - s.value;
             s.value = value;
         }
-        if (steering.enough && steering.enough(values())) {
-            out.complete = std::all_of(solved.begin(), solved.end(), [](const Solved& x) { return x.exact; });
-            break;
-        }
+        if (steering.enough && steering.enough(values())) break;  // `complete` is settled below
     }
     out.complete = out.complete && std::all_of(solved.begin(), solved.end(), [](const Solved& x) { return x.exact; });
     out.bound_j = offset_j + total / scale;

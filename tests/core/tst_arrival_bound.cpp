@@ -245,7 +245,8 @@ private slots:
         QVERIFY(!eight.infeasible);
         qInfo("seven %.9f J, eight %.9f J, asked %.9f J", seven.bound_j, eight.bound_j, asked_j);
         QVERIFY2(eight.bound_j >= asked_j, qPrintable(QString::number(eight.bound_j, 'g', 9)));
-        for (const BoundPiece& piece : eight.pieces) QVERIFY(piece.last - piece.first < 8 || piece.first == peak.stage + 1);
+        for (const BoundPiece& piece : eight.pieces)
+            QVERIFY(piece.last - piece.first < 8 || piece.first == peak.stage + 1);  // a window, or one looking back
         const std::optional<Schedule> quick = bestQuickSchedule(p);
         QVERIFY(quick.has_value());
         const ReplayReport replay = replaySchedule(p.graph, *quick, limitsOf(p));
