@@ -397,37 +397,38 @@ struct Steering {
     // Beside a search of the same pieces at another budget: `share`
     // publishes this search's values and returns them raised to the best
     // either has proven (those only the other has after this one's own);
-    // `claim` says which piece this search solves now, and `taken` whether
-    // the other one solves that piece now or has solved it exactly (such
-    // pieces wait until no other is left).
+    // `claim` says which piece this search solves now, `cut_short` which
+    // piece's first try ended unsolved, and `taken` whether the other search
+    // solves that piece now, has solved it exactly or has cut its first try
+    // short (such pieces wait until this search has no other try left).
     std::function<std::vector<BoundPiece>(std::vector<BoundPiece>)> share;
     std::function<void(const BoundPiece&)> claim;
+    std::function<void(const BoundPiece&)> cut_short;
     std::function<bool(const BoundPiece&)> taken;
 };
 
-// The best value proven for each piece by the carried bounds at this budget
-// and at a looser one, run side by side (carriedBoundHereOrLooser): a
-// piece's bound at a looser budget holds at this one too (every schedule
-// that fits here fits there), so each piece of the sum may come from either.
-// Each search leaves the pieces the other solves or has solved exactly
-// (this budget's search, those the looser one solved exactly only where the
-// two are alike) until it has no other left, so the two share the work.
-// resnet18_cifar at 11.4% and 1.5x: the windows prove the same values at
-// both budgets, one in 1.9 s here and 0.2 s 2% looser, another in 0.5 s
-// here and 3.5 s there; each search alone does not reach what the gap asks
-// in 21 s, the two sharing do in 13 s.
+// The best value proven for each piece by two carried bounds run side by
+// side (carriedBoundHereOrLooser), one at this budget and the second at a
+// looser one or at this one too: a piece's bound at a looser budget holds
+// at this one (every schedule that fits here fits there), so each piece of
+// the sum may come from either. Each search leaves the pieces the other
+// solves now, has solved exactly or has cut short on its first try (left
+// to the other's second try) until it has no try of its own left, so the
+// two share the work. resnet18_cifar at 11.4% and 1.5x: the windows prove
+// the same values at both budgets, one in 1.9 s here and 0.2 s 2% looser,
+// another in 0.5 s here and 3.5 s there; each search alone does not reach
+// what the gap asks in 21 s, the two sharing do in 13 s.
 class SharedPieces {
 public:
-    // `looser_alike`: the looser budget's windows are taken to prove what
-    // this budget's do (see carriedBoundHereOrLooser), so this budget's
-    // search leaves those the looser one solved exactly too.
-    explicit SharedPieces(bool looser_alike) : looser_alike_(looser_alike) {}
+    // `second_looser`: the second search's budget is the looser one (its
+    // pieces are marked `looser`).
+    explicit SharedPieces(bool second_looser) : second_looser_(second_looser) {}
 
-    std::vector<BoundPiece> share(std::vector<BoundPiece> mine, bool looser)
+    std::vector<BoundPiece> share(std::vector<BoundPiece> mine, bool second)
     {
         std::lock_guard<std::mutex> lock(mutex_);
         for (BoundPiece& piece : mine) {
-            piece.looser = looser;
+            piece.looser = second && second_looser_;
             BoundPiece& best = best_[key(piece)];
             if (best.last == 0 || piece.extra_j > best.extra_j ||
                 (piece.extra_j == best.extra_j && piece.exact && !best.exact))
@@ -442,18 +443,22 @@ public:
             if (!seen.count(k)) mine.push_back(best);
         return mine;
     }
-    void claim(const BoundPiece& piece, bool looser)
+    void claim(const BoundPiece& piece, bool second)
     {
         std::lock_guard<std::mutex> lock(mutex_);
-        solving_[looser] = key(piece);
+        solving_[second] = key(piece);
     }
-    bool taken(const BoundPiece& piece, bool looser) const
+    void cutShort(const BoundPiece& piece, bool second)
     {
         std::lock_guard<std::mutex> lock(mutex_);
+        cut_short_[second].insert(key(piece));
+    }
+    bool taken(const BoundPiece& piece, bool second) const
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (solving_[!second] == key(piece) || cut_short_[!second].count(key(piece))) return true;
         const auto best = best_.find(key(piece));
-        if (solving_[!looser] == key(piece)) return true;
-        if (best == best_.end() || !best->second.exact) return false;
-        return looser ? !best->second.looser : looser_alike_;
+        return best != best_.end() && best->second.exact;
     }
     std::vector<BoundPiece> all() const
     {
@@ -468,8 +473,9 @@ private:
     static Key key(const BoundPiece& p) { return {p.window_first, p.first, p.last}; }
     mutable std::mutex mutex_;
     std::map<Key, BoundPiece> best_;
-    Key solving_[2];  // by this budget's search and the looser one's
-    const bool looser_alike_;
+    Key solving_[2];              // by the first search and the second
+    std::set<Key> cut_short_[2];  // whose first try each search cut short
+    const bool second_looser_;
 };
 
 ArrivalBound sumOfPieces(const Problem& problem, const std::vector<Piece>& pieces, double scale, double seconds,
@@ -533,15 +539,19 @@ ArrivalBound sumOfPieces(const Problem& problem, const std::vector<Piece>& piece
     };
     // One piece may take far longer than its like (resnet18_cifar at 12%,
     // a look-back window: 75 s once, 1.5 s alone), so none gets more than
-    // a quarter of the time, and that only on a second try: the first is
-    // short, and the pieces it cut short are tried again once every piece
-    // has had its first. resnet18_cifar at 11% and 1.001x: eight look-back
-    // windows ending at stages 124 to 132 (LP values of 0.11 to 0.17 J,
-    // hoped higher) took the quarter each and were not done, 60 s of the
-    // two threads' 60 s, and the look-back window 106..112, which the
-    // 1.002x sum has, was never reached.
+    // kSecondTryShare of the time, and that only on a second try: the first
+    // is short, and the pieces it cut short are tried again once every
+    // piece has had its first. resnet18_cifar at 11% and 1.001x (a quarter
+    // then, windows of seven, each search redoing the other's windows):
+    // eight look-back windows ending at stages 124 to 132 (LP values of
+    // 0.11 to 0.17 J, hoped higher) took the quarter each and were not
+    // done, 60 s of the two threads' 60 s, and the look-back window
+    // 106..112, which the 1.002x sum has, was never reached. At 11% and
+    // 1.002x the look-back window 106..113 needs ~4 s on its second try
+    // alone, more than a quarter (6 s in a 30 s solve) beside the solver's
+    // background plan.
     const auto piece_time = std::chrono::duration_cast<Clock::duration>(
-        std::chrono::duration<double>(0.25 * std::max(0.0, seconds)));
+        std::chrono::duration<double>(kSecondTryShare * std::max(0.0, seconds)));
     const auto first_try = std::chrono::duration_cast<Clock::duration>(
         std::chrono::duration<double>(kFirstTryShare * std::max(0.0, seconds)));
     enum class Next : char { First, Second, None };  // each piece's next try
@@ -552,11 +562,20 @@ ArrivalBound sumOfPieces(const Problem& problem, const std::vector<Piece>& piece
         if (steering.prefer)
             for (int k : steering.prefer(now))
                 if (k < static_cast<int>(solved.size())) first.push_back(k);
-        for (Next want : {Next::First, Next::Second})
-            for (bool any_taken : {false, true})
+        // The pieces the other search has taken come after this search's own
+        // second tries, and those solved exactly at this budget never again:
+        // resnet18_cifar at 11% and 1.002x (windows of eight, 24 s alone),
+        // the two searches each solved 217 windows the other had solved or
+        // cut short (half of the 28 s of the two threads before the second
+        // tries began), and the look-back window whose second try proves the
+        // gap came at 18 s, now at 12 s.
+        for (bool any_taken : {false, true})
+            for (Next want : {Next::First, Next::Second})
                 for (const std::vector<int>* in : {&first, &order})
                     for (int k : *in)
-                        if (next[k] == want && (any_taken || !steering.taken || !steering.taken(now[k]))) return k;
+                        if (next[k] == want && !(now[k].exact && !now[k].looser) &&
+                            (any_taken || !steering.taken || !steering.taken(now[k])))
+                            return k;
         return -1;
     };
     for (int k = pick(); k >= 0; k = pick()) {
@@ -603,6 +622,7 @@ ArrivalBound sumOfPieces(const Problem& problem, const std::vector<Piece>& piece
         const double value = provenLowerBound(model, s.value, stop.cut_short);
         s.exact = model.isProvenOptimal();
         if (!s.exact && !again && first_try < piece_time) {
+            if (steering.cut_short) steering.cut_short({s.stage, s.last, 0, false, s.window_first});
             next[k] = Next::Second;
             if (kept) s.lp = std::move(lp);  // CbcModel searched a copy: kept for the second try
         }
@@ -680,12 +700,11 @@ ArrivalBound withBestSet(ArrivalBound bound, const std::vector<BoundPiece>& all,
     return bound;
 }
 
-// carriedArrivalBound, its pieces' values shared with searches at other
-// budgets through `shared` (`looser`: this budget is looser than the
-// caller's).
+// carriedArrivalBound, its pieces' values shared with a second search
+// through `shared` (`second`: this is the second search).
 ArrivalBound carriedBound(const Problem& problem, int window, double seconds, const std::atomic<bool>* cancel,
                           int look_back_stage, const std::function<double()>& enough_j, SharedPieces* shared,
-                          bool looser, long kept_lp_elements = kKeptWindowLpElements)
+                          bool second, long kept_lp_elements = kKeptWindowLpElements)
 {
     const auto begun = Clock::now();  // the windows' MILPs count in the time (resnet50: ~1 s)
     const PageoutCharges pageout(problem.graph);
@@ -759,9 +778,10 @@ ArrivalBound carriedBound(const Problem& problem, int window, double seconds, co
         return bestPartition(hoped, n);
     };
     if (shared) {
-        steering.share = [=](std::vector<BoundPiece> mine) { return shared->share(std::move(mine), looser); };
-        steering.claim = [=](const BoundPiece& piece) { shared->claim(piece, looser); };
-        steering.taken = [=](const BoundPiece& piece) { return shared->taken(piece, looser); };
+        steering.share = [=](std::vector<BoundPiece> mine) { return shared->share(std::move(mine), second); };
+        steering.claim = [=](const BoundPiece& piece) { shared->claim(piece, second); };
+        steering.cut_short = [=](const BoundPiece& piece) { shared->cutShort(piece, second); };
+        steering.taken = [=](const BoundPiece& piece) { return shared->taken(piece, second); };
     }
     steering.enough = [&](const std::vector<BoundPiece>& now) {
         return enough_j && plain_j + sumOf(now, bestPartition(now, n)) >= enough_j();
@@ -796,10 +816,17 @@ ArrivalBound carriedBoundHereOrLooser(const Problem& problem, int window, double
     // stage pays here and none 2% looser (layer1's backward can recompute
     // there), and a window that proves 0.0558 J here proves 0.0296 J there;
     // left to the looser search, the sum stayed 2.7% below the schedule.
-    // At 11.4% the stages pay alike and so do the windows.
+    // There the second search is at this budget too, the two splitting its
+    // windows. Both at their own budgets, each solved most windows once more
+    // than needed (resnet18_cifar at 12% and 1.002x: 199 windows, 38 s of
+    // the two threads' 50 s; the look-back window 106..113 proves 0.0293 J
+    // 2% looser, 0.0413 J here), and at 1.001 to 1.005x the sum was 0.65
+    // to 0.97% short at 30 s. At 11.4% the stages pay alike and so do the
+    // windows.
     const double stage_share = 0.02 * seconds;
     const bool looser_alike =
         arrivalBound(relaxed, stage_share, cancel).bound_j >= arrivalBound(problem, stage_share, cancel).bound_j;
+    const Problem& second = looser_alike ? relaxed : problem;
     seconds -= secondsSince(begun);
     SharedPieces shared(looser_alike);
     std::atomic<bool> settled{false};
@@ -810,7 +837,7 @@ ArrivalBound carriedBoundHereOrLooser(const Problem& problem, int window, double
     runUntil([&] { return settled || (cancel && cancel->load()); },
              [&](const std::atomic<bool>* stop) {
                  std::thread other([&] {
-                     there = carriedBound(relaxed, window, seconds, stop, look_back_stage, enough_j, &shared, true);
+                     there = carriedBound(second, window, seconds, stop, look_back_stage, enough_j, &shared, true);
                      settle(there);
                  });
                  here = carriedBound(problem, window, seconds, stop, look_back_stage, enough_j, &shared, false);
@@ -819,7 +846,7 @@ ArrivalBound carriedBoundHereOrLooser(const Problem& problem, int window, double
              });
     if (here.infeasible) return here;
     if (there.infeasible) {
-        if (looser) *looser = true;
+        if (looser) *looser = looser_alike;
         return there;
     }
     // Each piece as the better of the two proved it, whichever finished last.

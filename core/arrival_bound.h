@@ -103,9 +103,10 @@ struct ArrivalBound {
 ArrivalBound arrivalBound(const Problem& problem, double seconds, const std::atomic<bool>* cancel = nullptr);
 
 // A window's first try in the carried bound: this share of its time at
-// most; those it cuts short get a quarter of the time on a second try,
+// most; those it cuts short get kSecondTryShare of it on a second try,
 // after every window's first (arrival_bound.cpp).
 inline constexpr double kFirstTryShare = 1.0 / 32;
+inline constexpr double kSecondTryShare = 0.35;
 
 // How many nonzeros of the windows' solved LPs the carried bound keeps (a
 // kept LP costs ~60 B a nonzero): resnet50 at 10% has ~1,300 windows here
@@ -120,7 +121,7 @@ inline constexpr long kKeptWindowLpElements = 2'000'000;
 // that could rise most: see arrival_bound.cpp), then the windows from stage 1 on, so
 // a short `seconds` gives at least their sum, then the others, largest LP
 // value first; each for kFirstTryShare of `seconds` at most, then those cut
-// short for a quarter, until the best set
+// short for kSecondTryShare, until the best set
 // reaches `enough_j()` (read after each piece: it falls as the caller's best
 // schedule does). With `look_back_stage` (the stage-peak bound's stage),
 // also the windows after it that look back to it (see above).
@@ -159,8 +160,8 @@ inline constexpr double kLooserBudgetShare = 0.02;
 // quicker to solve exactly (resnet18_cifar on m4 at 1.5x and 11.5%: ~40 s
 // on one core to what a 0.5% gap asks, 6.5 s at 11.73%). The two share
 // their windows' values and split the windows between them (where the
-// looser budget's stages pay less than these, this budget's search solves
-// even the windows the looser one solved exactly); the sum takes each
+// looser budget's stages pay less than these, its windows would prove less:
+// the second core then searches this budget too); the sum takes each
 // window from whichever proved more. Both stop once the sum proves
 // `enough_j()` or either proves that nothing fits (the looser one's proof
 // holds here too); `looser` says whether a window of the sum, or the
