@@ -582,7 +582,8 @@ ArrivalBound sumOfPieces(const Problem& problem, const std::vector<Piece>& piece
         Solved& s = solved[k];
         const bool again = next[k] == Next::Second;
         next[k] = Next::None;
-        if (steering.claim) steering.claim({s.stage, s.last, 0, false, s.window_first});
+        const BoundPiece which{s.stage, s.last, 0, false, s.window_first};  // names it to the other search
+        if (steering.claim) steering.claim(which);
         if (Clock::now() > deadline || (cancel && cancel->load())) {
             // Not a `continue` through the pieces left: each pick shares
             // every piece's value (resnet50: ~1,300 pieces, 1 s and more).
@@ -622,7 +623,7 @@ ArrivalBound sumOfPieces(const Problem& problem, const std::vector<Piece>& piece
         const double value = provenLowerBound(model, s.value, stop.cut_short);
         s.exact = model.isProvenOptimal();
         if (!s.exact && !again && first_try < piece_time) {
-            if (steering.cut_short) steering.cut_short({s.stage, s.last, 0, false, s.window_first});
+            if (steering.cut_short) steering.cut_short(which);
             next[k] = Next::Second;
             if (kept) s.lp = std::move(lp);  // CbcModel searched a copy: kept for the second try
         }

@@ -141,10 +141,12 @@ ArrivalBound carriedArrivalBound(const Problem& problem, int window, double seco
 // and 1.002x, every window solved exactly (two cores, 2% looser beside),
 // 0.757898 J with seven in 22 s, 0.762562 J with eight in 50 s (the best
 // schedule known 0.762785 J); nine and ten take longer still. 30 s solves
-// are on the edge with eight (bench_solve, four runs each): 12% at 1.005x
-// proven in 2, 12% at 1.002x and 11% at 1.005x in 1 (23.9 to 25.2 s), 11%
-// at 1.002x in none, with seven none (0.64 to 0.65% short); jetsontx2's
-// 11% at 1.002x in 22 s (0.64% with seven, one run each); with nine, none.
+// (bench_solve) with eight: 11 and 12% at 1.001 to 1.005x proven in 14 to
+// 21 s since the two carried searches stopped redoing each other's windows
+// (session 70, two runs each; before, on the edge at 24 to 25 s in 4 of 16
+// runs at 1.002 and 1.005x; with seven then, 0.64 to 0.65% short);
+// jetsontx2's 11% and 12% at 1.002x in 14 and 15 s; with nine (session
+// 69), none.
 // Beyond 1.005x eight cost too much: 11 and 12% at 1.01 to 1.03x were
 // proven in 2.3 to 6.8 s with seven and are 0.66% short with eight, and at
 // 1.5x 11 to 13.35% in 5.8 to 23 s with seven, only 12.5 and 13% with
