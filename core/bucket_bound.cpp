@@ -458,6 +458,17 @@ std::vector<int> bucketBoundStages(const Problem& problem, int peak_stage, int t
     return stages;
 }
 
+std::vector<int> stridedTailStages(const Problem& problem, int peak_stage, int span, int stride, int offset)
+{
+    const std::vector<int> tail = bucketBoundStages(problem, -1, span);
+    std::vector<int> stages;
+    for (int k = static_cast<int>(tail.size()) - 1 - offset; k >= 0; k -= std::max(1, stride)) stages.push_back(tail[k]);
+    if (peak_stage >= 0 && std::find(stages.begin(), stages.end(), peak_stage) == stages.end())
+        stages.push_back(peak_stage);
+    std::sort(stages.begin(), stages.end());
+    return stages;
+}
+
 std::vector<int> busiestRecomputingStages(const Problem& problem, const Schedule& schedule, int peak_stage, int before,
                                           int count)
 {

@@ -47,8 +47,12 @@ double shortTailsShare(double seconds_left)
 }
 
 // How the result names a bucket bound on the stage-peak stage and a tail.
-std::string bucketBoundName(int tail, const std::vector<int>& added_stages = {})
+std::string bucketBoundName(int tail, const std::vector<int>& added_stages = {}, int stride = 1)
 {
+    if (stride > 1)
+        return "the bucket bound (the stage-peak stage and every " +
+               (stride == 2 ? std::string("second") : stride == 3 ? "third" : std::to_string(stride) + "th") +
+               " of the last " + std::to_string(tail) + " over the budget, with time)";
     if (added_stages.empty())
         return "the bucket bound (the stage-peak stage and the last " + std::to_string(tail) +
                " over the budget, with time)";
@@ -584,15 +588,16 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
     auto takeTailsBound = [&] {
         if (!tails) return;
         double bound_j = 0;
-        int tail = 0;
+        int tail = 0, stride = 1;
         std::vector<int> added_stages;
         {
             std::lock_guard lock(shared.mutex);
             bound_j = tails->boundJ();
             tail = tails->tail();
+            stride = tails->stride();
             added_stages = tails->addedStages();
         }
-        raiseKnownBound(bound_j, [tail, added_stages] { return bucketBoundName(tail, added_stages); });
+        raiseKnownBound(bound_j, [tail, added_stages, stride] { return bucketBoundName(tail, added_stages, stride); });
     };
     if (tails && warm) {
         // No LP relaxation and no CBC search where the tails run: there the
