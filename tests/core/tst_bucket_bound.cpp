@@ -1,24 +1,23 @@
-// The bucket bound (bucket_bound.h): never above formulation.md's optimum
-// (the reference build, solved exactly) nor below the stage-peak bound on
-// every budget of two small training graphs, on every stage and on the
-// stages the solver picks (every second one too), with and without a cutoff; and above the stage
-// peak on resnet18_cifar, where it was built, where a long tail proves the
-// solver's schedule within 0.5% at 14%; a tail on which CBC faults after
-// its cutoff fell is solved again, with nothing on stderr, and one on which
-// it faults in its dynamic branching is solved again with strong branching
-// alone (bert with three blocks: then proven at its best schedule). With the
-// recompute-moment rows: never above the optimum on two small graphs with
-// adds, the same grown tail by tail as alone, and 4 mJ higher on
-// resnet18_cifar at 17%. The root's LP stop ends Clp's simplex on cancel
-// in the root only. On the full stages (no room beside the node): never
-// above the optimum on the small graphs, and 1.8 J over the checkpoint
-// bound on bert at 8.5%. With the stages where a schedule recomputes most
-// added before each tail: never above the optimum on the small graphs, and
-// at resnet18_cifar's 20% and 1.002x a proof the tails alone do not give;
-// those stages are the busiest between the stage-peak stage and the tail.
-// Every third of the last 19 stages over the budget (and the stage-peak
-// stage): those stages, and at resnet18_cifar's 17% and 1.002x a proof that
-// as many consecutive stages do not give.
+// The bucket bound (bucket_bound.h): never above formulation.md's optimum (the
+// reference build, solved exactly) nor below the stage-peak bound on every
+// budget of two small training graphs, on every stage and on the stages the
+// solver picks (every second one too), with and without a cutoff; and above the
+// stage peak on resnet18_cifar, where it was built, where a long tail proves
+// the solver's schedule within 0.5% at 14%; a tail on which CBC faults after
+// its cutoff fell is solved again, with nothing on stderr, and one on which it
+// faults in its dynamic branching is solved again with strong branching alone
+// (bert with three blocks: then proven at its best schedule). With the
+// recompute-moment rows: never above the optimum on two small graphs with adds,
+// the same grown tail by tail as alone, and 4 mJ higher on resnet18_cifar at
+// 17%. The root's LP stop ends Clp's simplex on cancel in the root only. On the
+// full stages (no room beside the node): never above the optimum on the small
+// graphs, and 1.8 J over the checkpoint bound on bert at 8.5%. With the stages
+// where a schedule recomputes most added before each tail: never above the
+// optimum on the small graphs, and at resnet18_cifar's 20% and 1.002x a proof
+// the tails alone do not give; those stages are the busiest between the
+// stage-peak stage and the tail. Every third of the last 19 stages over the
+// budget (and the stage-peak stage): those stages, and at resnet18_cifar's 17%
+// and 1.002x a proof that as many consecutive stages do not give.
 #include <QtTest>
 
 #include <cmath>
