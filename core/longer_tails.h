@@ -186,7 +186,7 @@ private:
     // 30 s (at 1.001x never), and the strided tails prove resnet18_cifar on
     // m4 at 17 and 25% and 1.002x (were 0.77 and 0.81% short at 30 s) and
     // raise the bound at 14 and 18% and 1.001x (gaps 1.04 and 0.92% to
-    // 0.56 and 0.57%). At 1.005x tail 18 needs that time: 16% was proven
+    // 0.56 to 0.72 and 0.57%). At 1.005x tail 18 needs that time: 16% was proven
     // in 11.8 s, with the strided tails first 0.95% short. (On the long
     // tails' thread they were stopped at the plan's stall, 6 to 12 s in,
     // before the offset that proves the gap had its turn.)
