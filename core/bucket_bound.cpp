@@ -444,6 +444,15 @@ private:
     double lowest_ = INFINITY;
 };
 
+// `stages` with `peak_stage` (-1: none) once, in stage order.
+std::vector<int> withPeakStage(std::vector<int> stages, int peak_stage)
+{
+    if (peak_stage >= 0 && std::find(stages.begin(), stages.end(), peak_stage) == stages.end())
+        stages.push_back(peak_stage);
+    std::sort(stages.begin(), stages.end());
+    return stages;
+}
+
 }  // namespace
 
 std::vector<int> bucketBoundStages(const Problem& problem, int peak_stage, int tail)
@@ -452,10 +461,7 @@ std::vector<int> bucketBoundStages(const Problem& problem, int peak_stage, int t
     const double budget = static_cast<double>(problem.ram_budget_bytes);
     for (int t = problem.graph.size() - 1; t >= 0 && static_cast<int>(stages.size()) < tail; --t)
         if (stagePeak(problem, t).plain_bytes > budget) stages.push_back(t);
-    if (peak_stage >= 0 && std::find(stages.begin(), stages.end(), peak_stage) == stages.end())
-        stages.push_back(peak_stage);
-    std::sort(stages.begin(), stages.end());
-    return stages;
+    return withPeakStage(std::move(stages), peak_stage);
 }
 
 std::vector<int> stridedTailStages(const Problem& problem, int peak_stage, int span, int stride, int offset)
@@ -463,10 +469,7 @@ std::vector<int> stridedTailStages(const Problem& problem, int peak_stage, int s
     const std::vector<int> tail = bucketBoundStages(problem, -1, span);
     std::vector<int> stages;
     for (int k = static_cast<int>(tail.size()) - 1 - offset; k >= 0; k -= std::max(1, stride)) stages.push_back(tail[k]);
-    if (peak_stage >= 0 && std::find(stages.begin(), stages.end(), peak_stage) == stages.end())
-        stages.push_back(peak_stage);
-    std::sort(stages.begin(), stages.end());
-    return stages;
+    return withPeakStage(std::move(stages), peak_stage);
 }
 
 std::vector<int> busiestRecomputingStages(const Problem& problem, const Schedule& schedule, int peak_stage, int before,

@@ -186,10 +186,10 @@ private:
     // 30 s (at 1.001x never), and the strided tails prove resnet18_cifar on
     // m4 at 17 and 25% and 1.002x (were 0.77 and 0.81% short at 30 s) and
     // raise the bound at 14 and 18% and 1.001x (gaps 1.04 and 0.92% to
-    // 0.56 to 0.72 and 0.57%). At 1.005x tail 18 needs that time: 16% was proven
-    // in 11.8 s, with the strided tails first 0.95% short. (On the long
-    // tails' thread they were stopped at the plan's stall, 6 to 12 s in,
-    // before the offset that proves the gap had its turn.)
+    // 0.56 to 0.72 and 0.57%). At 1.005x tail 18 needs that time: 16% was
+    // proven in 11.8 s, with the strided tails first 0.95% short. (On the
+    // long tails' thread they were stopped at the plan's stall, 6 to 12 s
+    // in, before the offset that proves the gap had its turn.)
     static constexpr int kStride = 3;
     static constexpr double kStridedShare = 0.75, kStridedFactor = 1.002;
     // Where the spare time is scarce, the short tails come with the stages
@@ -251,30 +251,31 @@ private:
             std::vector<int> stages = stridedTailStages(problem_, peak_stage_, kLongTail, kStride, offset);
             if (std::find(sets.begin(), sets.end(), stages) == sets.end()) sets.push_back(std::move(stages));
         }
-        auto solve = [&](const std::vector<int>& stages, double slice) {
-            const BucketBound bound = bucketBound(problem_, stages, slice, stop, [this] { return enoughJ(); });
-            offerScheduleFrom(bound);
-            found(bound, kLongTail, kStride);
-            return bound;
-        };
         std::vector<std::pair<double, std::size_t>> again;  // (bound, set) of those cut short
         for (std::size_t k = 0; k < sets.size(); ++k) {
             if (*stop || left_s() <= 0) return;
-            const BucketBound bound = solve(sets[k], std::min(seconds / 6, left_s()));
+            const BucketBound bound = solveOn(sets[k], kLongTail, kStride, std::min(seconds / 6, left_s()), stop);
             if (!bound.complete && !bound.infeasible) again.emplace_back(bound.bound_j, k);
         }
         std::stable_sort(again.begin(), again.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
         for (const auto& [bound_j, k] : again) {
             if (*stop || left_s() <= 0) return;
-            solve(sets[k], left_s());
+            solveOn(sets[k], kLongTail, kStride, left_s(), stop);
         }
     }
     void solveOne(int tail, double seconds, const std::atomic<bool>* stop)
     {
-        const BucketBound bound =
-            bucketBound(problem_, bucketBoundStages(problem_, peak_stage_, tail), seconds, stop, [this] { return enoughJ(); });
+        solveOn(bucketBoundStages(problem_, peak_stage_, tail), tail, 1, seconds, stop);
+    }
+    // The bucket bound on `stages` (every `stride`-th of the last `tail`),
+    // cut off at what the gap asks; its schedule offered, its bound found.
+    BucketBound solveOn(const std::vector<int>& stages, int tail, int stride, double seconds,
+                        const std::atomic<bool>* stop)
+    {
+        const BucketBound bound = bucketBound(problem_, stages, seconds, stop, [this] { return enoughJ(); });
         offerScheduleFrom(bound);
-        found(bound, tail);
+        found(bound, tail, stride);
+        return bound;
     }
     // What a tail must prove. Kept in the shared state too: found() and
     // CBC's handler judge the gap by its best_j.
