@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <map>
 #include <memory>
@@ -90,43 +91,10 @@ std::vector<char> pagingStateColumns(const Formulation& f, int n)
     return paging_state;
 }
 
-WindowMilp windowMilp(const Formulation& f, const RowIndex& index, const std::vector<char>& paging_state,
-                      const std::vector<double>& x, int n, int t0, int t1)
+// The columns and rows of `m`, whose groups are chosen (`group_of` each
+// column's group, or -1 for one that keeps its value in m.fixed).
+void finishMilp(const Formulation& f, const RowIndex& index, const std::vector<int>& group_of, WindowMilp& m)
 {
-    WindowMilp m;
-    m.fixed = x;
-    std::vector<int> group_of(f.columns(), -1);
-    auto join = [&](int group, int col) {
-        if (col < 0) return;
-        group_of[col] = group;
-        m.groups[group].push_back(col);
-    };
-    auto alone = [&](int col) {
-        if (col < 0) return;
-        m.groups.emplace_back();
-        join(static_cast<int>(m.groups.size()) - 1, col);
-    };
-    for (int c = 0; c < f.columns(); ++c)
-        if (!paging_state[c] && f.stageOf(c) >= t0 && f.stageOf(c) <= t1) alone(c);
-    for (int i = 0; i < n; ++i) {
-        int first_held = -1;  // the first stage before the window with i in RAM
-        for (int t = i + 1; t < t0 && first_held < 0; ++t)
-            if (const int c = f.column(Var::S_RAM, t, i); c >= 0 && x[c] > 0.5) first_held = t;
-        const int out = first_held >= 0 ? f.column(Var::M_out, first_held, i) : Formulation::kNone;
-        if (out >= 0) {  // paged out there or nowhere, on flash from then on
-            m.groups.emplace_back();
-            const int group = static_cast<int>(m.groups.size()) - 1;
-            join(group, out);
-            for (int t = first_held + 1; t < n; ++t) join(group, f.column(Var::S_SD, t, i));
-            for (int t = 0; t < n; ++t)
-                if (const int c = f.column(Var::M_out, t, i); c >= 0 && group_of[c] < 0) m.fixed[c] = 0;
-        } else {  // made in the window or after: its own paging columns from the window on
-            for (int t = t0; t < n; ++t) {
-                if (t <= t1) alone(f.column(Var::M_out, t, i));
-                alone(f.column(Var::S_SD, t, i));
-            }
-        }
-    }
     for (const auto& group : m.groups) {
         double cost = 0;
         for (int c : group) cost += f.objective[c];
@@ -175,8 +143,84 @@ WindowMilp windowMilp(const Formulation& f, const RowIndex& index, const std::ve
                 m.triplet_value.push_back(a);
             }
     }
+}
+
+WindowMilp windowMilp(const Formulation& f, const RowIndex& index, const std::vector<char>& paging_state,
+                      const std::vector<double>& x, int n, int t0, int t1)
+{
+    WindowMilp m;
+    m.fixed = x;
+    std::vector<int> group_of(f.columns(), -1);
+    auto join = [&](int group, int col) {
+        if (col < 0) return;
+        group_of[col] = group;
+        m.groups[group].push_back(col);
+    };
+    auto alone = [&](int col) {
+        if (col < 0) return;
+        m.groups.emplace_back();
+        join(static_cast<int>(m.groups.size()) - 1, col);
+    };
+    for (int c = 0; c < f.columns(); ++c)
+        if (!paging_state[c] && f.stageOf(c) >= t0 && f.stageOf(c) <= t1) alone(c);
+    for (int i = 0; i < n; ++i) {
+        int first_held = -1;  // the first stage before the window with i in RAM
+        for (int t = i + 1; t < t0 && first_held < 0; ++t)
+            if (const int c = f.column(Var::S_RAM, t, i); c >= 0 && x[c] > 0.5) first_held = t;
+        const int out = first_held >= 0 ? f.column(Var::M_out, first_held, i) : Formulation::kNone;
+        if (out >= 0) {  // paged out there or nowhere, on flash from then on
+            m.groups.emplace_back();
+            const int group = static_cast<int>(m.groups.size()) - 1;
+            join(group, out);
+            for (int t = first_held + 1; t < n; ++t) join(group, f.column(Var::S_SD, t, i));
+            for (int t = 0; t < n; ++t)
+                if (const int c = f.column(Var::M_out, t, i); c >= 0 && group_of[c] < 0) m.fixed[c] = 0;
+        } else {  // made in the window or after: its own paging columns from the window on
+            for (int t = t0; t < n; ++t) {
+                if (t <= t1) alone(f.column(Var::M_out, t, i));
+                alone(f.column(Var::S_SD, t, i));
+            }
+        }
+    }
+    finishMilp(f, index, group_of, m);
     return m;
 }
+
+// Per column: the value whose schedule variable it is (R, S_RAM, S_SD,
+// M_in, M_out of value i), or -1 (FREE and U, which the stage they
+// belong to holds).
+std::vector<int> columnValues(const Formulation& f, int n)
+{
+    std::vector<int> value_of(f.columns(), -1);
+    for (int t = 0; t < n; ++t)
+        for (int i = 0; i < n; ++i)
+            for (Var v : {Var::R, Var::S_RAM, Var::S_SD, Var::M_in, Var::M_out})
+                if (const int c = f.column(v, t, i); c >= 0) value_of[c] = i;
+    return value_of;
+}
+
+// A value set's MILP (window_search.h): every column of its values free at
+// every stage, and the RAM's columns (FREE, U) of stages lo..hi; the rest
+// keeps the schedule's values (`x`).
+WindowMilp valueSetMilp(const Formulation& f, const RowIndex& index, const std::vector<int>& value_of,
+                        const std::vector<double>& x, int n, const ValueSet& set)
+{
+    WindowMilp m;
+    m.fixed = x;
+    std::vector<char> chosen(n, 0);
+    for (int v : set.values) chosen[v] = 1;
+    std::vector<int> group_of(f.columns(), -1);
+    for (int c = 0; c < f.columns(); ++c) {
+        const int v = value_of[c];
+        const bool freed = v >= 0 ? chosen[v] != 0 : f.stageOf(c) >= set.lo && f.stageOf(c) <= set.hi;
+        if (!freed) continue;
+        group_of[c] = static_cast<int>(m.groups.size());
+        m.groups.push_back({c});
+    }
+    finishMilp(f, index, group_of, m);
+    return m;
+}
+
 
 // The window's optimum if it is below the schedule's (`x`), as a full
 // column solution; `exact` says whether the search finished by `deadline`
@@ -300,6 +344,42 @@ std::vector<std::pair<int, int>> pageOutWindows(const Graph& g, const Schedule& 
     return windows;
 }
 
+std::vector<ValueSet> swapValueSets(const Graph& g, const Schedule& s)
+{
+    const int n = g.size();
+    std::vector<char> paged(n, 0), recomputed(n, 0);
+    std::vector<int> first_return(n, -1);  // the first stage where a value comes back
+    for (int i = 0; i < n; ++i)
+        for (int t = i + 1; t < n; ++t) {
+            paged[i] |= s.M_out(t, i);
+            recomputed[i] |= s.R(t, i);
+            if (first_return[i] < 0 && (s.R(t, i) || s.M_in(t, i))) first_return[i] = t;
+        }
+    std::vector<ValueSet> sets;
+    for (int distance = 1; distance <= kSwapDistance; ++distance)
+        for (int a = 0; a + distance < n; ++a) {
+            const int b = a + distance;
+            if (!(paged[a] && recomputed[b]) && !(recomputed[a] && paged[b])) continue;
+            const int paged_one = paged[a] && recomputed[b] ? a : b;
+            ValueSet set;
+            set.values = {a, b};
+            for (int u : g.predecessors(paged_one)) set.values.push_back(u);
+            std::sort(set.values.begin(), set.values.end());
+            set.values.erase(std::unique(set.values.begin(), set.values.end()), set.values.end());
+            int first = n - 1, last = 0;
+            for (int v : set.values) {
+                const auto& reads = g.successors(v);
+                const int last_read = reads.empty() ? v : reads.back();
+                first = std::min(first, first_return[v] >= 0 ? first_return[v] : last_read);
+                last = std::max(last, last_read);
+            }
+            set.lo = std::max(0, first - kSetLookBack);
+            set.hi = std::min(n - 1, last + 2);
+            sets.push_back(std::move(set));
+        }
+    return sets;
+}
+
 Schedule improveByWindows(const Problem& problem, const Schedule& s, Clock::time_point deadline,
                           const std::atomic<bool>* cancel, const std::function<void(const Schedule&)>& improved,
                           const std::atomic<int>* threads)
@@ -332,13 +412,18 @@ Schedule improveByWindows(const Problem& problem, const Schedule& s, Clock::time
     // resnet18_cifar on m4 at 20% and 1.5x, after the window of four stages
     // at 116 saved 0.2%: the other 60 windows of four, solved again, took
     // 4.4 s and saved nothing; now 8 of them, 1.5 s.
-    auto solvePass = [&](const std::vector<std::pair<int, int>>& windows, double cap_s, std::vector<char>* settled,
-                         int width, Clock::time_point start_by = Clock::time_point::max()) {
+    // `count` neighbourhoods, each MILP made by `build` (its index, the
+    // column values of the moment); `settled` is by a window's first stage
+    // (`windows`), so none for value sets.
+    using Build = std::function<WindowMilp(std::size_t, const std::vector<double>&)>;
+    auto solveEach = [&](std::size_t count, const Build& build, const std::vector<std::pair<int, int>>& windows,
+                         double cap_s, std::vector<char>* settled, int width,
+                         Clock::time_point start_by = Clock::time_point::max()) {
         const long changes_before = changes;
         std::atomic<std::size_t> next{0};
         auto work = [&] {
-            for (std::size_t k; !over() && Clock::now() < start_by && (k = next++) < windows.size();) {
-                const auto [t0, t1] = windows[k];
+            for (std::size_t k; !over() && Clock::now() < start_by && (k = next++) < count;) {
+                const int t0 = k < windows.size() ? windows[k].first : 0;
                 std::vector<double> x_then;
                 long changes_then = 0;
                 {
@@ -346,7 +431,7 @@ Schedule improveByWindows(const Problem& problem, const Schedule& s, Clock::time
                     x_then = x;
                     changes_then = changes;
                 }
-                const WindowMilp m = windowMilp(f, index, paging_state, x_then, n, t0, t1);
+                const WindowMilp m = build(k, x_then);
                 bool exact = false;
                 const auto window_deadline = std::min(deadline, secondsAfter(Clock::now(), cap_s));
                 const std::optional<std::vector<double>> y =
@@ -379,6 +464,15 @@ Schedule improveByWindows(const Problem& problem, const Schedule& s, Clock::time
         for (std::thread& helper : helpers) helper.join();
         return changes != changes_before;
     };
+    auto solvePass = [&](const std::vector<std::pair<int, int>>& windows, double cap_s, std::vector<char>* settled,
+                         int width, Clock::time_point start_by = Clock::time_point::max()) {
+        return solveEach(
+            windows.size(),
+            [&](std::size_t k, const std::vector<double>& x_then) {
+                return windowMilp(f, index, paging_state, x_then, n, windows[k].first, windows[k].second);
+            },
+            windows, cap_s, settled, width, start_by);
+    };
     // The page-out windows first, once, each given up to 2 s (those that
     // paid took 0.3 to 1.3 s), none started after 8 s or half the time
     // left: bert on m4 at 10% and 1.5x has 37 of them, which took 26 s of
@@ -386,6 +480,28 @@ Schedule improveByWindows(const Problem& problem, const Schedule& s, Clock::time
     const auto now = Clock::now();
     solvePass(pageOutWindows(g, best), 2.0, nullptr, 0,
               std::min(secondsAfter(now, 8.0), now + (deadline - now) / 2));
+    // Where the spare time is scarce, the swap sets next, each cut short
+    // after kValueSetCapS, none started after kValueSetsS or a quarter of
+    // the time left; after a pass that found a better schedule, that
+    // schedule's sets (window_search.h says why).
+    if (spareTimeIsScarce(problem)) {
+        const std::vector<int> value_of = columnValues(f, n);
+        const auto sets_now = Clock::now();
+        const auto sets_end = std::min(secondsAfter(sets_now, kValueSetsS), sets_now + (deadline - sets_now) / 4);
+        for (bool changed = true; changed && !over() && Clock::now() < sets_end;) {
+            std::vector<ValueSet> sets;
+            {
+                std::lock_guard lock(mutex);
+                sets = swapValueSets(g, best);
+            }
+            changed = solveEach(
+                sets.size(),
+                [&](std::size_t k, const std::vector<double>& x_then) {
+                    return valueSetMilp(f, index, value_of, x_then, n, sets[k]);
+                },
+                {}, kValueSetCapS, nullptr, 0, sets_end);
+        }
+    }
     // Per width, passes over the windows not yet solved exactly against the
     // current schedule, each cut short at a limit that doubles from pass
     // to pass (up to 2 s); a better schedule starts the width over.

@@ -35,8 +35,38 @@ namespace poet {
 // latest first, and of those the narrowest (window_search.cpp says why).
 std::vector<std::pair<int, int>> pageOutWindows(const Graph& g, const Schedule& s);
 
+// A few values whose MILP (window_search.cpp) frees every column of theirs
+// at every stage, and the RAM's columns (FREE, U) of stages lo..hi; the
+// rest of the schedule stays.
+struct ValueSet {
+    std::vector<int> values;  // ascending
+    int lo = 0, hi = 0;
+    bool operator==(const ValueSet&) const = default;
+};
+
+// Where the spare time is scarce, a schedule may page one value and
+// recompute another where the reverse costs less, and the two sit in
+// stages too far apart for any window: resnet18_cifar on m4 at 13% and
+// 1.002x, the schedule of 0.755516 J pages layer1.1.bn3 out at stage 21
+// (back at 106 and 111) and recomputes layer2.0.bn1 at 107; with
+// layer1.1.conv3 paged in at 106 to recompute bn3 from, and bn1
+// recomputed at 108 too, it is 0.745972 J (1.3% less: the gap the carried
+// bound asks), and windows of 11 stages were not solved in 60 s. The MILP
+// of those three values over stages 98..115 finds it in 0.5 s.
+// So: for each value paged out and each value recomputed at most
+// kSwapDistance apart in graph order, the two and the paged one's inputs;
+// lo kSetLookBack stages before the first return (or last read) of any of
+// them, hi two after the last read of any. Nearest pairs first.
+std::vector<ValueSet> swapValueSets(const Graph& g, const Schedule& s);
+inline constexpr int kSwapDistance = 8, kSetLookBack = 8;
+inline constexpr double kValueSetCapS = 1, kValueSetsS = 10;
+
 // Those windows first, once, each cut short after 2 s, none started after
-// 8 s or half the time to `deadline`. Then windows of three stages, by the
+// 8 s or half the time to `deadline`. Where the spare time is scarce
+// (spareTimeIsScarce), then the swap sets (swapValueSets), each cut short
+// after kValueSetCapS, none started after kValueSetsS or a quarter of the
+// time left, made anew after each pass that found a better schedule. Then
+// windows of three stages, by the
 // energy the schedule spends in them (page-ins and recomputations),
 // largest first; each solve is cut short after a quarter of a second at
 // first, and the windows not solved exactly get twice as long on each pass
