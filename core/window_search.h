@@ -50,9 +50,9 @@ struct ValueSet {
 // 1.002x, the schedule of 0.755516 J pages layer1.1.bn3 out at stage 21
 // (back at 106 and 111) and recomputes layer2.0.bn1 at 107; with
 // layer1.1.conv3 paged in at 106 to recompute bn3 from, and bn1
-// recomputed at 108 too, it is 0.745972 J (1.3% less: the gap the carried
-// bound asks), and windows of 11 stages were not solved in 60 s. The MILP
-// of those three values over stages 98..115 finds it in 0.5 s.
+// recomputed at 108 too, it is 0.745972 J (1.3% less, 0.03% above the
+// carried bound), and windows of 11 stages were not solved in 60 s. The
+// MILP of those three values over stages 98..115 finds it in 0.5 s.
 // So: for each value paged out and each value recomputed at most
 // kSwapDistance apart in graph order, the two and the paged one's inputs;
 // lo kSetLookBack stages before the first return (or last read) of any of
@@ -66,16 +66,15 @@ inline constexpr double kValueSetCapS = 1, kValueSetsS = 10;
 // (spareTimeIsScarce), then the swap sets (swapValueSets), each cut short
 // after kValueSetCapS, none started after kValueSetsS or a quarter of the
 // time left, made anew after each pass that found a better schedule. Then
-// windows of three stages, by the
-// energy the schedule spends in them (page-ins and recomputations),
-// largest first; each solve is cut short after a quarter of a second at
-// first, and the windows not solved exactly get twice as long on each pass
-// that changes nothing, up to 2 s; then windows one stage longer. A better
-// schedule starts the passes at that width over, on the windows that meet
-// or touch a stage where it changed (the others' MILPs differ at most in
-// paging far away). (bert at 10% and 1.5x: a three-stage window needs ~1 s
-// to save 0.2%; resnet18_cifar at 17%, given 120 s after a 30 s solve, a
-// five-stage one saves 0.24%.) Each better schedule (replayed under the
+// windows of three stages, by the energy the schedule spends in them
+// (page-ins and recomputations), largest first; each solve is cut short
+// after a quarter of a second at first, and the windows not solved exactly
+// get twice as long on each pass that changes nothing, up to 2 s; then
+// windows one stage longer. A better schedule starts the passes at that
+// width over, on the windows that meet or touch a stage where it changed
+// (the others' MILPs differ at most in paging far away). (bert at 10% and
+// 1.5x: a three-stage window needs ~1 s to save 0.2%; resnet18_cifar at
+// 17%, given 120 s after a 30 s solve, a five-stage one saves 0.24%.) Each better schedule (replayed under the
 // problem's limits) goes to `improved` at once (from one thread at a time,
 // each better than the last). Ends at `deadline` or on `cancel`, returning
 // the best schedule (`s` itself when nothing helps); `s` must be valid.
