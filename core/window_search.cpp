@@ -301,6 +301,16 @@ std::vector<char> stagesThatDiffer(const Schedule& a, const Schedule& b, int n)
     return differ;
 }
 
+// Per value: whether `s` pages it out at some stage.
+std::vector<char> pagedOutValues(const Schedule& s, int n)
+{
+    std::vector<char> paged_out(n, 0);
+    for (int t = 0; t < n; ++t)
+        for (int i = 0; i < t; ++i)
+            if (s.M_out(t, i)) paged_out[i] = 1;
+    return paged_out;
+}
+
 }  // namespace
 
 // Why these windows: resnet18_cifar on m4 at 1.5x, 16.5 to 20%, the plan
@@ -318,10 +328,7 @@ std::vector<std::pair<int, int>> pageOutWindows(const Graph& g, const Schedule& 
 {
     constexpr int kPageInSpread = 2;
     const int n = g.size();
-    std::vector<char> paged_out(n, 0);
-    for (int t = 0; t < n; ++t)
-        for (int i = 0; i < t; ++i)
-            if (s.M_out(t, i)) paged_out[i] = 1;
+    const std::vector<char> paged_out = pagedOutValues(s, n);
     std::vector<std::pair<int, int>> windows;
     for (int i = 0; i < n; ++i) {
         int page_outs = 0, first_in = -1, last_in = -1;
@@ -347,11 +354,11 @@ std::vector<std::pair<int, int>> pageOutWindows(const Graph& g, const Schedule& 
 std::vector<ValueSet> swapValueSets(const Graph& g, const Schedule& s)
 {
     const int n = g.size();
-    std::vector<char> paged(n, 0), recomputed(n, 0);
+    const std::vector<char> paged = pagedOutValues(s, n);
+    std::vector<char> recomputed(n, 0);
     std::vector<int> first_return(n, -1);  // the first stage where a value comes back
     for (int i = 0; i < n; ++i)
         for (int t = i + 1; t < n; ++t) {
-            paged[i] |= s.M_out(t, i);
             recomputed[i] |= s.R(t, i);
             if (first_return[i] < 0 && (s.R(t, i) || s.M_in(t, i))) first_return[i] = t;
         }
