@@ -194,6 +194,7 @@ void Formulation::build()
         Expr e;
         for (int t = 0; t < n; ++t)
             for (int i = 0; i < t; ++i) term(e, r(t, i), g.node(i).compute_time_s);
+        runtime_row_ = rows();
         addLeq(e, std::max(spare, 0.0));
     }
     buildMemory();

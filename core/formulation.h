@@ -63,6 +63,9 @@ public:
     std::vector<double> encode(const Schedule& s) const;
 
     bool triviallyInfeasible() const { return trivially_infeasible_; }
+    // The row that holds the recomputations' time within the spare runtime
+    // (seconds on both sides), or -1 where nothing can be recomputed.
+    int runtimeRow() const { return runtime_row_; }
 
     // The value of one schedule variable in a column solution (an LP
     // relaxation's included): 0 for variables that do not exist, 1 for R[t,t].
@@ -102,6 +105,7 @@ private:
     double scale_ = 1;
     double offset_j_ = 0;
     bool trivially_infeasible_ = false;
+    int runtime_row_ = -1;
     std::vector<int> r_, sram_, ssd_, min_, mout_;  // n*n index maps
     std::vector<int> free_;                          // t * E + e
     std::vector<int> u_;                             // t * n + k

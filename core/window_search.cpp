@@ -8,6 +8,7 @@
 #include <memory>
 #include <mutex>
 #include <numeric>
+#include <set>
 #include <optional>
 #include <span>
 #include <thread>
@@ -17,6 +18,7 @@
 #include "deadline.h"
 #include "formulation.h"
 #include "replay.h"
+#include "schedule_improvement.h"
 
 namespace poet {
 
@@ -92,8 +94,10 @@ std::vector<char> pagingStateColumns(const Formulation& f, int n)
 }
 
 // The columns and rows of `m`, whose groups are chosen (`group_of` each
-// column's group, or -1 for one that keeps its value in m.fixed).
-void finishMilp(const Formulation& f, const RowIndex& index, const std::vector<int>& group_of, WindowMilp& m)
+// column's group, or -1 for one that keeps its value in m.fixed), with
+// `extra_runtime_s` more spare runtime than the problem has.
+void finishMilp(const Formulation& f, const RowIndex& index, const std::vector<int>& group_of, WindowMilp& m,
+                double extra_runtime_s = 0)
 {
     for (const auto& group : m.groups) {
         double cost = 0;
@@ -118,7 +122,8 @@ void finishMilp(const Formulation& f, const RowIndex& index, const std::vector<i
             else fixed_part += a * m.fixed[c];
         }
         const double lo = f.row_lower[r] <= -kInf ? -kInf : f.row_lower[r] - fixed_part;
-        const double up = f.row_upper[r] >= kInf ? kInf : f.row_upper[r] - fixed_part;
+        const double extra = r == f.runtimeRow() ? extra_runtime_s : 0;
+        const double up = f.row_upper[r] >= kInf ? kInf : f.row_upper[r] + extra - fixed_part;
         const double tolerance = 1e-7 * std::max({1.0, std::abs(lo == -kInf ? 0 : lo), std::abs(up == kInf ? 0 : up)});
         double least = 0, most = 0;  // what the groups can add up to
         int terms = 0;
@@ -201,9 +206,10 @@ std::vector<int> columnValues(const Formulation& f, int n)
 
 // A value set's MILP (window_search.h): every column of its values free at
 // every stage, and the RAM's columns (FREE, U) of stages lo..hi; the rest
-// keeps the schedule's values (`x`).
+// keeps the schedule's values (`x`). With `extra_runtime_s` more spare
+// runtime than the problem has (a time trade's first step).
 WindowMilp valueSetMilp(const Formulation& f, const RowIndex& index, const std::vector<int>& value_of,
-                        const std::vector<double>& x, int n, const ValueSet& set)
+                        const std::vector<double>& x, int n, const ValueSet& set, double extra_runtime_s = 0)
 {
     WindowMilp m;
     m.fixed = x;
@@ -217,10 +223,9 @@ WindowMilp valueSetMilp(const Formulation& f, const RowIndex& index, const std::
         group_of[c] = static_cast<int>(m.groups.size());
         m.groups.push_back({c});
     }
-    finishMilp(f, index, group_of, m);
+    finishMilp(f, index, group_of, m, extra_runtime_s);
     return m;
 }
-
 
 // The window's optimum if it is below the schedule's (`x`), as a full
 // column solution; `exact` says whether the search finished by `deadline`
@@ -419,11 +424,13 @@ Schedule improveByWindows(const Problem& problem, const Schedule& s, Clock::time
     // resnet18_cifar on m4 at 20% and 1.5x, after the window of four stages
     // at 116 saved 0.2%: the other 60 windows of four, solved again, took
     // 4.4 s and saved nothing; now 8 of them, 1.5 s.
-    // `count` neighbourhoods, each MILP made by `build` (its index, the
-    // column values of the moment); `settled` is by a window's first stage
-    // (`windows`), so none for value sets.
-    using Build = std::function<WindowMilp(std::size_t, const std::vector<double>&)>;
-    auto solveEach = [&](std::size_t count, const Build& build, const std::vector<std::pair<int, int>>& windows,
+    // `count` neighbourhoods, each searched by `search` (its index, the
+    // column values of the moment, its deadline; it says whether its search
+    // was exact); `settled` is by a window's first stage (`windows`), so
+    // none for value sets.
+    using Search = std::function<std::optional<Schedule>(std::size_t, const std::vector<double>&,
+                                                         Clock::time_point, bool&)>;
+    auto solveEach = [&](std::size_t count, const Search& search, const std::vector<std::pair<int, int>>& windows,
                          double cap_s, std::vector<char>* settled, int width,
                          Clock::time_point start_by = Clock::time_point::max()) {
         const long changes_before = changes;
@@ -438,17 +445,15 @@ Schedule improveByWindows(const Problem& problem, const Schedule& s, Clock::time
                     x_then = x;
                     changes_then = changes;
                 }
-                const WindowMilp m = build(k, x_then);
                 bool exact = false;
-                const auto window_deadline = std::min(deadline, secondsAfter(Clock::now(), cap_s));
-                const std::optional<std::vector<double>> y =
-                    m.consistent ? solveWindow(m, x_then, window_deadline, deadline, cancel, exact) : std::nullopt;
-                if (!y) {
+                std::optional<Schedule> found =
+                    search(k, x_then, std::min(deadline, secondsAfter(Clock::now(), cap_s)), exact);
+                if (!found) {
                     std::lock_guard lock(mutex);
                     if (settled && changes == changes_then) (*settled)[t0] = exact;
                     continue;
                 }
-                Schedule candidate = f.decode(y->data());
+                Schedule candidate = std::move(*found);
                 const ReplayReport replay = replaySchedule(g, candidate, limits);
                 std::lock_guard lock(mutex);
                 if (!replay.valid || !(replay.total_energy_j < best_j)) continue;
@@ -471,12 +476,24 @@ Schedule improveByWindows(const Problem& problem, const Schedule& s, Clock::time
         for (std::thread& helper : helpers) helper.join();
         return changes != changes_before;
     };
+    // A neighbourhood's MILP solved (solveWindow) by `until`: its optimum,
+    // where below the schedule's (`x_then`).
+    auto solveMilp = [&](const WindowMilp& m, const std::vector<double>& x_then, Clock::time_point until,
+                         bool& exact) -> std::optional<Schedule> {
+        exact = false;
+        if (!m.consistent) return std::nullopt;
+        const std::optional<std::vector<double>> y = solveWindow(m, x_then, until, deadline, cancel, exact);
+        if (!y) return std::nullopt;
+        return f.decode(y->data());
+    };
     auto solvePass = [&](const std::vector<std::pair<int, int>>& windows, double cap_s, std::vector<char>* settled,
                          int width, Clock::time_point start_by = Clock::time_point::max()) {
         return solveEach(
             windows.size(),
-            [&](std::size_t k, const std::vector<double>& x_then) {
-                return windowMilp(f, index, paging_state, x_then, n, windows[k].first, windows[k].second);
+            [&](std::size_t k, const std::vector<double>& x_then, Clock::time_point until, bool& exact) {
+                return solveMilp(
+                    windowMilp(f, index, paging_state, x_then, n, windows[k].first, windows[k].second), x_then,
+                    until, exact);
             },
             windows, cap_s, settled, width, start_by);
     };
@@ -487,12 +504,44 @@ Schedule improveByWindows(const Problem& problem, const Schedule& s, Clock::time
     const auto now = Clock::now();
     solvePass(pageOutWindows(g, best), 2.0, nullptr, 0,
               std::min(secondsAfter(now, 8.0), now + (deadline - now) / 2));
-    // Where the spare time is scarce, the swap sets next, each cut short
-    // after kValueSetCapS, none started after kValueSetsS or a quarter of
-    // the time left; after a pass that found a better schedule, that
-    // schedule's sets (window_search.h says why).
+    // Where the spare time is scarce, the swap sets next, each a time trade
+    // first (window_search.h), none started after kValueSetsS or a quarter
+    // of the time left; after a pass that found a better schedule, that
+    // schedule's sets.
     if (spareTimeIsScarce(problem)) {
         const std::vector<int> value_of = columnValues(f, n);
+        const double trade_s = kTradeRuntimeShare * (problem.runtime_budget_factor - 1) * g.totalComputeTime();
+        ReplayLimits any_runtime = limits;
+        any_runtime.runtime_budget_s = -1;
+        // Many sets' optima with more runtime are one schedule (resnet18_cifar
+        // at 17% and 1.001x: 0.688387 J from 40 of 101 sets), relieved once;
+        // keyed by its energy and compute time.
+        std::set<std::pair<double, double>> relieved;
+        auto capped = [&] { return std::min(deadline, secondsAfter(Clock::now(), kValueSetCapS)); };
+        // The MILP with more runtime relaxes the set's own: where it finds
+        // nothing cheaper, solved exactly, neither would that, and where its
+        // optimum fits the budget, that is the set's own. Else the trade's
+        // relief, and where that costs more than the schedule, the set's own.
+        auto searchSet = [&](const ValueSet& set, const std::vector<double>& x_then, Clock::time_point until,
+                             bool& exact) -> std::optional<Schedule> {
+            std::optional<Schedule> traded =
+                solveMilp(valueSetMilp(f, index, value_of, x_then, n, set, trade_s), x_then, until, exact);
+            if (!traded && exact) return std::nullopt;
+            if (traded) {
+                const ReplayReport replay = replaySchedule(g, *traded, any_runtime);
+                if (replay.valid && replay.runtime_s <= acceptedRuntimeS(limits)) return traded;
+                bool first_time = false;
+                {
+                    std::lock_guard lock(mutex);
+                    first_time = relieved.emplace(replay.total_energy_j, replay.runtime_s).second;
+                }
+                if (replay.valid && first_time)
+                    if (std::optional<Schedule> fitted = relieveRuntime(problem, *traded, capped(), cancel);
+                        fitted && replaySchedule(g, *fitted, limits).total_energy_j < f.energyJ(x_then.data()))
+                        return fitted;
+            }
+            return solveMilp(valueSetMilp(f, index, value_of, x_then, n, set), x_then, capped(), exact);
+        };
         const auto sets_now = Clock::now();
         const auto sets_end = std::min(secondsAfter(sets_now, kValueSetsS), sets_now + (deadline - sets_now) / 4);
         for (bool changed = true; changed && !over() && Clock::now() < sets_end;) {
@@ -503,8 +552,8 @@ Schedule improveByWindows(const Problem& problem, const Schedule& s, Clock::time
             }
             changed = solveEach(
                 sets.size(),
-                [&](std::size_t k, const std::vector<double>& x_then) {
-                    return valueSetMilp(f, index, value_of, x_then, n, sets[k]);
+                [&](std::size_t k, const std::vector<double>& x_then, Clock::time_point until, bool& exact) {
+                    return searchSet(sets[k], x_then, until, exact);
                 },
                 {}, kValueSetCapS, nullptr, 0, sets_end);
         }

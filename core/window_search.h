@@ -61,11 +61,30 @@ std::vector<ValueSet> swapValueSets(const Graph& g, const Schedule& s);
 inline constexpr int kSwapDistance = 8, kSetLookBack = 8;
 inline constexpr double kValueSetCapS = 1, kValueSetsS = 10;
 
+// A time trade: a swap set's MILP with kTradeRuntimeShare times the spare
+// runtime more than the problem has, its optimum then brought back within
+// the runtime budget by relieveRuntime (schedule_improvement.h: drops the
+// recomputations that cost least per second, each compute plan paged
+// exactly), kept where that costs less than the schedule. Where the spare
+// time is scarce a schedule may save energy in one place with time that
+// only paging far away can free, and no window or set holds both:
+// resnet18_cifar on m4 at 17% and 1.001x, the schedule of 0.700261 J
+// recomputes bn1 at stage 130 instead of paging it in; the set of the
+// input, conv1 and bn1 with more time recomputes the stem for stages 129
+// to 132 (0.690688 J, 5.2 ms over the budget), and the relief pages
+// layer2.1.bn3 and layer3.0.conv1 in for stages 88 and 89 instead of
+// recomputing layer3.0's chain at 77 to 84 and layer2.1's at 90: 0.697959
+// J, 0.33% less, in 0.5 s. Two neighbourhoods of 5 and 8 values over
+// those stages, solved as one MILP, found nothing in 60 s.
+inline constexpr double kTradeRuntimeShare = 1;
+
 // Those windows first, once, each cut short after 2 s, none started after
 // 8 s or half the time to `deadline`. Where the spare time is scarce
 // (spareTimeIsScarce), then the swap sets (swapValueSets), each cut short
 // after kValueSetCapS, none started after kValueSetsS or a quarter of the
-// time left, made anew after each pass that found a better schedule. Then
+// time left, made anew after each pass that found a better schedule; then
+// the time trades on those sets the same way (each relief cut short after
+// kValueSetCapS too). Then
 // windows of three stages, by the energy the schedule spends in them
 // (page-ins and recomputations), largest first; each solve is cut short
 // after a quarter of a second at first, and the windows not solved exactly
