@@ -68,24 +68,24 @@ inline constexpr double kValueSetCapS = 1, kValueSetsS = 10;
 // exactly), kept where that costs less than the schedule. Where the spare
 // time is scarce a schedule may save energy in one place with time that
 // only paging far away can free, and no window or set holds both:
-// resnet18_cifar on m4 at 17% and 1.001x, the schedule of 0.700261 J
-// recomputes bn1 at stage 130 instead of paging it in; the set of the
-// input, conv1 and bn1 with more time recomputes the stem for stages 129
-// to 132 (0.690688 J, 5.2 ms over the budget), and the relief pages
-// layer2.1.bn3 and layer3.0.conv1 in for stages 88 and 89 instead of
-// recomputing layer3.0's chain at 77 to 84 and layer2.1's at 90: 0.697959
-// J, 0.33% less, in 0.5 s. Two neighbourhoods of 5 and 8 values over
-// those stages, solved as one MILP, found nothing in 60 s.
+// resnet18_cifar on m4 at 17% and 1.001x, from a schedule of 0.700261 J,
+// the set of the input, conv1 and bn1 with more runtime gives 0.690688 J,
+// 5.2 ms over the budget, and the relief makes it 0.697959 J (0.33% less,
+// in 0.5 s): layer1.0.bn1 recomputed at stage 127 from conv1 paged in a
+// stage sooner, not paged in itself, and that time freed by paging
+// layer2.1.conv3 and layer3.0.bn1 in for stages 89 and 86 instead of
+// recomputing layer2.1.bn2 at 90 and layer3.1.bn2 at 74. Two
+// neighbourhoods of 5 and 8 values over such stages, solved as one MILP,
+// found nothing in 60 s.
 inline constexpr double kTradeRuntimeShare = 1;
 
 // Those windows first, once, each cut short after 2 s, none started after
 // 8 s or half the time to `deadline`. Where the spare time is scarce
-// (spareTimeIsScarce), then the swap sets (swapValueSets), each cut short
-// after kValueSetCapS, none started after kValueSetsS or a quarter of the
-// time left, made anew after each pass that found a better schedule; then
-// the time trades on those sets the same way (each relief cut short after
-// kValueSetCapS too). Then
-// windows of three stages, by the energy the schedule spends in them
+// (spareTimeIsScarce), then the swap sets (swapValueSets), each a time
+// trade first (where that finds nothing, the set's own MILP), each MILP
+// and relief cut short after kValueSetCapS, none started after
+// kValueSetsS or a quarter of the time left, made anew after each pass
+// that found a better schedule. Then windows of three stages, by the energy the schedule spends in them
 // (page-ins and recomputations), largest first; each solve is cut short
 // after a quarter of a second at first, and the windows not solved exactly
 // get twice as long on each pass that changes nothing, up to 2 s; then

@@ -245,10 +245,10 @@ private slots:
     // 1.001x, a 30 s solve's schedule of 0.700261 J (tests/data/schedules),
     // from which windows and swap sets alone found nothing in 60 s (session
     // 73, the build before). With the spare runtime doubled, the stem's
-    // set recomputes layer1.0.bn1 for the last stages; the relief frees
-    // that time by paging in layer2 and layer3 values that the schedule
-    // recomputed some thirty stages earlier: 0.697959 J. Not below the
-    // solve's bucket bound (0.691692 J).
+    // set recomputes layer1.0.bn1 at stage 127; the relief frees that time
+    // by paging in layer2.1.conv3 and layer3.0.bn1 for stages 89 and 86
+    // where the schedule recomputed: 0.697959 J. Not below the solve's
+    // bucket bound (0.691692 J).
     void timeTradeAtSeventeenPercentAndScarceTime()
     {
         const LoadedSchedule loaded = readScheduleDocument(std::filesystem::path(POET_TEST_DATA_DIR) / "schedules" /
