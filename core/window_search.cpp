@@ -8,8 +8,8 @@
 #include <memory>
 #include <mutex>
 #include <numeric>
-#include <set>
 #include <optional>
+#include <set>
 #include <span>
 #include <thread>
 #include <vector>
@@ -514,8 +514,9 @@ Schedule improveByWindows(const Problem& problem, const Schedule& s, Clock::time
         ReplayLimits any_runtime = limits;
         any_runtime.runtime_budget_s = -1;
         // Many sets' optima with more runtime are one schedule (resnet18_cifar
-        // at 17% and 1.001x: 0.688387 J from 40 of 101 sets), relieved once;
-        // keyed by its energy and compute time.
+        // at 17% and 1.001x: 0.688387 J from 40 of 101 sets): each relieved
+        // once only (a relief cut short too), keyed by its energy and
+        // compute time.
         std::set<std::pair<double, double>> relieved;
         auto capped = [&] { return std::min(deadline, secondsAfter(Clock::now(), kValueSetCapS)); };
         // The MILP with more runtime relaxes the set's own: where it finds

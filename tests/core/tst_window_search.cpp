@@ -4,6 +4,7 @@
 #include <QtTest>
 
 #include <atomic>
+#include <cstdint>
 
 #include "baselines.h"
 #include "bound_checks.h"
@@ -28,6 +29,36 @@ ReplayReport replayUnder(const Problem& p, const Schedule& s)
 Clock::time_point in(double seconds)
 {
     return secondsAfter(Clock::now(), seconds);
+}
+
+// A saved schedule of resnet18_cifar on m4 (tests/data/schedules/`file`,
+// its budgets with it) and what improveByWindows makes of it in up to 60
+// s, stopped once a schedule costs `target_j` or less. Checks (QTest: the
+// caller returns where one failed) that the file holds `bytes` of RAM and
+// `start_j`, and that the result is valid, costs `target_j` or less and
+// not less than `bound_j`, a lower bound a solve proved.
+struct SavedImprovement {
+    LoadedSchedule loaded;
+    Problem problem;
+    Schedule improved;
+};
+
+void improveSaved(const char* file, std::int64_t bytes, double start_j, double target_j, double bound_j,
+                  SavedImprovement& r)
+{
+    r.loaded = readScheduleDocument(std::filesystem::path(POET_TEST_DATA_DIR) / "schedules" / file);
+    r.problem = test::resnet18Cifar(r.loaded.ram_budget_bytes, r.loaded.runtime_budget_factor);
+    const Problem& p = r.problem;
+    QCOMPARE(p.ram_budget_bytes, bytes);
+    QVERIFY(std::abs(replayUnder(p, r.loaded.schedule).total_energy_j - start_j) < 1e-8);
+    std::atomic<bool> stop{false};
+    r.improved = improveByWindows(p, r.loaded.schedule, in(60), &stop, [&](const Schedule& better) {
+        if (replaySchedule(p.graph, better, limitsOf(p)).total_energy_j <= target_j) stop = true;
+    });
+    const ReplayReport rep = replayUnder(p, r.improved);
+    QVERIFY(rep.valid);
+    QVERIFY2(rep.total_energy_j <= target_j, qPrintable(QString::number(rep.total_energy_j, 'f', 9)));
+    QVERIFY(rep.total_energy_j >= bound_j * (1 - 1e-9));
 }
 
 }  // namespace
@@ -225,20 +256,8 @@ private slots:
     // 0.745972 J or less, within 0.5% of that bound.
     void swapSetsCloseTheGapAtThirteenPercentAndScarceTime()
     {
-        const LoadedSchedule loaded = readScheduleDocument(std::filesystem::path(POET_TEST_DATA_DIR) / "schedules" /
-                                                           "resnet18_cifar_m4_13pct_1.002x.json");
-        const Problem p = test::resnet18Cifar(loaded.ram_budget_bytes, loaded.runtime_budget_factor);
-        QCOMPARE(p.ram_budget_bytes, 318988);
-        const double start_j = replayUnder(p, loaded.schedule).total_energy_j;
-        QVERIFY(std::abs(start_j - 0.755516361) < 1e-8);
-        std::atomic<bool> stop{false};
-        const Schedule s = improveByWindows(p, loaded.schedule, in(60), &stop, [&](const Schedule& better) {
-            if (replaySchedule(p.graph, better, limitsOf(p)).total_energy_j <= 0.745972245) stop = true;
-        });
-        const ReplayReport rep = replayUnder(p, s);
-        QVERIFY(rep.valid);
-        QVERIFY2(rep.total_energy_j <= 0.745972245, qPrintable(QString::number(rep.total_energy_j, 'f', 9)));
-        QVERIFY(rep.total_energy_j >= 0.745749375 * (1 - 1e-9));  // the carried bound
+        SavedImprovement r;  // the bound: the carried arrival bound
+        improveSaved("resnet18_cifar_m4_13pct_1.002x.json", 318988, 0.755516361, 0.745972245, 0.745749375, r);
     }
 
     // A time trade (window_search.h): resnet18_cifar on m4 at 17% and
@@ -251,31 +270,20 @@ private slots:
     // bucket bound (0.691692 J).
     void timeTradeAtSeventeenPercentAndScarceTime()
     {
-        const LoadedSchedule loaded = readScheduleDocument(std::filesystem::path(POET_TEST_DATA_DIR) / "schedules" /
-                                                           "resnet18_cifar_m4_17pct_1.001x.json");
-        const Problem p = test::resnet18Cifar(loaded.ram_budget_bytes, loaded.runtime_budget_factor);
-        QCOMPARE(p.ram_budget_bytes, 417139);
-        const double start_j = replayUnder(p, loaded.schedule).total_energy_j;
-        QVERIFY(std::abs(start_j - 0.700260519) < 1e-8);
-        std::atomic<bool> stop{false};
-        const Schedule s = improveByWindows(p, loaded.schedule, in(60), &stop, [&](const Schedule& better) {
-            if (replaySchedule(p.graph, better, limitsOf(p)).total_energy_j <= 0.697959003) stop = true;
-        });
-        const ReplayReport rep = replayUnder(p, s);
-        QVERIFY(rep.valid);
-        QVERIFY2(rep.total_energy_j <= 0.697959003, qPrintable(QString::number(rep.total_energy_j, 'f', 9)));
-        QVERIFY(rep.total_energy_j >= 0.691692317 * (1 - 1e-9));
+        SavedImprovement r;
+        improveSaved("resnet18_cifar_m4_17pct_1.001x.json", 417139, 0.700260519, 0.697959003, 0.691692317, r);
+        if (QTest::currentTestFailed()) return;
         // The time came from far away: a page-in before stage 100 of a value
         // the schedule did not page in, and a change after stage 120.
-        const int n = p.graph.size();
+        const Schedule &before = r.loaded.schedule, &after = r.improved;
+        const int n = r.problem.graph.size();
         bool paged_in_early = false, changed_late = false;
         for (int t = 0; t < n; ++t)
             for (int i = 0; i < t; ++i) {
                 bool paged_before = false;
-                for (int u = 0; u < n; ++u) paged_before |= u > i && loaded.schedule.M_in(u, i);
-                paged_in_early |= t < 100 && s.M_in(t, i) && !paged_before;
-                changed_late |= t > 120 && (s.R(t, i) != loaded.schedule.R(t, i) ||
-                                            s.M_in(t, i) != loaded.schedule.M_in(t, i));
+                for (int u = 0; u < n; ++u) paged_before |= u > i && before.M_in(u, i);
+                paged_in_early |= t < 100 && after.M_in(t, i) && !paged_before;
+                changed_late |= t > 120 && (after.R(t, i) != before.R(t, i) || after.M_in(t, i) != before.M_in(t, i));
             }
         QVERIFY(paged_in_early);
         QVERIFY(changed_late);
