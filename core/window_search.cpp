@@ -536,9 +536,12 @@ Schedule improveByWindows(const Problem& problem, const Schedule& s, Clock::time
                     std::lock_guard lock(mutex);
                     first_time = relieved.emplace(replay.total_energy_j, replay.runtime_s).second;
                 }
+                // A relief back to the schedule's own energy is no saving: the
+                // set's own MILP then gets its turn.
                 if (replay.valid && first_time)
                     if (std::optional<Schedule> fitted = relieveRuntime(problem, *traded, capped(), cancel);
-                        fitted && replaySchedule(g, *fitted, limits).total_energy_j < f.energyJ(x_then.data()))
+                        fitted &&
+                        replaySchedule(g, *fitted, limits).total_energy_j < f.energyJ(x_then.data()) * (1 - 1e-9))
                         return fitted;
             }
             return solveMilp(valueSetMilp(f, index, value_of, x_then, n, set), x_then, capped(), exact);
