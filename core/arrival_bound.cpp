@@ -158,7 +158,7 @@ public:
         }
 
         const int memory = addRow(-kInf, room);  // held beside node b-1
-        const double spare = (problem.runtime_budget_factor - 1.0) * g.totalComputeTime();
+        const double spare = problem.spareRuntimeSeconds();
         const int time = addRow(-kInf, std::max(spare, 0.0));
         for (int i : order) {
             term(memory, here[i], bytes(i));
@@ -292,7 +292,7 @@ public:
         if (look_back >= 0 &&
             !addLookBack(problem, look_back, a, used, recomputable, held_at_start, paged_out, scale, recomputed_before))
             return;
-        const double spare = (problem.runtime_budget_factor - 1.0) * g.totalComputeTime();
+        const double spare = problem.spareRuntimeSeconds();
         const int time = addRow(-kInf, std::max(spare, 0.0));
         for (int x = 0; x < n; ++x)
             if (used[x]) {

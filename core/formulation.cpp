@@ -24,7 +24,7 @@ struct Expr {
 bool recomputableInTightForm(const Problem& problem, int i)
 {
     if (!problem.options.remat) return false;
-    const double spare = (problem.runtime_budget_factor - 1.0) * problem.graph.totalComputeTime();
+    const double spare = problem.spareRuntimeSeconds();
     return problem.graph.node(i).compute_time_s <= std::max(spare, 0.0) * (1 + 1e-9);
 }
 
@@ -87,7 +87,7 @@ void Formulation::build()
     // Runtime: compute time only (reference semantics). Each node's first run
     // is constant; what is left for recomputations is the spare time.
     const double total_time = g.totalComputeTime();
-    const double spare = (p_.runtime_budget_factor - 1.0) * total_time;
+    const double spare = p_.spareRuntimeSeconds();
     if (spare < -1e-12 * std::max(1.0, total_time)) trivially_infeasible_ = true;
     // Tight: a node that takes longer than the spare time is never
     // recomputed, so its R variables (fixed at 0) are left out; at factor 1.0

@@ -586,7 +586,7 @@ void PagingPlan::addColumnsAndRows(const std::vector<double>& need, const std::v
             for (int u : transient_[k]) time += g.node(u).compute_time_s;
             terms.emplace_back(recompute_col_[k], time);
         }
-        const double spare = (problem.runtime_budget_factor - 1.0) * g.totalComputeTime();
+        const double spare = problem.spareRuntimeSeconds();
         row(-kInf, std::max(spare, 0.0), terms);
     }
 }

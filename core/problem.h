@@ -23,6 +23,9 @@ struct Problem {
     ProblemOptions options;
 
     double runtimeBudgetSeconds() const { return runtime_budget_factor * graph.totalComputeTime(); }
+    // What the runtime budget leaves for recomputations beyond one plain
+    // pass (negative below 1x).
+    double spareRuntimeSeconds() const { return (runtime_budget_factor - 1.0) * graph.totalComputeTime(); }
 };
 
 // Runtime factors just above 1 (up to 1.005x): the spare time fits only

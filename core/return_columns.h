@@ -22,7 +22,7 @@ protected:
     // The runtime row; no page-outs yet.
     explicit ReturnColumns(const Problem& problem) : paged_out_(problem.graph.size(), -1)
     {
-        const double spare = (problem.runtime_budget_factor - 1.0) * problem.graph.totalComputeTime();
+        const double spare = problem.spareRuntimeSeconds();
         time_ = addRow(-std::numeric_limits<double>::max(), std::max(spare, 0.0));
     }
 

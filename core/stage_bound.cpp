@@ -40,7 +40,7 @@ public:
             if (recomputable[i]) recomputed[i] = addColumn(scale * node.compute_energy_j);
         }
         const int memory = addRow(-kInf, budget - fixed);
-        const double spare = (problem.runtime_budget_factor - 1.0) * g.totalComputeTime();
+        const double spare = problem.spareRuntimeSeconds();
         const int time = addRow(-kInf, std::max(spare, 0.0));
         for (int i = 0; i < t; ++i) {
             if (!matters[i]) continue;

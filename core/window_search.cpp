@@ -510,7 +510,7 @@ Schedule improveByWindows(const Problem& problem, const Schedule& s, Clock::time
     // schedule's sets.
     if (spareTimeIsScarce(problem)) {
         const std::vector<int> value_of = columnValues(f, n);
-        const double trade_s = kTradeRuntimeShare * (problem.runtime_budget_factor - 1) * g.totalComputeTime();
+        const double trade_s = kTradeRuntimeShare * problem.spareRuntimeSeconds();
         ReplayLimits any_runtime = limits;
         any_runtime.runtime_budget_s = -1;
         // Many sets' optima with more runtime are one schedule (resnet18_cifar

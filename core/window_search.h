@@ -82,24 +82,24 @@ inline constexpr double kTradeRuntimeShare = 1;
 // Those windows first, once, each cut short after 2 s, none started after
 // 8 s or half the time to `deadline`. Where the spare time is scarce
 // (spareTimeIsScarce), then the swap sets (swapValueSets), each a time
-// trade first (where that finds nothing, the set's own MILP), each MILP
-// and relief cut short after kValueSetCapS, none started after
-// kValueSetsS or a quarter of the time left, made anew after each pass
-// that found a better schedule. Then windows of three stages, by the energy the schedule spends in them
-// (page-ins and recomputations), largest first; each solve is cut short
-// after a quarter of a second at first, and the windows not solved exactly
-// get twice as long on each pass that changes nothing, up to 2 s; then
-// windows one stage longer. A better schedule starts the passes at that
-// width over, on the windows that meet or touch a stage where it changed
-// (the others' MILPs differ at most in paging far away). (bert at 10% and
-// 1.5x: a three-stage window needs ~1 s to save 0.2%; resnet18_cifar at
-// 17%, given 120 s after a 30 s solve, a five-stage one saves 0.24%.) Each better schedule (replayed under the
-// problem's limits) goes to `improved` at once (from one thread at a time,
-// each better than the last). Ends at `deadline` or on `cancel`, returning
-// the best schedule (`s` itself when nothing helps); `s` must be valid.
-// With `threads` (read at the start of each pass: a caller may free a core
-// mid-search; none means one), that many windows of a pass are solved at
-// once.
+// trade first (where that finds nothing, the set's own MILP), each MILP and
+// relief cut short after kValueSetCapS, none started after kValueSetsS or a
+// quarter of the time left, made anew after each pass that found a better
+// schedule. Then windows of three stages, by the energy the schedule spends
+// in them (page-ins and recomputations), largest first; each solve is cut
+// short after a quarter of a second at first, and the windows not solved
+// exactly get twice as long on each pass that changes nothing, up to 2 s;
+// then windows one stage longer. A better schedule starts the passes at
+// that width over, on the windows that meet or touch a stage where it
+// changed (the others' MILPs differ at most in paging far away). (bert at
+// 10% and 1.5x: a three-stage window needs ~1 s to save 0.2%;
+// resnet18_cifar at 17%, given 120 s after a 30 s solve, a five-stage one
+// saves 0.24%.) Each better schedule (replayed under the problem's limits)
+// goes to `improved` at once (from one thread at a time, each better than
+// the last). Ends at `deadline` or on `cancel`, returning the best schedule
+// (`s` itself when nothing helps); `s` must be valid. With `threads` (read
+// at the start of each pass: a caller may free a core mid-search; none
+// means one), that many windows of a pass are solved at once.
 Schedule improveByWindows(const Problem& problem, const Schedule& s, Clock::time_point deadline,
                           const std::atomic<bool>* cancel = nullptr,
                           const std::function<void(const Schedule&)>& improved = {},
