@@ -621,21 +621,21 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
             return within_gap || tails->proved() || (cancel && cancel->load()) ||
                    secondsSince(start) >= options.time_limit_s;
         };
-        auto searchWindows = [&] {
+        auto searchWindows = [&](Clock::time_point until, WindowPasses passes) {
             for (bool plan_showed_better = true; plan_showed_better && !over();
                  plan_showed_better = bestShownJ() < windows_from_j) {
                 considerAndAnnounce(bestShown());
                 windows_from_j = warm_energy_j;
                 runUntil([&] { return over() || bestShownJ() < windows_from_j; },
                          [&](const std::atomic<bool>* stop) {
-                             improveByWindows(problem, *warm, time_limit, stop,
+                             improveByWindows(problem, *warm, until, stop,
                                               [&](const Schedule& better) {
                                                   considerAndAnnounce(better);
                                                   windows_from_j = warm_energy_j;
                                                   takeTailsBound();
                                                   within_gap = withinGapOfKnownBound();
                                               },
-                                              &window_threads);
+                                              &window_threads, passes);
                          });
             }
         };
@@ -710,6 +710,17 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
         // of 4 runs). Not where the rows broke (17 and 18%: the windows take
         // the core at once there), and it stops if they break meanwhile.
         constexpr double kSecondPlanS = 4;
+        // Where the spare time is scarce, the swap sets' time trades
+        // (window_search.h) before the second plan, for kTradesFirstS at
+        // most: after it and the page-out windows they came 17 to 19 s in.
+        // resnet18_cifar on m4 at 1.001x, 30 s: at 18% the trade to
+        // 0.690792 J now comes 9 to 10 s in and is proven at once (9.6 to
+        // 10.5 s in 4 runs of 4; was proven in 3 runs of 5 at 17 to 21.5 s,
+        // else 0.574% short); at 17%, from the plan's 0.700275 J, 0.697959 J
+        // at 12.4 s (was 17.5 to 18.4 s), proven at 17.1 s. Where they find
+        // nothing (14% at 1.001x, 16 and 18% at 1.002x, 17% at 1.005x) the
+        // gaps at 30 s are as before.
+        constexpr double kTradesFirstS = 3;
         auto secondPlan = [&] {
             if (rows_broken) return;
             SolverOptions second = planOptions(secondsSince(start) + kSecondPlanS);
@@ -727,8 +738,11 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
                 if (background_plan) background_plan->stopPlan();
                 windows_running = true;
                 windows_beside.emplace([&] {
+                    if (spareTimeIsScarce(problem))
+                        searchWindows(std::min(time_limit, secondsAfter(Clock::now(), kTradesFirstS)),
+                                      WindowPasses::SwapSetsOnly);
                     secondPlan();
-                    searchWindows();
+                    searchWindows(time_limit, WindowPasses::All);
                 });
             });
         };
@@ -777,7 +791,7 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
             takeTailsBound();
             dropLongTailsWhereWindowsMayCloseGap(known_bound_j);
             if (withinGapWithPlan()) return finishWithKnownBound();
-            searchWindows();
+            searchWindows(time_limit, WindowPasses::All);
         }
         // Out of windows (small graphs): the long tails may still prove the gap.
         while (!over()) std::this_thread::sleep_for(std::chrono::milliseconds(20));

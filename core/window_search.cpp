@@ -394,11 +394,12 @@ std::vector<ValueSet> swapValueSets(const Graph& g, const Schedule& s)
 
 Schedule improveByWindows(const Problem& problem, const Schedule& s, Clock::time_point deadline,
                           const std::atomic<bool>* cancel, const std::function<void(const Schedule&)>& improved,
-                          const std::atomic<int>* threads)
+                          const std::atomic<int>* threads, WindowPasses passes)
 {
     const Graph& g = problem.graph;
     const int n = g.size();
     const ReplayLimits limits = limitsOf(problem);
+    const bool swap_sets_only = passes == WindowPasses::SwapSetsOnly;
     const ReplayReport first = replaySchedule(g, s, limits);
     // Building the MILP and its index (and freeing them) takes bert ~0.3 s.
     if (!first.valid || Clock::now() >= deadline || isSet(cancel)) return s;
@@ -502,8 +503,9 @@ Schedule improveByWindows(const Problem& problem, const Schedule& s, Clock::time
     // left: bert on m4 at 10% and 1.5x has 37 of them, which took 26 s of
     // its 60 and saved nothing.
     const auto now = Clock::now();
-    solvePass(pageOutWindows(g, best), 2.0, nullptr, 0,
-              std::min(secondsAfter(now, 8.0), now + (deadline - now) / 2));
+    if (!swap_sets_only)
+        solvePass(pageOutWindows(g, best), 2.0, nullptr, 0,
+                  std::min(secondsAfter(now, 8.0), now + (deadline - now) / 2));
     // Where the spare time is scarce, the swap sets next, each a time trade
     // first (window_search.h), none started after kValueSetsS or a quarter
     // of the time left; after a pass that found a better schedule, that
@@ -547,7 +549,9 @@ Schedule improveByWindows(const Problem& problem, const Schedule& s, Clock::time
             return solveMilp(valueSetMilp(f, index, value_of, x_then, n, set), x_then, capped(), exact);
         };
         const auto sets_now = Clock::now();
-        const auto sets_end = std::min(secondsAfter(sets_now, kValueSetsS), sets_now + (deadline - sets_now) / 4);
+        const auto sets_end = swap_sets_only ? deadline
+                                             : std::min(secondsAfter(sets_now, kValueSetsS),
+                                                        sets_now + (deadline - sets_now) / 4);
         for (bool changed = true; changed && !over() && Clock::now() < sets_end;) {
             std::vector<ValueSet> sets;
             {
@@ -565,7 +569,7 @@ Schedule improveByWindows(const Problem& problem, const Schedule& s, Clock::time
     // Per width, passes over the windows not yet solved exactly against the
     // current schedule, each cut short at a limit that doubles from pass
     // to pass (up to 2 s); a better schedule starts the width over.
-    for (int width = 3; width < n && !over(); ++width) {
+    for (int width = 3; width < n && !over() && !swap_sets_only; ++width) {
         std::vector<char> settled(n, 0);  // by first stage: solved exactly, nothing better
         for (double cap_s = 0.25; !over();) {
             std::vector<std::pair<double, int>> order;  // spent, first stage

@@ -79,6 +79,11 @@ inline constexpr double kValueSetCapS = 1, kValueSetsS = 10;
 // found nothing in 60 s.
 inline constexpr double kTradeRuntimeShare = 1;
 
+// Which passes improveByWindows makes: all (below), or the swap sets'
+// alone (where the spare time is scarce; else none), up to its deadline
+// rather than in their own time box.
+enum class WindowPasses { All, SwapSetsOnly };
+
 // Those windows first, once, each cut short after 2 s, none started after
 // 8 s or half the time to `deadline`. Where the spare time is scarce
 // (spareTimeIsScarce), then the swap sets (swapValueSets), each a time
@@ -103,6 +108,6 @@ inline constexpr double kTradeRuntimeShare = 1;
 Schedule improveByWindows(const Problem& problem, const Schedule& s, Clock::time_point deadline,
                           const std::atomic<bool>* cancel = nullptr,
                           const std::function<void(const Schedule&)>& improved = {},
-                          const std::atomic<int>* threads = nullptr);
+                          const std::atomic<int>* threads = nullptr, WindowPasses passes = WindowPasses::All);
 
 }  // namespace poet
