@@ -150,8 +150,10 @@ void finishMilp(const Formulation& f, const RowIndex& index, const std::vector<i
     }
 }
 
+// The MILP of stages t0..t1 (window_search.h), with `extra_runtime_s` more
+// spare runtime than the problem has (a time trade's first step).
 WindowMilp windowMilp(const Formulation& f, const RowIndex& index, const std::vector<char>& paging_state,
-                      const std::vector<double>& x, int n, int t0, int t1)
+                      const std::vector<double>& x, int n, int t0, int t1, double extra_runtime_s = 0)
 {
     WindowMilp m;
     m.fixed = x;
@@ -187,7 +189,7 @@ WindowMilp windowMilp(const Formulation& f, const RowIndex& index, const std::ve
             }
         }
     }
-    finishMilp(f, index, group_of, m);
+    finishMilp(f, index, group_of, m, extra_runtime_s);
     return m;
 }
 
@@ -521,14 +523,15 @@ Schedule improveByWindows(const Problem& problem, const Schedule& s, Clock::time
         // compute time.
         std::set<std::pair<double, double>> relieved;
         auto capped = [&] { return std::min(deadline, secondsAfter(Clock::now(), kValueSetCapS)); };
-        // The MILP with more runtime relaxes the set's own: where it finds
-        // nothing cheaper, solved exactly, neither would that, and where its
-        // optimum fits the budget, that is the set's own. Else the trade's
-        // relief, and where that costs more than the schedule, the set's own.
-        auto searchSet = [&](const ValueSet& set, const std::vector<double>& x_then, Clock::time_point until,
-                             bool& exact) -> std::optional<Schedule> {
-            std::optional<Schedule> traded =
-                solveMilp(valueSetMilp(f, index, value_of, x_then, n, set, trade_s), x_then, until, exact);
+        // A neighbourhood's MILP (`milp`, given the spare runtime it adds)
+        // with more runtime relaxes its own: where it finds nothing cheaper,
+        // solved exactly, neither would that, and where its optimum fits the
+        // budget, that is its own. Else the trade's relief, and where that
+        // costs more than the schedule, its own MILP (`own_after`).
+        using Milp = std::function<WindowMilp(double)>;
+        auto searchTrade = [&](const Milp& milp, bool own_after, const std::vector<double>& x_then,
+                               Clock::time_point until, bool& exact) -> std::optional<Schedule> {
+            std::optional<Schedule> traded = solveMilp(milp(trade_s), x_then, until, exact);
             if (!traded && exact) return std::nullopt;
             if (traded) {
                 const ReplayReport replay = replaySchedule(g, *traded, any_runtime);
@@ -546,7 +549,8 @@ Schedule improveByWindows(const Problem& problem, const Schedule& s, Clock::time
                         replaySchedule(g, *fitted, limits).total_energy_j < f.energyJ(x_then.data()) * (1 - 1e-9))
                         return fitted;
             }
-            return solveMilp(valueSetMilp(f, index, value_of, x_then, n, set), x_then, capped(), exact);
+            if (!own_after) return std::nullopt;
+            return solveMilp(milp(0), x_then, capped(), exact);
         };
         const auto sets_now = Clock::now();
         const auto sets_end = swap_sets_only ? deadline
@@ -561,10 +565,32 @@ Schedule improveByWindows(const Problem& problem, const Schedule& s, Clock::time
             changed = solveEach(
                 sets.size(),
                 [&](std::size_t k, const std::vector<double>& x_then, Clock::time_point until, bool& exact) {
-                    return searchSet(sets[k], x_then, until, exact);
+                    return searchTrade(
+                        [&](double extra_s) { return valueSetMilp(f, index, value_of, x_then, n, sets[k], extra_s); },
+                        true, x_then, until, exact);
                 },
                 {}, kValueSetCapS, nullptr, 0, sets_end);
         }
+        // Then, once, windows of kTradeWidth stages from the first backward
+        // one on, in stage order, each a time trade alone (its own MILP is
+        // the width passes', below), none started after kTradeWindowsS or
+        // half the time left (window_search.h).
+        std::vector<std::pair<int, int>> trade_windows;
+        for (int t0 = g.forwardCount(); t0 + kTradeWidth - 1 < n && !swap_sets_only; ++t0)
+            trade_windows.emplace_back(t0, t0 + kTradeWidth - 1);
+        const auto windows_now = Clock::now();
+        solveEach(
+            trade_windows.size(),
+            [&](std::size_t k, const std::vector<double>& x_then, Clock::time_point until, bool& exact) {
+                return searchTrade(
+                    [&](double extra_s) {
+                        return windowMilp(f, index, paging_state, x_then, n, trade_windows[k].first,
+                                          trade_windows[k].second, extra_s);
+                    },
+                    false, x_then, until, exact);
+            },
+            trade_windows, kValueSetCapS, nullptr, 0,
+            std::min(secondsAfter(windows_now, kTradeWindowsS), windows_now + (deadline - windows_now) / 2));
     }
     // Per width, passes over the windows not yet solved exactly against the
     // current schedule, each cut short at a limit that doubles from pass

@@ -79,6 +79,24 @@ inline constexpr double kValueSetCapS = 1, kValueSetsS = 10;
 // found nothing in 60 s.
 inline constexpr double kTradeRuntimeShare = 1;
 
+// Windows of kTradeWidth stages as time trades alone, once, after the swap
+// sets, from the first backward stage on in stage order, none started
+// after kTradeWindowsS or half the time left. resnet18_cifar on m4 at 14%
+// and 1.001x, from a 30 s solve's schedule (0.712439 J, 0.56 to 0.80%
+// above those solves' bounds): window 87's trade (0.712432 J), then window
+// 110's (its optimum with the spare runtime doubled, 0.702859 J,
+// relieved): 0.710050 J, 2.8 s into the pass and 19 s into
+// improveByWindows; without the pass 0.712432 J after 60 s. In the solve
+// it was then proven within 0.5% in 6 runs of 6 (at 30 s), and 17% (whose
+// trade is a set's) was as before. The order matters (the relief's greedy
+// drops depend on the schedule it starts from): from the last window back,
+// window 127 gives 0.712432 J and window 110 nothing after it; windows of
+// every pass as trades, by the energy spent in them, missed it too
+// (session 73). Recomputations are in the backward stages: from stage 1
+// the pass took 4.6 s to reach window 110.
+inline constexpr int kTradeWidth = 3;
+inline constexpr double kTradeWindowsS = 10;
+
 // Which passes improveByWindows makes: all (below), or the swap sets'
 // alone (where the spare time is scarce; else none), up to its deadline
 // rather than in their own time box.
@@ -90,8 +108,9 @@ enum class WindowPasses { All, SwapSetsOnly };
 // trade first (where that finds nothing, the set's own MILP), each MILP and
 // relief cut short after kValueSetCapS, none started after kValueSetsS or a
 // quarter of the time left, made anew after each pass that found a better
-// schedule. Then windows of three stages, by the energy the schedule spends
-// in them (page-ins and recomputations), largest first; each solve is cut
+// schedule; then the trade windows (kTradeWidth), each cut short like a
+// set. Then windows of three stages, by the energy the schedule spends in
+// them (page-ins and recomputations), largest first; each solve is cut
 // short after a quarter of a second at first, and the windows not solved
 // exactly get twice as long on each pass that changes nothing, up to 2 s;
 // then windows one stage longer. A better schedule starts the passes at

@@ -292,6 +292,17 @@ private slots:
         QVERIFY(changed_late);
     }
 
+    // Trade windows (window_search.h): resnet18_cifar on m4 at 14% and
+    // 1.001x, a 30 s solve's schedule of 0.712439 J (tests/data/schedules),
+    // from which the passes before them found 0.712432 J at best in 60 s.
+    // Window 87's trade, then window 110's: 0.710050 J, not below the bound
+    // another 30 s solve proved (the strided tail's 0.708440 J).
+    void tradeWindowsAtFourteenPercentAndScarceTime()
+    {
+        SavedImprovement r;
+        improveSaved("resnet18_cifar_m4_14pct_1.001x.json", 343526, 0.712438923, 0.710050024, 0.708439627, r);
+    }
+
     // The swap sets' passes alone (WindowPasses::SwapSetsOnly: the solve
     // runs them first where the window search starts beside the short
     // tails) find the same trade from the same schedule. At 1.5x, where the
