@@ -715,7 +715,7 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
         // most: after it and the page-out windows they came 17 to 19 s in.
         // resnet18_cifar on m4 at 1.001x, 30 s: at 18% the trade to
         // 0.690792 J now comes 9 to 10 s in and is proven at once (9.6 to
-        // 10.5 s in 4 runs of 4; was proven in 3 runs of 5 at 17 to 21.5 s,
+        // 11.6 s in 8 runs of 8; was proven in 3 runs of 5 at 17 to 21.5 s,
         // else 0.574% short); at 17%, from the plan's 0.700275 J, 0.697959 J
         // at 12.4 s (was 17.5 to 18.4 s), proven at 17.1 s. Where they find
         // nothing (14% at 1.001x, 16 and 18% at 1.002x, 17% at 1.005x) the

@@ -32,11 +32,11 @@ Clock::time_point in(double seconds)
 }
 
 // A saved schedule of resnet18_cifar on m4 (tests/data/schedules/`file`,
-// its budgets with it) and what improveByWindows makes of it in up to 60
-// s (its `passes`), stopped once a schedule costs `target_j` or less. Checks (QTest: the
-// caller returns where one failed) that the file holds `bytes` of RAM and
-// `start_j`, and that the result is valid, costs `target_j` or less and
-// not less than `bound_j`, a lower bound a solve proved.
+// its budgets with it) and what improveByWindows (its `passes`) makes of it
+// in up to 60 s, stopped once a schedule costs `target_j` or less. Checks
+// (QTest: the caller returns where one failed) that the file holds `bytes`
+// of RAM and `start_j`, and that the result is valid, costs `target_j` or
+// less and not less than `bound_j`, a lower bound a solve proved.
 struct SavedImprovement {
     LoadedSchedule loaded;
     Problem problem;
