@@ -142,8 +142,13 @@ public:
             });
     }
 
-    // Whether a tail proved the gap (or stop() was called).
+    // Whether a tail proved the gap (or the search was ended: stop(),
+    // provenElsewhere()).
     bool proved() const { return stop_; }
+
+    // Ends the search at once, without waiting for it (stop() still
+    // joins): the window search beside the short tails proved the gap.
+    void provenElsewhere() { stop_ = long_stop_ = other_stop_ = true; }
 
     // Stops the long tails (and tail 18, but where it runs to the end) where
     // none is done by now, and says whether the second core is free then. The
