@@ -575,22 +575,24 @@ Schedule improveByWindows(const Problem& problem, const Schedule& s, Clock::time
         // one on, in stage order, each a time trade alone (its own MILP is
         // the width passes', below), none started after kTradeWindowsS or
         // half the time left (window_search.h).
-        std::vector<std::pair<int, int>> trade_windows;
-        for (int t0 = g.forwardCount(); t0 + kTradeWidth - 1 < n && !swap_sets_only; ++t0)
-            trade_windows.emplace_back(t0, t0 + kTradeWidth - 1);
-        const auto windows_now = Clock::now();
-        solveEach(
-            trade_windows.size(),
-            [&](std::size_t k, const std::vector<double>& x_then, Clock::time_point until, bool& exact) {
-                return searchTrade(
-                    [&](double extra_s) {
-                        return windowMilp(f, index, paging_state, x_then, n, trade_windows[k].first,
-                                          trade_windows[k].second, extra_s);
-                    },
-                    false, x_then, until, exact);
-            },
-            trade_windows, kValueSetCapS, nullptr, 0,
-            std::min(secondsAfter(windows_now, kTradeWindowsS), windows_now + (deadline - windows_now) / 2));
+        if (!swap_sets_only) {
+            std::vector<std::pair<int, int>> trade_windows;
+            for (int t0 = g.forwardCount(); t0 + kTradeWidth - 1 < n; ++t0)
+                trade_windows.emplace_back(t0, t0 + kTradeWidth - 1);
+            const auto windows_now = Clock::now();
+            solveEach(
+                trade_windows.size(),
+                [&](std::size_t k, const std::vector<double>& x_then, Clock::time_point until, bool& exact) {
+                    return searchTrade(
+                        [&](double extra_s) {
+                            return windowMilp(f, index, paging_state, x_then, n, trade_windows[k].first,
+                                              trade_windows[k].second, extra_s);
+                        },
+                        false, x_then, until, exact);
+                },
+                trade_windows, kValueSetCapS, nullptr, 0,
+                std::min(secondsAfter(windows_now, kTradeWindowsS), windows_now + (deadline - windows_now) / 2));
+        }
     }
     // Per width, passes over the windows not yet solved exactly against the
     // current schedule, each cut short at a limit that doubles from pass

@@ -87,8 +87,8 @@ inline constexpr double kTradeRuntimeShare = 1;
 // 110's (its optimum with the spare runtime doubled, 0.702859 J,
 // relieved): 0.710050 J, 2.8 s into the pass and 19 s into
 // improveByWindows; without the pass 0.712432 J after 60 s. In the solve
-// it was then proven within 0.5% in 5 runs of 5 (at 30 s), and 17% (whose
-// trade is a set's) was as before. The order matters (the relief's greedy
+// it was then proven within 0.5% in 6 runs of 6 (at 24 to 30 s), and 17%
+// (whose trade is a set's) was as before. The order matters (the relief's greedy
 // drops depend on the schedule it starts from): from the last window back,
 // window 127 gives 0.712432 J and window 110 nothing after it; windows of
 // every pass as trades, by the energy spent in them, missed it too
