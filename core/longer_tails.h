@@ -14,6 +14,7 @@
 #include "bound_schedule.h"
 #include "bucket_bound.h"
 #include "deadline.h"
+#include "doubling_turns.h"
 #include "incumbent_handler.h"
 #include "problem.h"
 
@@ -117,7 +118,7 @@ public:
         other_ = std::thread([this, all_seconds] {
             const auto end = secondsAfter(Clock::now(), all_seconds);
             if (spareTimeIsScarce(problem_) && problem_.runtime_budget_factor <= kStridedFactor)
-                solveStrided(kStridedShare * all_seconds, &other_stop_);
+                solveStrided(all_seconds, &other_stop_);
             solveOne(kOtherLongTail, std::chrono::duration<double>(end - Clock::now()).count(), &other_stop_);
         });
         runUntil(
@@ -187,8 +188,8 @@ private:
     static constexpr int kLongTail = 19, kOtherLongTail = 18, kShortTail = 10;
     // Up to kStridedFactor, tail 18's thread first solves every kStride-th
     // of the last kLongTail stages (stridedTailStages), from each offset,
-    // for kStridedShare of its time at most: there tail 18 is seldom done in
-    // 30 s (at 1.001x never), and the strided tails prove resnet18_cifar on
+    // with all its time (session 74: three quarters; tail 18 is seldom done
+    // in 30 s there, at 1.001x never), and the strided tails prove resnet18_cifar on
     // m4 at 17 and 25% and 1.002x (were 0.77 and 0.81% short at 30 s) and
     // raise the bound at 14 and 18% and 1.001x (gaps 1.04 and 0.92% to
     // 0.56 to 0.72 and 0.57%). At 1.005x tail 18 needs that time: 16% was
@@ -196,7 +197,7 @@ private:
     // long tails' thread they were stopped at the plan's stall, 6 to 12 s
     // in, before the offset that proves the gap had its turn.)
     static constexpr int kStride = 3;
-    static constexpr double kStridedShare = 0.75, kStridedFactor = 1.002;
+    static constexpr double kStridedFactor = 1.002;
     // Where the spare time is scarce, the short tails come with the stages
     // where the best schedule recomputes most (growBucketBound's `busiest`),
     // from eight stages: resnet18_cifar on m4 at 20% and 1.002x, the last
@@ -241,32 +242,32 @@ private:
         if (!spareTimeIsShort(problem_)) other_stop_ = true;
     }
     // Every offset's strided tail for a sixth of `seconds`, then those not
-    // solved exactly, the highest bound first, each for all that is left:
-    // which offset proves most varies by budget, and the others are solved
-    // at once or stall. resnet18_cifar on m4 at 1.002x, alone: at 25%
-    // offsets 0 and 1 are solved in 0.2 s, 2 proves the gap in 1.6 s; at
-    // 17% 0 and 1 are not done in 5 s, 2 proves it in 4.8 s (in a solve, it
-    // leads at 4.2 s, 0.614813 J against 0.612142 J).
+    // solved exactly, the highest bound first, in rounds that give each
+    // twice the time of the last: which offset proves most varies by
+    // budget, and the others are solved at once or stall. resnet18_cifar on
+    // m4 at 1.002x, alone: at 25% offsets 0 and 1 are solved in 0.2 s, 2
+    // proves the gap in 1.6 s; at 17% 0 and 1 are not done in 5 s, 2 proves
+    // it in 4.8 s (in a solve, it leads at 4.2 s, 0.614813 J against
+    // 0.612142 J). Not all that is left to the highest bound: at 17% and
+    // 1.001x offset 2 proves the gap in 2.4 s, while its first turn was
+    // 2.5 s; where it was cut short (at 0.689935 J, against offset 1's
+    // 0.690944 J), offset 1 had the rest and stalled (0.89% short at 30 s).
     void solveStrided(double seconds, const std::atomic<bool>* stop)
     {
         const auto end = secondsAfter(Clock::now(), seconds);
-        auto left_s = [&] { return std::chrono::duration<double>(end - Clock::now()).count(); };
         std::vector<std::vector<int>> sets;
         for (int offset = 0; offset < kStride; ++offset) {
             std::vector<int> stages = stridedTailStages(problem_, peak_stage_, kLongTail, kStride, offset);
             if (std::find(sets.begin(), sets.end(), stages) == sets.end()) sets.push_back(std::move(stages));
         }
-        std::vector<std::pair<double, std::size_t>> again;  // (bound, set) of those cut short
-        for (std::size_t k = 0; k < sets.size(); ++k) {
-            if (*stop || left_s() <= 0) return;
-            const BucketBound bound = solveOn(sets[k], kLongTail, kStride, std::min(seconds / 6, left_s()), stop);
-            if (!bound.complete && !bound.infeasible) again.emplace_back(bound.bound_j, k);
-        }
-        std::stable_sort(again.begin(), again.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
-        for (const auto& [bound_j, k] : again) {
-            if (*stop || left_s() <= 0) return;
-            solveOn(sets[k], kLongTail, kStride, left_s(), stop);
-        }
+        runInDoublingTurns(
+            sets.size(), seconds / 6,
+            [&] { return *stop ? 0 : std::chrono::duration<double>(end - Clock::now()).count(); },
+            [&](std::size_t k, double turn_s) -> std::optional<double> {
+                const BucketBound bound = solveOn(sets[k], kLongTail, kStride, turn_s, stop);
+                if (bound.complete || bound.infeasible) return std::nullopt;
+                return bound.bound_j;
+            });
     }
     void solveOne(int tail, double seconds, const std::atomic<bool>* stop)
     {

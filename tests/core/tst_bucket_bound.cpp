@@ -17,7 +17,8 @@
 // the tails alone do not give; those stages are the busiest between the
 // stage-peak stage and the tail. Every third of the last 19 stages over the
 // budget (and the stage-peak stage): those stages, and at resnet18_cifar's 17%
-// and 1.002x a proof that as many consecutive stages do not give.
+// and 1.002x a proof that as many consecutive stages do not give; their turns
+// (hand-worked on a clock of the test's own).
 #include <QtTest>
 
 #include <cmath>
@@ -29,6 +30,7 @@
 #include "bucket_bound.h"
 #include "cbc_setup.h"
 #include "checkpoint_bound.h"
+#include "doubling_turns.h"
 #include "exact_solve.h"
 #include "problem_loader.h"
 #include "solver.h"
@@ -271,6 +273,45 @@ private slots:
         if (!std::count(through_peak.begin(), through_peak.end(), peak)) through_peak.push_back(peak);
         std::sort(through_peak.begin(), through_peak.end());
         QCOMPARE(stridedTailStages(p, peak, p.graph.size(), 40, 0), through_peak);
+    }
+
+    // The strided tails' turns (doubling_turns.h), on a clock of their own:
+    // searches that end after `needs` seconds of one turn (infinity: never)
+    // and reach `reaches` where cut short. Hand-worked: with turns of 2 s and
+    // 20 s in all, search 2 (which needs 2.5 s, and reaches less than 1 when
+    // cut short) ends at 16.5 s, in the second round, after 1 and before 0
+    // there (turns of 4 s), and search 1 has the 3.5 s left; all the time left to the highest bound after the
+    // first round (session 74's order) went to search 1, which never ends.
+    // The last one left has all that is left: search 2 needs 9 s, has 2 s,
+    // then 16.
+    void stridedTailsTakeDoublingTurns()
+    {
+        auto run = [](std::vector<double> needs, std::vector<double> reaches, double first_turn_s, double all_s) {
+            double now_s = 0;
+            std::vector<std::pair<std::size_t, double>> turns;  // (search, its time)
+            std::vector<double> ended(needs.size(), -1);
+            runInDoublingTurns(
+                needs.size(), first_turn_s, [&] { return all_s - now_s; },
+                [&](std::size_t k, double turn_s) -> std::optional<double> {
+                    turns.emplace_back(k, turn_s);
+                    if (needs[k] <= turn_s) {
+                        now_s += needs[k];
+                        ended[k] = now_s;
+                        return std::nullopt;
+                    }
+                    now_s += turn_s;
+                    return reaches[k];
+                });
+            return std::make_pair(turns, ended);
+        };
+        const double never = INFINITY;
+        const auto [turns, ended] = run({never, never, 2.5}, {0.5, 0.6, 0.4}, 2, 20);
+        QCOMPARE(turns, (std::vector<std::pair<std::size_t, double>>{{0, 2}, {1, 2}, {2, 2}, {1, 4}, {0, 4}, {2, 4},
+                                                                     {1, 3.5}}));
+        QCOMPARE(ended, (std::vector<double>{-1, -1, 16.5}));
+        const auto [alone, alone_ended] = run({1, 1, 9}, {0, 0, 0.3}, 2, 20);
+        QCOMPARE(alone, (std::vector<std::pair<std::size_t, double>>{{0, 2}, {1, 2}, {2, 2}, {2, 16}}));
+        QCOMPARE(alone_ended, (std::vector<double>{1, 2, 13}));
     }
 
     // resnet18_cifar on m4 at 17% and 1.002x: every third of the last 19

@@ -1,0 +1,42 @@
+#pragma once
+// Searches that share one time budget, each of which may be cut short and
+// then starts over when run again (CBC's tree searches of the strided
+// tails, longer_tails.h): which of them ends first cannot be told from the
+// bounds they reach when cut short.
+#include <algorithm>
+#include <cstddef>
+#include <functional>
+#include <optional>
+#include <utility>
+#include <vector>
+
+namespace poet {
+
+// Runs searches 0 to count - 1 in turns until each has ended or `left_s()`
+// (the time left; 0 once stopped) is spent. `search(k, s)` runs search k
+// from its start for at most s seconds and returns the bound it reached
+// where it was cut short, nothing where it ended. The first round gives
+// each `first_turn_s`, in order; each round after it gives those cut short
+// twice the time of the last, the highest bound first, and the last one
+// left all the time left. So a search that ends after d seconds of a turn
+// ends within about 4 x count x d, where all the time to the highest bound
+// may go to one that never ends.
+inline void runInDoublingTurns(std::size_t count, double first_turn_s, const std::function<double()>& left_s,
+                               const std::function<std::optional<double>(std::size_t, double)>& search)
+{
+    std::vector<std::pair<double, std::size_t>> open;  // (bound, search) of those not ended
+    for (std::size_t k = 0; k < count; ++k) open.emplace_back(0, k);
+    for (double turn_s = first_turn_s; !open.empty(); turn_s *= 2) {
+        std::vector<std::pair<double, std::size_t>> cut_short;
+        for (const auto& [bound, k] : open) {
+            if (left_s() <= 0) return;
+            const double give_s = open.size() == 1 ? left_s() : std::min(turn_s, left_s());
+            if (const std::optional<double> reached = search(k, give_s)) cut_short.emplace_back(*reached, k);
+        }
+        std::stable_sort(cut_short.begin(), cut_short.end(),
+                         [](const auto& a, const auto& b) { return a.first > b.first; });
+        open = std::move(cut_short);
+    }
+}
+
+}  // namespace poet
