@@ -186,16 +186,16 @@ public:
 
 private:
     static constexpr int kLongTail = 19, kOtherLongTail = 18, kShortTail = 10;
-    // Up to kStridedFactor, tail 18's thread first solves every kStride-th
-    // of the last kLongTail stages (stridedTailStages), from each offset,
-    // with all its time (session 74: three quarters; tail 18 is seldom done
-    // in 30 s there, at 1.001x never), and the strided tails prove resnet18_cifar on
+    // Up to kStridedFactor, tail 18's thread first solves every kStride-th of
+    // the last kLongTail stages (stridedTailStages), from each offset, with
+    // all its time (session 74: three quarters; tail 18 is seldom done in 30 s
+    // there, at 1.001x never), and the strided tails prove resnet18_cifar on
     // m4 at 17 and 25% and 1.002x (were 0.77 and 0.81% short at 30 s) and
-    // raise the bound at 14 and 18% and 1.001x (gaps 1.04 and 0.92% to
-    // 0.56 to 0.72 and 0.57%). At 1.005x tail 18 needs that time: 16% was
-    // proven in 11.8 s, with the strided tails first 0.95% short. (On the
-    // long tails' thread they were stopped at the plan's stall, 6 to 12 s
-    // in, before the offset that proves the gap had its turn.)
+    // raise the bound at 14 and 18% and 1.001x (gaps 1.04 and 0.92% to 0.56 to
+    // 0.72 and 0.57%). At 1.005x tail 18 needs that time: 16% was proven in
+    // 11.8 s, with the strided tails first 0.95% short. (On the long tails'
+    // thread they were stopped at the plan's stall, 6 to 12 s in, before the
+    // offset that proves the gap had its turn.)
     static constexpr int kStride = 3;
     static constexpr double kStridedFactor = 1.002;
     // Where the spare time is scarce, the short tails come with the stages
@@ -242,16 +242,17 @@ private:
         if (!spareTimeIsShort(problem_)) other_stop_ = true;
     }
     // Every offset's strided tail for a sixth of `seconds`, then those not
-    // solved exactly, the highest bound first, in rounds that give each
-    // twice the time of the last: which offset proves most varies by
-    // budget, and the others are solved at once or stall. resnet18_cifar on
-    // m4 at 1.002x, alone: at 25% offsets 0 and 1 are solved in 0.2 s, 2
-    // proves the gap in 1.6 s; at 17% 0 and 1 are not done in 5 s, 2 proves
-    // it in 4.8 s (in a solve, it leads at 4.2 s, 0.614813 J against
-    // 0.612142 J). Not all that is left to the highest bound: at 17% and
-    // 1.001x offset 2 proves the gap in 2.4 s, while its first turn was
-    // 2.5 s; where it was cut short (at 0.689935 J, against offset 1's
-    // 0.690944 J), offset 1 had the rest and stalled (0.89% short at 30 s).
+    // solved exactly in rounds that give each twice the time of the last, the
+    // highest bound first, the last one left all the time left
+    // (runInDoublingTurns): which offset proves most varies by budget, and the
+    // others are solved at once or stall. resnet18_cifar on m4 at 1.002x,
+    // alone: at 25% offsets 0 and 1 are solved in 0.2 s, 2 proves the gap in
+    // 1.6 s; at 17% 0 and 1 are not done in 5 s, 2 proves it in 4.8 s (in a
+    // solve, it leads at 4.2 s, 0.614813 J against 0.612142 J). Not all that
+    // is left to the highest bound at once: at 17% and 1.001x offset 2 proves
+    // the gap in 2.4 to 5 s, and its first turn was 2.5 s; where that was cut
+    // short (at 0.689935 J, against offset 1's 0.690944 J), offset 1 had the
+    // rest and never ended (0.89% short at 30 s).
     void solveStrided(double seconds, const std::atomic<bool>* stop)
     {
         const auto end = secondsAfter(Clock::now(), seconds);

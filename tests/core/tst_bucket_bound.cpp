@@ -280,10 +280,10 @@ private slots:
     // and reach `reaches` where cut short. Hand-worked: with turns of 2 s and
     // 20 s in all, search 2 (which needs 2.5 s, and reaches less than 1 when
     // cut short) ends at 16.5 s, in the second round, after 1 and before 0
-    // there (turns of 4 s), and search 1 has the 3.5 s left; all the time left to the highest bound after the
-    // first round (session 74's order) went to search 1, which never ends.
-    // The last one left has all that is left: search 2 needs 9 s, has 2 s,
-    // then 16.
+    // there (turns of 4 s), and search 1 has the 3.5 s left; all the time left
+    // to the highest bound after the first round (session 74's order) went to
+    // search 1, which never ends. The last one left has all that is left:
+    // search 2 needs 9 s, has 2 s, then 16.
     void stridedTailsTakeDoublingTurns()
     {
         auto run = [](std::vector<double> needs, std::vector<double> reaches, double first_turn_s, double all_s) {
