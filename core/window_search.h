@@ -80,20 +80,20 @@ inline constexpr double kValueSetCapS = 1, kValueSetsS = 10;
 inline constexpr double kTradeRuntimeShare = 1;
 
 // Windows of kTradeWidth stages as time trades alone, once, after the swap
-// sets, from the first backward stage on in stage order, none started
-// after kTradeWindowsS or half the time left. resnet18_cifar on m4 at 14%
-// and 1.001x, from a 30 s solve's schedule (0.712439 J, 0.56 to 0.80%
-// above those solves' bounds): window 87's trade (0.712432 J), then window
-// 110's (its optimum with the spare runtime doubled, 0.702859 J,
-// relieved): 0.710050 J, 2.8 s into the pass and 19 s into
-// improveByWindows; without the pass 0.712432 J after 60 s. In the solve
-// it was then proven within 0.5% in 6 runs of 6 (at 24 to 30 s), and 17%
-// (whose trade is a set's) was as before. The order matters (the relief's greedy
-// drops depend on the schedule it starts from): from the last window back,
-// window 127 gives 0.712432 J and window 110 nothing after it; windows of
-// every pass as trades, by the energy spent in them, missed it too
-// (session 73). Recomputations are in the backward stages: from stage 1
-// the pass took 4.6 s to reach window 110.
+// sets, from the first backward stage on in stage order, none started after
+// kTradeWindowsS or half the time left. resnet18_cifar on m4 at 14% and
+// 1.001x, from a 30 s solve's schedule (0.712439 J, 0.56 to 0.80% above
+// those solves' bounds): window 87's trade (0.712432 J), then window 110's
+// (its optimum with the spare runtime doubled, 0.702859 J, relieved):
+// 0.710050 J, 2.8 s into the pass and 19 s into improveByWindows; without
+// the pass 0.712432 J after 60 s. In the solve it was then proven within
+// 0.5% in 6 runs of 6 (at 24 to 30 s), and 17% (whose trade is a set's) was
+// as before. The order matters (the relief's greedy drops depend on the
+// schedule it starts from): from the last window back, window 127 gives
+// 0.712432 J and window 110 nothing after it; windows of every pass as
+// trades, by the energy spent in them, missed it too (session 73).
+// Recomputations are in the backward stages: from stage 1 the pass took 4.6
+// s to reach window 110.
 inline constexpr int kTradeWidth = 3;
 inline constexpr double kTradeWindowsS = 10;
 
