@@ -20,9 +20,12 @@ namespace poet {
 // twice the time of the last, the highest bound first, and the last one
 // left all the time left. So a search that ends after d seconds of a turn
 // ends within about 4 x count x d, where all the time to the highest bound
-// may go to one that never ends.
+// may go to one that never ends. After each round `after_round` (if set)
+// returns how many searches it adds, numbered on from the last: they come
+// first in the next round, in order, with its turn.
 inline void runInDoublingTurns(std::size_t count, double first_turn_s, const std::function<double()>& left_s,
-                               const std::function<std::optional<double>(std::size_t, double)>& search)
+                               const std::function<std::optional<double>(std::size_t, double)>& search,
+                               const std::function<std::size_t()>& after_round = {})
 {
     std::vector<std::pair<double, std::size_t>> open;  // (bound, search) of those not ended
     for (std::size_t k = 0; k < count; ++k) open.emplace_back(0, k);
@@ -35,7 +38,10 @@ inline void runInDoublingTurns(std::size_t count, double first_turn_s, const std
         }
         std::stable_sort(cut_short.begin(), cut_short.end(),
                          [](const auto& a, const auto& b) { return a.first > b.first; });
-        open = std::move(cut_short);
+        open.clear();
+        for (const std::size_t added = after_round ? after_round() : 0; open.size() < added; ++count)
+            open.emplace_back(0, count);
+        open.insert(open.end(), cut_short.begin(), cut_short.end());
     }
 }
 

@@ -49,16 +49,16 @@ double shortTailsShare(double seconds_left)
 // How the result names a bucket bound on the stage-peak stage and a tail.
 std::string bucketBoundName(int tail, const std::vector<int>& added_stages = {}, int stride = 1)
 {
-    if (stride > 1)
-        return "the bucket bound (the stage-peak stage and every " +
-               (stride == 2 ? std::string("second") : stride == 3 ? "third" : std::to_string(stride) + "th") +
-               " of the last " + std::to_string(tail) + " over the budget, with time)";
+    const std::string which =
+        stride > 1 ? "every " +
+                         (stride == 2 ? std::string("second") : stride == 3 ? "third" : std::to_string(stride) + "th") +
+                         " of the last " + std::to_string(tail)
+                   : "the last " + std::to_string(tail);
     if (added_stages.empty())
-        return "the bucket bound (the stage-peak stage and the last " + std::to_string(tail) +
-               " over the budget, with time)";
+        return "the bucket bound (the stage-peak stage and " + which + " over the budget, with time)";
     std::vector<std::string> numbers;
     for (int t : added_stages) numbers.push_back(std::to_string(t));
-    return "the bucket bound (the stage-peak stage, the last " + std::to_string(tail) + " over the budget and " +
+    return "the bucket bound (the stage-peak stage, " + which + " over the budget and " +
            (added_stages.size() == 1 ? "stage " : "stages ") + joinAsList(numbers) + ", with time)";
 }
 
