@@ -316,6 +316,7 @@ private:
         if (first == stages.end() || !best_shown_) return {};
         return busiestRecomputingStages(problem_, best_shown_(), peak_stage_, *first, kBusiestStages);
     }
+    // The relative gap the solve asks for.
     double gapAsked() const
     {
         std::lock_guard lock(shared_.mutex);
