@@ -799,14 +799,19 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
         }
         // Out of windows (small graphs): the long tails may still prove the gap.
         while (!over()) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        // Over (a proof, the time limit or a cancel): the plan, where it
+        // still searches, is stopped, not waited for.
         if (background_plan)
-            background_plan->finish([&](Schedule s) {
-                considerAndAnnounce(std::move(s));
-                return false;
-            });
+            background_plan->finish(
+                [&](Schedule s) {
+                    considerAndAnnounce(std::move(s));
+                    return false;
+                },
+                /*windows_to_the_end=*/false, 1, [] { return true; });
         tails->stop();
         takeTailsBound();
-        if (withinGapWithPlan()) return finishWithKnownBound();
+        considerAndAnnounce(bestShown());  // the tails' schedules are shown, not taken
+        if (withinGapOfKnownBound()) return finishWithKnownBound();
         return finishShortOfKnownBound();
     }
 
