@@ -72,7 +72,8 @@ public:
         // bound (the background plan's, say) ends the search: a tail ends
         // it only where its own bound proves the gap, and bert on m4 at 12%
         // and 1.002x had the plan's schedule within the gap of the
-        // stage-peak bound at 63.5 s, and ran on to the 120 s limit.
+        // stage-peak bound at 63 s, and ran on to 77 s (now ends at 63 s;
+        // at 14.2% 49 s, was 79 s).
         watch_ = std::thread([this] {
             for (; !stop_; std::this_thread::sleep_for(std::chrono::milliseconds(20))) {
                 if (shared_.cancel && shared_.cancel->load()) long_stop_ = other_stop_ = true;
