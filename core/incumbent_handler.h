@@ -37,9 +37,11 @@ inline SolveResult incumbentResult(Schedule schedule, ReplayReport replay, doubl
     return r;
 }
 
-// The gap between a schedule's energy and a bound, relative to the energy.
+// The gap between a schedule's energy and a bound, relative to the energy:
+// infinite without a schedule (an infinite energy), which nothing proves.
 inline double relativeGap(double objective, double bound)
 {
+    if (!(objective < INFINITY)) return INFINITY;  // (inf - bound) / inf would be NaN, and max() 0
     if (objective <= 0) return 0;
     return std::max(0.0, (objective - bound) / objective);
 }
@@ -121,7 +123,7 @@ public:
             const double bound = model_->getBestPossibleObjValue();
             if (bound < 1e300) shared_->tree_bound = std::max(shared_->tree_bound, bound);
         }
-        const bool within_gap = std::isfinite(shared_->best_j) && shared_->known_bound_j > 0 &&
+        const bool within_gap = shared_->known_bound_j > 0 &&
                                 relativeGap(shared_->best_j, shared_->known_bound_j) <= shared_->relative_gap;
         if (!within_gap) return noAction;
         shared_->stopped_at_known_bound = true;

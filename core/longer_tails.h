@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <cmath>
 #include <functional>
 #include <mutex>
 #include <optional>
@@ -357,9 +356,9 @@ private:
     // Whether the best schedule shown is within the gap of the best bound.
     bool shownWithinGap()
     {
-        const double shown_j = best_shown_j_();  // infinite where none is shown (relativeGap would say 0)
+        const double shown_j = best_shown_j_();  // infinite where none is shown: so is the gap
         std::lock_guard lock(shared_.mutex);
-        return shown_j < INFINITY && relativeGap(shown_j, shared_.known_bound_j) <= shared_.relative_gap;
+        return relativeGap(shown_j, shared_.known_bound_j) <= shared_.relative_gap;
     }
     void found(const BucketBound& bound, int tail, int stride = 1)
     {
@@ -372,10 +371,8 @@ private:
         stride_ = stride;
         added_stages_ = bound.added_stages;
         shared_.known_bound_j = std::max(shared_.known_bound_j, bound.bound_j);
-        // With no schedule yet (the LP runs beside), nothing is proven:
-        // relativeGap says 0 for an infinite best.
-        if (std::isfinite(shared_.best_j) &&
-            relativeGap(shared_.best_j, shared_.known_bound_j) <= shared_.relative_gap) {
+        // With no schedule yet (the LP runs beside) the gap is infinite: nothing is proven.
+        if (relativeGap(shared_.best_j, shared_.known_bound_j) <= shared_.relative_gap) {
             shared_.known_bound_proves_gap = true;
             stop_ = true;  // nothing more to prove
             long_stop_ = other_stop_ = true;

@@ -801,13 +801,13 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
         while (!over()) std::this_thread::sleep_for(std::chrono::milliseconds(20));
         // Over (a proof, the time limit or a cancel): the plan, where it
         // still searches, is stopped, not waited for.
-        if (background_plan)
-            background_plan->finish(
-                [&](Schedule s) {
-                    considerAndAnnounce(std::move(s));
-                    return false;
-                },
-                /*windows_to_the_end=*/false, 1, [] { return true; });
+        if (background_plan) {
+            background_plan->stopAll();
+            background_plan->finish([&](Schedule s) {
+                considerAndAnnounce(std::move(s));
+                return false;
+            });
+        }
         tails->stop();
         takeTailsBound();
         considerAndAnnounce(bestShown());  // the tails' schedules are shown, not taken
@@ -883,8 +883,7 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
     // at 66 s, within 0.45% of the full stages' bucket bound, and the solve
     // ended at 118 s, with the LP.
     shared.shown_within_gap = [&, bound_j = known_bound_j] {
-        const double shown_j = bestShownJ();  // infinite where none is shown (relativeGap would say 0)
-        return shown_j < INFINITY && relativeGap(shown_j, bound_j) <= options.relative_gap;
+        return relativeGap(bestShownJ(), bound_j) <= options.relative_gap;  // none shown: infinite
     };
 
     // The LP relaxation first: its rounding is a second fast schedule, and its
