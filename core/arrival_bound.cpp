@@ -605,12 +605,16 @@ ArrivalBound sumOfPieces(const Problem& problem, const std::vector<Piece>& piece
             loadBinaryMilp(*lp, pieces[k].milp);
             lp->initialSolve();
         }
-        CbcModel model(*lp);
+        auto owned = std::make_unique<CbcModel>(*lp);  // leaked where CBC faults (guardedBranchAndBound)
+        CbcModel& model = *owned;
         configureCbc(model, exact, offset_j, scale,
                      std::chrono::duration<double>(piece_deadline - Clock::now()).count(), cancel);
         SearchStop stop(piece_deadline, cancel);
         model.passInEventHandler(&stop);
-        model.branchAndBound();
+        if (!guardedBranchAndBound(owned)) {  // this piece keeps its LP value, not tried again
+            s.exact = false;
+            continue;
+        }
         if (model.isProvenInfeasible()) {
             out.infeasible = true;
             out.stage = s.stage;

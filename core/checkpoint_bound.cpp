@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <memory>
 #include <utility>
 #include <vector>
 
@@ -168,7 +169,8 @@ CheckpointBound checkpointBound(const Problem& problem, double seconds, const st
     if (lp_j >= enough_j || Clock::now() > deadline || (cancel && cancel->load())) return out;
 
     double tree_bound = -INFINITY;  // model units
-    CbcModel model(lp);
+    auto owned = std::make_unique<CbcModel>(lp);  // leaked where CBC faults (guardedBranchAndBound)
+    CbcModel& model = *owned;
     root.model = &model;
     SolverOptions options;
     options.relative_gap = 1e-9;
@@ -188,7 +190,7 @@ CheckpointBound checkpointBound(const Problem& problem, double seconds, const st
     if (cut_off) model.setCutoff((cutoff_j - offset_j) * scale);
     TreeBoundKeeper stop(deadline, cancel, exact ? &root : nullptr, &tree_bound);
     model.passInEventHandler(&stop);
-    model.branchAndBound();
+    if (!guardedBranchAndBound(owned)) return out;  // the LP's bound alone
     if (root.stopped) {
         if (std::isfinite(tree_bound))
             out.bound_j = std::max(lp_j, offset_j + std::min(tree_bound, (cutoff_j - offset_j) * scale) / scale);

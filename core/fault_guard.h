@@ -10,10 +10,13 @@
 // cutoff lowered during the search fails an assertion in CbcModel::addCuts
 // (SIGABRT). Other cutoffs, cut generators or branching rules move the
 // fault elsewhere or cost the bound its strength (tst_bucket_bound.cpp
-// reproduces the first). cbc_setup.h's guardedBranchAndBound runs CBC's
-// search in the bucket bound, the window search and the paging plan
-// (plan_search.h) under a guard; the other bounds' searches and the
-// formulation's tree run without one (no fault seen there yet).
+// reproduces the first). cbc_setup.h's guardedBranchAndBound runs every
+// CBC search under a guard: the bucket, stage-peak, arrival and checkpoint
+// bounds, the window search, the paging plan (plan_search.h) and the
+// formulation's tree. The last four ran without one until session 78, when
+// a failed assertion in CbcSimpleIntegerDynamicPseudoCost::createCbcBranch
+// ended bench_solve (resnet18_cifar on m4 at 11% and 1.002x, once in
+// several runs; which search it was is not known).
 
 #include <functional>
 

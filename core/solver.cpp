@@ -957,7 +957,8 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
     SolverOptions cbc_options = options;
     if (grow_tails) cbc_options.threads = options.threads - 1;
     shared.shown_within_gap = nullptr;  // the plan has finished: CBC alone finds schedules now
-    CbcModel model(lp);
+    auto owned = std::make_unique<CbcModel>(lp);  // leaked where CBC faults (guardedBranchAndBound)
+    CbcModel& model = *owned;
     shared.model = &model;
     configureCbc(model, cbc_options, f.objectiveOffsetJ(), f.objectiveScale(), options.time_limit_s - secondsSince(start),
                  cancel);
@@ -977,10 +978,20 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
     IncumbentHandler handler(&shared);
     model.passInEventHandler(&handler);
 
-    if (!(cancel && cancel->load())) model.branchAndBound();
+    const bool faulted = !(cancel && cancel->load()) && !guardedBranchAndBound(owned);
     if (tails) {
         tails->stop();
         takeTailsBound();
+    }
+    if (faulted) {
+        // CBC's search found and proved nothing: what came before it stands.
+        {
+            std::lock_guard lock(shared.mutex);
+            shared.model = nullptr;
+        }
+        considerAndAnnounce(bestShown());
+        if (withinGapOfKnownBound()) return finishWithKnownBound();
+        return finishOutOfTime();
     }
 
     const bool cancelled = shared.cancelled || (cancel && cancel->load());

@@ -157,14 +157,22 @@ StageBound stagePeakBound(const Problem& problem, double seconds, const std::ato
             out.complete = false;
             break;
         }
-        CbcModel model(*lps[t]);
+        auto owned = std::make_unique<CbcModel>(*lps[t]);  // leaked where CBC faults (guardedBranchAndBound)
+        CbcModel& model = *owned;
         const auto stage_deadline = std::min(deadline, Clock::now() + per_stage);
         configureCbc(model, exact, offset_j, scale,
                      std::chrono::duration<double>(stage_deadline - Clock::now()).count(), cancel);
         // A solution no dearer than the best stage so far: this stage cannot raise the bound any more.
         SearchStop stop(stage_deadline, cancel, best);
         model.passInEventHandler(&stop);
-        model.branchAndBound();
+        if (!guardedBranchAndBound(owned)) {  // this stage proves its LP bound alone
+            out.complete = false;
+            if (lp_bound > best) {
+                best = lp_bound;
+                out.stage = t;
+            }
+            continue;
+        }
         if (model.isProvenInfeasible()) {
             out.infeasible = true;
             out.stage = t;
