@@ -449,16 +449,26 @@ private slots:
         QCOMPARE(replaySchedule(p.graph, cancelled, limitsOf(p)).total_energy_j, fitted_j);
     }
 
-    // Where the spare time is scarce, the relief's best goes through the
-    // local search that keeps values rather than recompute them
-    // (dropRecomputations) before the plan's own search: bert on m4 at 12%
-    // and 1.002x, the relief's schedule (126.76 J at 30 s, 126.64 J at 120 s)
-    // then comes within 0.5% of the stage-peak bound (126.413256 J), which
-    // the plan's search, 65 s of it here, never reaches (126.6447 J at 120 s).
-    // Cancelled at the first such schedule.
-    void plansDropRecomputationsFromTheReliefsBest()
+    // Where the spare time is scarce, the relief leaves schedules that the
+    // local search keeping values rather than recomputing them
+    // (dropRecomputations) improves: the first looser budget's quick
+    // schedule before it is relieved, and the relief's best before the
+    // plan's own search. bert on m4 at 1.002x: at 11% the 1.004x quick
+    // schedule (127.949616 J) dropped is 125.905561 J, and relieved and
+    // swapped 127.091305 J, within 0.5% of the stage-peak bound (the plans
+    // alone: 128.467609 J after 120 s); at 12% the relief's best dropped is
+    // 126.413256 J, which the plan's search never reaches (126.6447 J after
+    // 60 s of it). Cancelled at the first such schedule.
+    void plansDropRecomputationsAroundTheRelief_data()
     {
-        const Problem p = test::bundledOnM4("bert", 0.12, 1.002, true, true);
+        QTest::addColumn<double>("fraction");
+        QTest::newRow("11%") << 0.11;
+        QTest::newRow("12%") << 0.12;
+    }
+    void plansDropRecomputationsAroundTheRelief()
+    {
+        QFETCH(double, fraction);
+        const Problem p = test::bundledOnM4("bert", fraction, 1.002, true, true);
         QVERIFY(spareTimeIsScarce(p));
         const StageBound peak = stagePeakBound(p, 120);
         QVERIFY(peak.complete);
