@@ -179,9 +179,9 @@ std::optional<Schedule> solvePlans(const Problem& problem, const SolverOptions& 
         // first (dropRecomputations, a quarter of the relief's time at
         // most), as a solve there would do: bert at 11% and 1.002x, the
         // 1.004x quick schedule's 127.949616 J dropped is 125.905561 J in
-        // 1.5 s, and relieved and swapped 127.091305 J, proven at 6.3 s of
-        // a 30 s solve (the plans alone: 128.467609 J, 0.98% short at 120
-        // s); at 12% proven at 6.4 s (was 18.6 s).
+        // 1.5 s, and relieved, swapped and dropped again (below) 127.091305
+        // J, proven at 6.3 s of a 30 s solve (the plans alone: 128.467609
+        // J, 0.98% short at 120 s); at 12% proven at 6.4 s (was 18.6 s).
         QuickScheduleOptions quick;
         quick.until = relief_end;
         const Problem first_looser = looserBy(kRuntimeReliefMultiples[0]);
@@ -216,12 +216,14 @@ std::optional<Schedule> solvePlans(const Problem& problem, const SolverOptions& 
                                     std::max(relief_end, secondsAfter(Clock::now(), 0.5 * relief_s)), cancel));
         // Then the local search that keeps values rather than recompute
         // them (dropRecomputations) on the best, before this plan's search,
-        // not after it: bert on m4 at 12% and 1.002x, the relief's 126.757173
-        // J at 9.6 s of a 30 s solve, dropped, is 126.413256 J (within the
-        // gap of the stage-peak bound) in 3 s, and this plan's search finds
-        // nothing better; after it that came at 18.6 s, and in a 120 s solve
-        // (the plan's time four times as long) at 64 s.
-        if (best) take(dropRecomputations(problem.graph, *best, limits, secondsAfter(Clock::now(), 0.5 * relief_s), cancel));
+        // not after it: bert on m4 at 12% and 1.002x, without the drop
+        // above, the relief's 126.757173 J at 9.6 s of a 30 s solve,
+        // dropped, is 126.413256 J (within the gap of the stage-peak bound)
+        // in 3 s, and this plan's search finds nothing better; after it
+        // that came at 18.6 s, and in a 120 s solve (the plan's time four
+        // times as long) at 64 s.
+        if (best)
+            take(dropRecomputations(problem.graph, *best, limits, secondsAfter(Clock::now(), 0.5 * relief_s), cancel));
     }
     PlanOutcome out = searchPlan(problem, options, start, best_j, cancel, onIncumbent);
     if (out.best && out.best_j < best_j) return std::move(out.best);

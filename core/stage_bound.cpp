@@ -165,25 +165,18 @@ StageBound stagePeakBound(const Problem& problem, double seconds, const std::ato
         // A solution no dearer than the best stage so far: this stage cannot raise the bound any more.
         SearchStop stop(stage_deadline, cancel, best);
         model.passInEventHandler(&stop);
-        if (!guardedBranchAndBound(owned)) {  // this stage proves its LP bound alone
-            out.complete = false;
-            if (lp_bound > best) {
-                best = lp_bound;
-                out.stage = t;
-            }
-            continue;
-        }
-        if (model.isProvenInfeasible()) {
+        const bool searched = guardedBranchAndBound(owned);  // where CBC faulted, the LP bound alone
+        if (searched && model.isProvenInfeasible()) {
             out.infeasible = true;
             out.stage = t;
             return out;
         }
         // Solved: its optimum (less CBC's tolerance); cut short: what CBC
         // proved, and at least the LP bound.
-        const auto* stopped = static_cast<const SearchStop*>(model.getEventHandler());
-        const double value = provenLowerBound(model, lp_bound, stopped->cut_short);
-        const bool dominated = stopped->reached;
-        if (!model.isProvenOptimal() && !dominated) out.complete = false;
+        const auto* stopped = searched ? static_cast<const SearchStop*>(model.getEventHandler()) : nullptr;
+        const double value = stopped ? provenLowerBound(model, lp_bound, stopped->cut_short) : lp_bound;
+        const bool dominated = stopped && stopped->reached;
+        if (!(searched && model.isProvenOptimal()) && !dominated) out.complete = false;
         if (value > best) {
             best = value;
             out.stage = t;
