@@ -110,6 +110,21 @@ namespace {
 // outside the plan: 0.609374 J there.
 constexpr double kRuntimeReliefMultiples[] = {2.0, 4.0, 10.0};
 
+// Up to 1.05x, not only where the spare time is scarce, the quick schedule
+// at the first looser budget is relieved to this one (solvePlans): at these
+// factors too this plan's search stalls above it. bert on m4 at 120 s (one
+// run each, against the solve without it): at 12% and 1.04x 110.883206 J,
+// 0.79% short (was 1.59%); at 14.2% and 1.03x proven at 10.5 s (was 0.84%
+// short); at 14.2% and 1.01x 0.75% short (was 1.16%); at 12% and 1.03x
+// 0.66% (0.85%); at 16% and 1.02x proven in 4.6 s (11.1 s). resnet18_cifar
+// on m4 at 16% and 1.05x: proven in 20.2 s of 30 (was 2.04% short). Lost:
+// bert at 11% and 1.02x, 0.51% short twice (was proven at 18 s: the plan's
+// search, started ~12 s later from 119.608 J, misses its 119.574878 J).
+bool reliefOfLooserQuickSchedulePays(const Problem& problem)
+{
+    return problem.options.remat && problem.runtime_budget_factor > 1 && problem.runtime_budget_factor <= 1.05;
+}
+
 // The plan, or where some chain of it needs three visits or more, the plan
 // with stopped chains alone: it only adds alternative spans to the first
 // (each span is still bridged one way at most), so it holds every schedule
@@ -160,7 +175,7 @@ std::optional<Schedule> solvePlans(const Problem& problem, const SolverOptions& 
     // ends at 111.774836 J after 300 s (at 16% the relief, 109.383972 J, is
     // above the solve's own 108.943735 J: the best of both is kept).
     take(relieveHints(problem, options.hints, secondsAfter(Clock::now(), 0.5 * relief_s), cancel));
-    if (spareTimeIsScarce(problem)) {
+    if (reliefOfLooserQuickSchedulePays(problem)) {
         // This problem with `times` its spare time.
         auto looserBy = [&](double times) {
             Problem looser = problem;
@@ -191,8 +206,10 @@ std::optional<Schedule> solvePlans(const Problem& problem, const SolverOptions& 
                                    std::min(relief_end, secondsAfter(Clock::now(), 0.25 * relief_s)), cancel);
             take(relieveRuntime(problem, dropped, relief_end, cancel), &dropped);
         }
+        // The looser plans where the spare time is scarce (each a CBC
+        // search: not tried above 1.005x).
         for (double times : kRuntimeReliefMultiples) {
-            if (Clock::now() >= relief_end || isSet(cancel)) break;
+            if (!spareTimeIsScarce(problem) || Clock::now() >= relief_end || isSet(cancel)) break;
             const Problem looser = looserBy(times);
             // Half of what is left for each looser plan, and as long again for its relief.
             SolverOptions looser_options = options;

@@ -53,10 +53,12 @@ std::optional<PagedPlan> pagedExactly(const Problem& problem, const BoolMatrix& 
 //
 // First (for an eighth of the time at most) the hints this problem's
 // budgets reject, relieved to them (relieveHints, schedule_improvement.h);
-// then, where the spare time is scarce (spareTimeIsScarce), until a
-// quarter of the time, the plans at looser runtime budgets, each relieved
+// then, up to 1.05x, until a quarter of the time, the quick schedule at a
+// looser runtime budget and, where the spare time is scarce
+// (spareTimeIsScarce), the plans at looser runtime budgets, each relieved
 // to this one by relieveRuntime, each schedule announced as it comes, then
-// swapRecomputations on the best of them (relieveHints swaps on its own);
+// swapRecomputations and dropRecomputations on the best of them
+// (relieveHints swaps on its own);
 // where a looser plan proven optimal fits this runtime budget as it is, it
 // is this plan's optimum too, and the search ends there.
 std::optional<Schedule> solvePlans(const Problem& problem, const SolverOptions& options, Clock::time_point start,

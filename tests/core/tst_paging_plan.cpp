@@ -459,21 +459,26 @@ private slots:
     // bound (without either drop: 128.467609 J after 120 s); at 12%
     // 126.403907 J (with the second drop alone 126.413256 J; with neither,
     // the plan's search never comes within 0.5%: 126.6447 J after 60 s of
-    // it). Both rows fail without the second drop. Cancelled at the first
-    // such schedule.
+    // it). Both rows fail without the second drop. Up to 1.05x the spare
+    // time is not scarce, but the quick schedule's relief pays there too
+    // (no looser plans): at 16% and 1.04x (stage-peak bound 107.764538 J)
+    // 108.229438 J, where the plan's search alone stays above 108.94 J.
+    // Cancelled at the first such schedule.
     void plansDropRecomputationsAroundTheRelief_data()
     {
         QTest::addColumn<double>("fraction");
-        QTest::newRow("11%") << 0.11;
-        QTest::newRow("12%") << 0.12;
+        QTest::addColumn<double>("factor");
+        QTest::newRow("11% 1.002x") << 0.11 << 1.002;
+        QTest::newRow("12% 1.002x") << 0.12 << 1.002;
+        QTest::newRow("16% 1.04x") << 0.16 << 1.04;
     }
     void plansDropRecomputationsAroundTheRelief()
     {
         QFETCH(double, fraction);
-        const Problem p = test::bundledOnM4("bert", fraction, 1.002, true, true);
-        QVERIFY(spareTimeIsScarce(p));
+        QFETCH(double, factor);
+        const Problem p = test::bundledOnM4("bert", fraction, factor, true, true);
+        // Cut short (at 16%: a stage not solved exactly), the bound is lower: harder to come within.
         const StageBound peak = stagePeakBound(p, 120);
-        QVERIFY(peak.complete);
         SolverOptions options;
         options.threads = 1;
         options.time_limit_s = 90;  // the reliefs get a quarter
@@ -483,7 +488,8 @@ private slots:
             if (relativeGap(r.replay.total_energy_j, peak.bound_j) <= 0.005 && !cancel.exchange(true))
                 within_j = r.replay.total_energy_j;
         });
-        qInfo("stage-peak bound %.6f J, within 0.5%% of it: %.6f J", peak.bound_j, within_j);
+        qInfo("stage-peak bound %.6f J (%s), within 0.5%% of it: %.6f J", peak.bound_j,
+              peak.complete ? "every stage exact" : "cut short", within_j);
         QVERIFY(within_j < INFINITY);
     }
 
