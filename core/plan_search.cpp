@@ -113,10 +113,11 @@ constexpr double kRuntimeReliefMultiples[] = {2.0, 4.0, 10.0};
 // Up to 1.05x, not only where the spare time is scarce, the quick schedule
 // at the first looser budget is relieved to this one (solvePlans): at these
 // factors too this plan's search stalls above it. bert on m4 at 120 s (one
-// run each, against the solve without it): at 12% and 1.04x 110.883206 J,
-// 0.79% short (was 1.59%); at 14.2% and 1.03x proven at 10.5 s (was 0.84%
-// short); at 14.2% and 1.01x 0.75% short (was 1.16%); at 12% and 1.03x
-// 0.66% (0.85%); at 16% and 1.02x proven in 4.6 s (11.1 s). resnet18_cifar
+// run each, against the build before): at 12% and 1.04x 110.883206 J,
+// 0.79% short (was 1.59%); at 14.2% and 1.03x proven in 11.7 s (was 0.84%
+// short); at 16% and 1.03 and 1.04x proven in 34.7 and 10.2 s (were 0.88
+// and 1.08% short); at 14.2% and 1.01x 0.75% short (was 1.16%); at 12%
+// and 1.03x 0.66% (0.85%); at 16% and 1.02x proven in 4.6 s (11.1 s). resnet18_cifar
 // on m4 at 16% and 1.05x: proven in 20.2 s of 30 (was 2.04% short). Lost:
 // bert at 11% and 1.02x, 0.51% short twice (was proven at 18 s: the plan's
 // search, started ~12 s later from 119.608 J, misses its 119.574878 J).

@@ -461,8 +461,9 @@ private slots:
     // the plan's search never comes within 0.5%: 126.6447 J after 60 s of
     // it). Both rows fail without the second drop. Up to 1.05x the spare
     // time is not scarce, but the quick schedule's relief pays there too
-    // (no looser plans): at 16% and 1.04x (stage-peak bound 107.764538 J)
-    // 108.229438 J, where the plan's search alone stays above 108.94 J.
+    // (no looser plans): at 16% and 1.04x (stage-peak bound 107.7646 J)
+    // 108.229438 J, where without it a 120 s solve ends at 108.943735 J and
+    // this row finds nothing within 0.5% in 90 s.
     // Cancelled at the first such schedule.
     void plansDropRecomputationsAroundTheRelief_data()
     {
