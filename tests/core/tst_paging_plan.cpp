@@ -459,7 +459,7 @@ private slots:
     // bound (without either drop: 128.467609 J after 120 s); at 12%
     // 126.403907 J (with the second drop alone 126.413256 J; with neither,
     // the plan's search never comes within 0.5%: 126.6447 J after 60 s of
-    // it). Both rows fail without the second drop. Up to 1.05x the spare
+    // it). Both 1.002x rows fail without the second drop. Up to 1.05x the spare
     // time is not scarce, but the quick schedule's relief pays there too
     // (no looser plans): at 16% and 1.04x (stage-peak bound 107.7646 J)
     // 108.229438 J, where without it a 120 s solve ends at 108.943735 J and
