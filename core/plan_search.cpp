@@ -212,19 +212,21 @@ std::optional<Schedule> solvePlans(const Problem& problem, const SolverOptions& 
         }
         // The looser plans where the spare time is scarce (each a CBC
         // search: not tried above 1.005x).
-        for (double times : kRuntimeReliefMultiples) {
-            if (!spareTimeIsScarce(problem) || Clock::now() >= relief_end || isSet(cancel)) break;
-            const Problem looser = looserBy(times);
-            // Half of what is left for each looser plan, and as long again for its relief.
-            SolverOptions looser_options = options;
-            looser_options.time_limit_s =
-                secondsSince(start) + 0.5 * std::chrono::duration<double>(relief_end - Clock::now()).count();
-            const PlanOutcome loose = searchPlan(looser, looser_options, start, INFINITY, cancel, {});
-            if (!loose.best) continue;
-            // Within the runtime budget already, the looser plan's optimum is this plan's.
-            if (loose.proven && replaySchedule(problem.graph, *loose.best, limits).valid)
-                return loose.best_j < best_j ? loose.best : best;
-            take(relieveRuntime(problem, *loose.best, relief_end, cancel), &*loose.best);
+        if (spareTimeIsScarce(problem)) {
+            for (double times : kRuntimeReliefMultiples) {
+                if (Clock::now() >= relief_end || isSet(cancel)) break;
+                const Problem looser = looserBy(times);
+                // Half of what is left for each looser plan, and as long again for its relief.
+                SolverOptions looser_options = options;
+                looser_options.time_limit_s =
+                    secondsSince(start) + 0.5 * std::chrono::duration<double>(relief_end - Clock::now()).count();
+                const PlanOutcome loose = searchPlan(looser, looser_options, start, INFINITY, cancel, {});
+                if (!loose.best) continue;
+                // Within the runtime budget already, the looser plan's optimum is this plan's.
+                if (loose.proven && replaySchedule(problem.graph, *loose.best, limits).valid)
+                    return loose.best_j < best_j ? loose.best : best;
+                take(relieveRuntime(problem, *loose.best, relief_end, cancel), &*loose.best);
+            }
         }
         // The swaps (swapRecomputations) on the best of them alone, once all
         // are relieved, until the reliefs' end or for half their time,
