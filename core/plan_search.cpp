@@ -119,11 +119,11 @@ constexpr double kRuntimeReliefMultiples[] = {2.0, 4.0, 10.0};
 // and 1.08% short); at 14.2% and 1.01x 0.75% short (was 1.16%); at 12%
 // and 1.03x 0.66% (0.85%); at 16% and 1.02x proven in 4.6 s (11.1 s).
 // resnet18_cifar on m4 at 16% and 1.05x: proven in 20.2 s of 30 (was
-// 2.04% short). Lost: bert at 11% and 1.02x, 0.51% short twice (was proven
-// at 18 s by this plan's search, 10 s into it): the background plan now
-// counts as stalled during the relief, whose schedules come within 1.25%
-// of the bound, and the window search takes its core (docs/solver.md,
-// session 79).
+// 2.04% short). bert at 11% and 1.02x, proven at 18 s before, ended 0.51%
+// short: the main thread's local search, which found its optimum from the
+// quick schedule, ran on the relief's schedule instead and gained nothing
+// there; it now tries the quick schedule too (solver.cpp; docs/solver.md,
+// sessions 79 and 80).
 bool reliefOfLooserQuickSchedulePays(const Problem& problem)
 {
     return problem.options.remat && problem.runtime_budget_factor > 1 && problem.runtime_budget_factor <= 1.05;
