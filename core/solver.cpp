@@ -490,7 +490,7 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
     auto aTenthOfTheTimeAtMost = [&] {
         return std::min(secondsAfter(Clock::now(), 0.1 * options.time_limit_s), time_limit);
     };
-    // Whether it gained.
+    // The local search on the best so far; whether it gained.
     auto searchFromWarm = [&](Clock::time_point deadline) {
         if (!options.use_heuristics || !warm) return false;
         const double before_j = warm_energy_j;
@@ -502,9 +502,9 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
     // runs on this thread's own best (a hint or the quick schedule) in what
     // is left of the tenth: bert on m4 at 11% and 1.02x, 120 s, the relief's
     // 119.796142 J gains nothing, the quick schedule's 121.903298 J becomes
-    // 119.574878 J, within the gap (proven at 21.6 s; from the relief's
-    // alone, the window search ended 0.511% short at 119.595910 J). Not
-    // first, nor alone: where the plan's first schedule came before it
+    // 119.574878 J, within the gap (proven in 13 to 22 s; from the relief's
+    // alone, the solve ended 0.51 to 0.65% short at 120 s). Not on the own
+    // schedule alone: where the plan's first schedule came before it
     // (resnet18_cifar at 1.2 to 2x), the search on it gains, and on the own
     // schedule alone 11 to 17% were 1 to 4 s slower.
     if (const Clock::time_point deadline = aTenthOfTheTimeAtMost();
