@@ -502,8 +502,10 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
     // runs on this thread's own best (a hint or the quick schedule) in what
     // is left of the tenth: bert on m4 at 11% and 1.02x, 120 s, the relief's
     // 119.796142 J gains nothing, the quick schedule's 121.903298 J becomes
-    // 119.574878 J, within the gap (proven in 13 to 22 s; from the relief's
-    // alone, the solve ended 0.51 to 0.65% short at 120 s). Not on the own
+    // 119.574878 J, within the gap (proven in 13 to 22 s in 8 runs of 9;
+    // from the relief's alone, the solve ended 0.51 to 0.65% short at 120
+    // s, and so did one run with this too: not traced; perhaps the plan's
+    // schedule here gained, and the own one was not tried). Not on the own
     // schedule alone: where the plan's first schedule came before it
     // (resnet18_cifar at 1.2 to 2x), the search on it gains, and on the own
     // schedule alone 11 to 17% were 1 to 4 s slower.
