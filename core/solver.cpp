@@ -490,11 +490,11 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
     auto aTenthOfTheTimeAtMost = [&] {
         return std::min(secondsAfter(Clock::now(), 0.1 * options.time_limit_s), time_limit);
     };
-    // The local search on the best so far; whether it gained.
-    auto searchFromWarm = [&](Clock::time_point deadline) {
-        if (!options.use_heuristics || !warm) return false;
+    // The local search on `from`, shown where it beats the best so far;
+    // whether it did.
+    auto searchFrom = [&](const Schedule& from, Clock::time_point deadline) {
         const double before_j = warm_energy_j;
-        considerAndAnnounce(dropRecomputations(problem.graph, *warm, limits, deadline, cancel));
+        considerAndAnnounce(dropRecomputations(problem.graph, from, limits, deadline, cancel));
         return warm_energy_j < before_j;
     };
     // Where the best so far is the background plan's and gains nothing (its
@@ -509,9 +509,10 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
     // schedule alone: where the plan's first schedule came before it
     // (resnet18_cifar at 1.2 to 2x), the search on it gains, and on the own
     // schedule alone 11 to 17% were 1 to 4 s slower.
-    if (const Clock::time_point deadline = aTenthOfTheTimeAtMost();
-        !searchFromWarm(deadline) && options.use_heuristics && own_warm && warm_energy_j < own_energy_j)
-        considerAndAnnounce(dropRecomputations(problem.graph, *own_warm, limits, deadline, cancel));
+    if (options.use_heuristics && warm) {
+        const Clock::time_point deadline = aTenthOfTheTimeAtMost();
+        if (!searchFrom(*warm, deadline) && own_warm && warm_energy_j < own_energy_j) searchFrom(*own_warm, deadline);
+    }
     if (withinGapWithPlan()) return finishWithKnownBound();
     if (plan_as_heuristic && !background_plan) {
         const double before_j = warm_energy_j;
@@ -519,7 +520,7 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
         consider(solvePlans(problem, plan_options, start, cancel, {}));
         if (warm_energy_j < before_j) {
             announceWarm();
-            searchFromWarm(aTenthOfTheTimeAtMost());
+            if (options.use_heuristics) searchFrom(*warm, aTenthOfTheTimeAtMost());
         }
     }
 
