@@ -490,28 +490,26 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
     auto aTenthOfTheTimeAtMost = [&] {
         return std::min(secondsAfter(Clock::now(), 0.1 * options.time_limit_s), time_limit);
     };
-    // The local search on `from`, shown where it beats the best so far;
-    // whether it did.
+    // The local search on `from`, shown where it beats the best so far.
     auto searchFrom = [&](const Schedule& from, Clock::time_point deadline) {
-        const double before_j = warm_energy_j;
         considerAndAnnounce(dropRecomputations(problem.graph, from, limits, deadline, cancel));
-        return warm_energy_j < before_j;
     };
-    // Where the best so far is the background plan's and gains nothing (its
-    // relief's schedules come searched already: solvePlans), the search
-    // runs on this thread's own best (a hint or the quick schedule) in what
-    // is left of the tenth: bert on m4 at 11% and 1.02x, 120 s, the relief's
+    // Where the best so far is the background plan's, the search then runs
+    // on this thread's own best too (a hint or the quick schedule), in a
+    // tenth of its own: bert on m4 at 11% and 1.02x, 120 s, the relief's
     // 119.796142 J gains nothing, the quick schedule's 121.903298 J becomes
-    // 119.574878 J, within the gap (proven in 13 to 22 s in 8 runs of 9;
-    // from the relief's alone, the solve ended 0.51 to 0.65% short at 120
-    // s, and so did one run with this too: not traced; perhaps the plan's
-    // schedule here gained, and the own one was not tried). Not on the own
-    // schedule alone: where the plan's first schedule came before it
-    // (resnet18_cifar at 1.2 to 2x), the search on it gains, and on the own
-    // schedule alone 11 to 17% were 1 to 4 s slower.
+    // 119.574878 J, within the gap (proven in 13 to 22 s; from the relief's
+    // alone the solve ended 0.51 to 0.65% short). Whatever the plan has
+    // handed over by then: session 80 ran it only where the first search
+    // gained nothing, in what was left of the same tenth, and one run of
+    // nine ended 0.511% short. Not on the own schedule alone: where the
+    // plan's first schedule came before it (resnet18_cifar at 1.2 to 2x),
+    // the search on it gains, and on the own schedule alone 11 to 17% were
+    // 1 to 4 s slower.
     if (options.use_heuristics && warm) {
-        const Clock::time_point deadline = aTenthOfTheTimeAtMost();
-        if (!searchFrom(*warm, deadline) && own_warm && warm_energy_j < own_energy_j) searchFrom(*own_warm, deadline);
+        const bool best_is_the_plans = own_warm && warm_energy_j < own_energy_j;
+        searchFrom(*warm, aTenthOfTheTimeAtMost());
+        if (best_is_the_plans && !withinGapWithPlan()) searchFrom(*own_warm, aTenthOfTheTimeAtMost());
     }
     if (withinGapWithPlan()) return finishWithKnownBound();
     if (plan_as_heuristic && !background_plan) {
