@@ -122,8 +122,8 @@ constexpr double kRuntimeReliefMultiples[] = {2.0, 4.0, 10.0};
 // 2.04% short). bert at 11% and 1.02x, proven at 18 s before, ended 0.51%
 // short: the main thread's local search, which found its optimum from the
 // quick schedule, ran on the relief's schedule instead and gained nothing
-// there; it now tries the quick schedule too, proven in 8 runs of 9
-// (solver.cpp; docs/solver.md, sessions 79 and 80).
+// there; it now tries the quick schedule too, proven in 13 to 22 s
+// (solver.cpp; docs/solver.md, sessions 79 to 81).
 bool reliefOfLooserQuickSchedulePays(const Problem& problem)
 {
     return problem.options.remat && problem.runtime_budget_factor > 1 && problem.runtime_budget_factor <= 1.05;
