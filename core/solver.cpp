@@ -502,7 +502,9 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
     // alone the solve ended 0.51 to 0.65% short). Whatever the plan has
     // handed over by then: session 80 ran it only where the first search
     // gained nothing, in what was left of the same tenth, and one run of
-    // nine ended 0.511% short. Not on the own schedule alone: where the
+    // nine ended 0.511% short. A tenth of its own: in what is left of the
+    // first's, that case took 15 to 19.5 s alone and 35 s two solves at a
+    // time (14.6 to 14.9 and 28 s with its own). Not on the own schedule alone: where the
     // plan's first schedule came before it (resnet18_cifar at 1.2 to 2x),
     // the search on it gains, and on the own schedule alone 11 to 17% were
     // 1 to 4 s slower.
