@@ -499,15 +499,14 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
     // tenth of its own: bert on m4 at 11% and 1.02x, 120 s, the relief's
     // 119.796142 J gains nothing, the quick schedule's 121.903298 J becomes
     // 119.574878 J, within the gap (proven in 13 to 22 s; from the relief's
-    // alone the solve ended 0.51 to 0.65% short). Whatever the plan has
-    // handed over by then: session 80 ran it only where the first search
-    // gained nothing, in what was left of the same tenth, and one run of
-    // nine ended 0.511% short. A tenth of its own: in what is left of the
-    // first's, that case took 15 to 19.5 s alone and 35 s two solves at a
-    // time (14.6 to 14.9 and 28 s with its own). Not on the own schedule alone: where the
-    // plan's first schedule came before it (resnet18_cifar at 1.2 to 2x),
-    // the search on it gains, and on the own schedule alone 11 to 17% were
-    // 1 to 4 s slower.
+    // alone the solve ended 0.51 to 0.65% short). It runs whatever the first
+    // search found: session 80 ran it only where that gained nothing, and
+    // one run of nine ended 0.511% short. A tenth of its own, not what is
+    // left of the first's: with that, the case above took 15 to 19.5 s alone
+    // and 35 s with two solves at once (14.6 to 14.9 and 28 s with its own).
+    // Not on the own schedule alone: where the plan's first schedule came
+    // before it (resnet18_cifar at 1.2 to 2x), the search on it gains, and
+    // on the own schedule alone 11 to 17% were 1 to 4 s slower.
     if (options.use_heuristics && warm) {
         const bool best_is_the_plans = own_warm && warm_energy_j < own_energy_j;
         searchFrom(*warm, aTenthOfTheTimeAtMost());
