@@ -316,15 +316,18 @@ private slots:
         const auto [alone, alone_ended] = run({1, 1, 9}, {0, 0, 0.3}, 2, 20);
         QCOMPARE(alone, (std::vector<std::pair<std::size_t, double>>{{0, 2}, {1, 2}, {2, 2}, {2, 16}}));
         QCOMPARE(alone_ended, (std::vector<double>{1, 2, 13}));
-        // Search 3 (needs 3.5 s), added after the first round of 0 to 2, is
-        // first in the second (4 s) and ends at 8.5 s; 2, then 0, have their
-        // turns after it, and 2 (the higher bound) the 3.5 s left.
+        // Search 3 (needs 5 s), added after the first round of 0 to 2, is
+        // first in the second, with twice its turn (8 s), and ends at 10 s;
+        // 2, then 0, have their turns after it (4 s), and 2 (the higher
+        // bound) the 2 s left. With the round's 4 s it was cut short, came
+        // first in the third round (its 0.7 the highest bound) with the 3 s
+        // left, and never ended.
         int rounds = 0;
         const auto [with_added, with_added_ended] =
-            run({never, 1, never, 3.5}, {0.5, 0, 0.6, 0.7}, 2, 20, 3, [&] { return ++rounds == 1 ? 1 : 0; });
+            run({never, 1, never, 5}, {0.5, 0, 0.6, 0.7}, 2, 20, 3, [&] { return ++rounds == 1 ? 1 : 0; });
         QCOMPARE(with_added, (std::vector<std::pair<std::size_t, double>>{
-                                 {0, 2}, {1, 2}, {2, 2}, {3, 4}, {2, 4}, {0, 4}, {2, 3.5}}));
-        QCOMPARE(with_added_ended, (std::vector<double>{-1, 3, -1, 8.5}));
+                                 {0, 2}, {1, 2}, {2, 2}, {3, 8}, {2, 4}, {0, 4}, {2, 2}}));
+        QCOMPARE(with_added_ended, (std::vector<double>{-1, 3, -1, 10}));
         QCOMPARE(rounds, 2);
     }
 
