@@ -269,12 +269,12 @@ private:
     // J asked, and offset 2 with stages 90 and 110 proves it in 6.4 to 7.6 s
     // (was 0.76% short at 30 s); offset 1 with them was not done in 9.1 s.
     // In a solve, beside the other tails and the plan, that took 7.4 to 8.5
-    // s of an 8.8 s turn (6 runs), and in a busier half hour 10.8 to 12.5 s:
+    // s of an 8.8 s turn (6 runs), and in a busier half hour 10.6 to 12.5 s:
     // cut short at its turn's end, it lost the next turn to offset 0 and the
-    // solve ended 0.76% short at 30 s (13 runs of 13); with twice the turn
-    // (doubling_turns.h), in that half hour, proven in 25.1 to 29.5 s, 6
-    // runs of 8 (2026-12-02). Not where further short: at 17%
-    // (offset 1 solved 0.66% short), 14 and 16% (1.3 to 1.7%) such sets were
+    // solve ended 0.76% short at 30 s (14 runs of 14); with twice the turn
+    // (doubling_turns.h), in that half hour, proven in 25.1 to 29.5 s, 7
+    // runs of 9 (2026-12-02). Not where further short: at 17% (offset 1
+    // solved 0.66% short), 14 and 16% (1.3 to 1.7%) such sets were
     // not done in 7.7 s or did not prove the gap, and at 17% one took the
     // turn that offset 2 proves the gap in (proven at 29.6 s, not 25 s).
     void solveStrided(double seconds, const std::atomic<bool>* stop)
