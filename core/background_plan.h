@@ -33,10 +33,11 @@ class BackgroundPlan {
 public:
     // The plan runs until `plan_s` (from `start`), or where it has found no
     // schedule by then until options.time_limit_s, then the local search
-    // on its best for at most `search_s`, then the window search on the
-    // better of that and `best_shown()` until `windows_s` (from `start`) or
-    // stopWindows(). Each schedule goes to `announce` (with its replay) as
-    // soon as it is found.
+    // for at most `search_s` on its best (or, where a relieved schedule beat
+    // the plan's own, on that: PlansFound::to_search), then the window
+    // search on the better of that and `best_shown()` until `windows_s`
+    // (from `start`) or stopWindows(). Each schedule goes to `announce`
+    // (with its replay) as soon as it is found.
     using Announce = std::function<void(const Schedule&, const ReplayReport&)>;
     BackgroundPlan(const Problem& problem, SolverOptions options, Clock::time_point start, double plan_s,
                    double search_s, double windows_s, Announce announce,
@@ -55,19 +56,20 @@ public:
             // building CBC's heuristics at 1.1 s.
             const auto plan_deadline = secondsAfter(start, plan_s);
             const auto last_deadline = secondsAfter(start, options.time_limit_s);
-            std::optional<Schedule> best;
+            PlansFound found;
             runUntil(
                 [&] {
                     const auto now = Clock::now();
                     return plan_stop_ || now >= last_deadline || (now >= plan_deadline && planFoundOne());
                 },
-                [&](const std::atomic<bool>* stop) { best = solvePlans(problem_, options, start, stop, keep); });
+                [&](const std::atomic<bool>* stop) { found = solvePlans(problem_, options, start, stop, keep); });
             plan_done_ = true;
-            if (best) replayAndHand(*best);
+            if (found.best) replayAndHand(*found.best);
             const auto end = secondsAfter(start, windows_s);
-            if (best && !stop_) {
+            if (found.to_search && !stop_) {
                 const auto deadline = std::min(secondsAfter(Clock::now(), search_s), end);
-                replayAndHand(dropRecomputations(problem_.graph, *best, limitsOf(problem_), deadline, &stop_));
+                replayAndHand(
+                    dropRecomputations(problem_.graph, *found.to_search, limitsOf(problem_), deadline, &stop_));
             }
             // The best shown includes what was just handed over. Not started
             // at its end: building its MILP and index takes bert ~0.3 s.

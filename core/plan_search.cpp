@@ -149,11 +149,12 @@ PlanOutcome searchPlan(const Problem& problem, const SolverOptions& options, Clo
 
 }  // namespace
 
-std::optional<Schedule> solvePlans(const Problem& problem, const SolverOptions& options, Clock::time_point start,
-                                   const std::atomic<bool>* cancel, const IncumbentCallback& onIncumbent)
+PlansFound solvePlans(const Problem& problem, const SolverOptions& options, Clock::time_point start,
+                      const std::atomic<bool>* cancel, const IncumbentCallback& onIncumbent)
 {
     std::optional<Schedule> best;
     double best_j = INFINITY;
+    bool best_searched = false;  // the local search has run on `best`
     std::optional<Schedule> best_source;  // the looser plan's schedule `best` was relieved from
     const double relief_s = 0.25 * (options.time_limit_s - secondsSince(start));
     const auto relief_end = secondsAfter(Clock::now(), relief_s);
@@ -223,8 +224,10 @@ std::optional<Schedule> solvePlans(const Problem& problem, const SolverOptions& 
                 const PlanOutcome loose = searchPlan(looser, looser_options, start, INFINITY, cancel, {});
                 if (!loose.best) continue;
                 // Within the runtime budget already, the looser plan's optimum is this plan's.
-                if (loose.proven && replaySchedule(problem.graph, *loose.best, limits).valid)
-                    return loose.best_j < best_j ? loose.best : best;
+                if (loose.proven && replaySchedule(problem.graph, *loose.best, limits).valid) {
+                    if (loose.best_j < best_j) best = loose.best;
+                    return {best, best};
+                }
                 take(relieveRuntime(problem, *loose.best, relief_end, cancel), &*loose.best);
             }
         }
@@ -245,12 +248,14 @@ std::optional<Schedule> solvePlans(const Problem& problem, const SolverOptions& 
         // in 3 s, and this plan's search finds nothing better; after it
         // that came at 18.6 s, and in a 120 s solve (the plan's time four
         // times as long) at 64 s.
-        if (best)
+        if (best) {
             take(dropRecomputations(problem.graph, *best, limits, secondsAfter(Clock::now(), 0.5 * relief_s), cancel));
+            best_searched = true;
+        }
     }
     PlanOutcome out = searchPlan(problem, options, start, best_j, cancel, onIncumbent);
-    if (out.best && out.best_j < best_j) return std::move(out.best);
-    return best;
+    if (out.best && out.best_j < best_j) return {out.best, out.best};
+    return {best, best_searched ? std::move(out.best) : best};
 }
 
 }  // namespace poet

@@ -516,10 +516,11 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
     if (plan_as_heuristic && !background_plan) {
         const double before_j = warm_energy_j;
         const SolverOptions plan_options = planOptions(secondsSince(start) + 0.25 * options.time_limit_s);
-        consider(solvePlans(problem, plan_options, start, cancel, {}));
+        const PlansFound plans = solvePlans(problem, plan_options, start, cancel, {});
+        consider(plans.best);
         if (warm_energy_j < before_j) {
             announceWarm();
-            if (options.use_heuristics) searchFrom(*warm, aTenthOfTheTimeAtMost());
+            if (options.use_heuristics && plans.to_search) searchFrom(*plans.to_search, aTenthOfTheTimeAtMost());
         }
     }
 

@@ -365,11 +365,10 @@ private slots:
         options.time_limit_s = 600;  // a bound against a hang only: the first schedule ends it
         std::atomic<bool> cancel{false};
         double first_j = INFINITY;
-        const std::optional<Schedule> s =
-            solvePlans(p, options, Clock::now(), &cancel, [&](const SolveResult& r) {
-                if (!cancel.exchange(true)) first_j = r.replay.total_energy_j;
-            });
-        QVERIFY(s);
+        const PlansFound found = solvePlans(p, options, Clock::now(), &cancel, [&](const SolveResult& r) {
+            if (!cancel.exchange(true)) first_j = r.replay.total_energy_j;
+        });
+        QVERIFY(found.best);
         qInfo("first schedule %.6f J", first_j);
         QVERIFY2(first_j < 116.0, qPrintable(QString::number(first_j, 'f', 6)));
     }
@@ -494,6 +493,39 @@ private slots:
         QVERIFY(within_j < INFINITY);
     }
 
+    // Where a relieved schedule (which had the local search already) beats
+    // the plan's own best, solvePlans names the plan's own for the local
+    // search that follows: resnet18_cifar on m4 at 22% and 1.05x, the
+    // relief's 0.581996 J beats the plan's 0.582436 J, and the local
+    // search on the plan's ends at 0.579548 J (the 1.06x optimum, which fits
+    // 1.05x), where on the relief's it finds nothing: the solve ended 0.725%
+    // short at 30 s. The plan's search is proven before the time limit, so
+    // no clock decides what it returns.
+    void plansLeaveTheirOwnBestToTheLocalSearchWhereAReliefBeatsIt()
+    {
+        const Problem p = test::bundledOnM4("resnet18_cifar", 0.22, 1.05, true, true);
+        SolverOptions options;
+        options.threads = 1;
+        options.time_limit_s = 120;  // the reliefs get a quarter; the plan ends the search once proven
+        const PlansFound found = solvePlans(p, options, Clock::now(), nullptr, {});
+        QVERIFY(found.best && found.to_search);
+        const ReplayLimits limits = limitsOf(p);
+        const double best_j = replaySchedule(p.graph, *found.best, limits).total_energy_j;
+        const ReplayReport own = replaySchedule(p.graph, *found.to_search, limits);
+        QVERIFY(own.valid);
+        const auto far = Clock::now() + std::chrono::seconds(300);
+        const double dropped_best_j =
+            replaySchedule(p.graph, dropRecomputations(p.graph, *found.best, limits, far), limits).total_energy_j;
+        const ReplayReport dropped_own =
+            replaySchedule(p.graph, dropRecomputations(p.graph, *found.to_search, limits, far), limits);
+        qInfo("best %.9f J (dropped %.9f J), the plan's own %.9f J, dropped %.9f J", best_j, dropped_best_j,
+              own.total_energy_j, dropped_own.total_energy_j);
+        QCOMPARE_GT(own.total_energy_j, best_j);
+        QCOMPARE(dropped_best_j, best_j);
+        QVERIFY(dropped_own.valid);
+        QCOMPARE_LT(dropped_own.total_energy_j, best_j * (1 - 0.003));
+    }
+
     // bert's three-block copy at 54,573,347 B and 1.001x: the optimum,
     // 28.224113 J (formulation.md's MILP solved by the cbc binary, session
     // 58), holds a recomputed value for a later reader, which the plan's
@@ -507,7 +539,7 @@ private slots:
         QVERIFY(spareTimeIsScarce(p));
         SolverOptions options;
         options.time_limit_s = 240;  // the reliefs get a quarter; the plan ends the search once proven
-        const std::optional<Schedule> s = solvePlans(p, options, Clock::now(), nullptr, {});
+        const std::optional<Schedule> s = solvePlans(p, options, Clock::now(), nullptr, {}).best;
         QVERIFY(s);
         const ReplayReport rep = replaySchedule(p.graph, *s, limitsOf(p));
         qInfo("%.6f J", rep.total_energy_j);
