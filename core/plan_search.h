@@ -42,6 +42,20 @@ struct PagedPlan {
 std::optional<PagedPlan> pagedExactly(const Problem& problem, const BoolMatrix& R, Clock::time_point deadline,
                                       const std::atomic<bool>* cancel);
 
+// What solvePlans found: the best schedule, and the one the local search
+// (dropRecomputations) is to run on next. That is the best, but where a
+// relieved schedule, which had the local search already, beat the plan's
+// own best: then the plan's own, whose local search can end lower than
+// the relief's (resnet18_cifar on m4 at 22% and 1.05x: the relief's
+// 0.581996 J beats the plan's 0.582436 J, which dropped is 0.579548 J, the
+// 1.06x optimum; with the drop on the relief's again, 0.725% short at 30 s,
+// now proven in 9 s). Empty where the relief's best had the local search
+// and the plan found nothing.
+struct PlansFound {
+    std::optional<Schedule> best;
+    std::optional<Schedule> to_search;
+};
+
 // The paging plan as a heuristic; where some chain of it needs three visits
 // or more, the plan with stopped chains instead (PagingPlan's
 // `stopped_chains`; bert on m4 at 8.2 to 8.6% and 1.5x: 112.3729 J, where
@@ -60,19 +74,8 @@ std::optional<PagedPlan> pagedExactly(const Problem& problem, const BoolMatrix& 
 // swapRecomputations and dropRecomputations on the best of them
 // (relieveHints swaps on its own);
 // where a looser plan proven optimal fits this runtime budget as it is, it
-// is this plan's optimum too, and the search ends there.
-// What solvePlans found: the best schedule, and the one the local search
-// (dropRecomputations) is to run on next. That is the best, but where a
-// relieved schedule, which had the local search already, beat the plan's
-// own best: then the plan's own, whose local search can end lower than
-// the relief's (resnet18_cifar on m4 at 22% and 1.05x: the relief's
-// 0.581996 J beats the plan's 0.582436 J, which dropped is 0.579548 J, the
-// 1.06x optimum; with the drop on the relief's again, 0.725% short at 30 s,
-// now proven in 8 s).
-struct PlansFound {
-    std::optional<Schedule> best;
-    std::optional<Schedule> to_search;
-};
+// is this plan's optimum too, and the search ends there. What it found,
+// and what the local search is to run on next: PlansFound.
 PlansFound solvePlans(const Problem& problem, const SolverOptions& options, Clock::time_point start,
                       const std::atomic<bool>* cancel, const IncumbentCallback& onIncumbent);
 
