@@ -33,11 +33,12 @@ class BackgroundPlan {
 public:
     // The plan runs until `plan_s` (from `start`), or where it has found no
     // schedule by then until options.time_limit_s, then the local search
-    // for at most `search_s` on its best (or, where a relieved schedule beat
-    // the plan's own, on that: PlansFound::to_search), then the window
-    // search on the better of that and `best_shown()` until `windows_s`
-    // (from `start`) or stopWindows(). Each schedule goes to `announce`
-    // (with its replay) as soon as it is found.
+    // for at most `search_s` on its best, or where a relieved schedule that
+    // had the local search already beat the plan's own best, on the plan's
+    // own (PlansFound::to_search), then the window search on the better of
+    // that and `best_shown()` until `windows_s` (from `start`) or
+    // stopWindows(). Each schedule goes to `announce` (with its replay) as
+    // soon as it is found.
     using Announce = std::function<void(const Schedule&, const ReplayReport&)>;
     BackgroundPlan(const Problem& problem, SolverOptions options, Clock::time_point start, double plan_s,
                    double search_s, double windows_s, Announce announce,
