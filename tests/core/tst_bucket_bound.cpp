@@ -384,7 +384,7 @@ private slots:
     // in it) is short of what a 0.5% gap under the solver's 0.659443560 J
     // schedule asks; the stage-peak stage alone with its time row, cut off
     // there, proves it (in 0.04 s alone; the solve, that ran the stage with
-    // the last nine, ended 0.58% short at 30 s, and is proven in 6 s with it).
+    // the last nine, ended 0.58% short at 30 s, and is proven in 4.8 s with it).
     void peakStageAloneProvesTheScarceGap()
     {
         Problem p = test::resnet18Cifar(0, 1.001);
