@@ -49,7 +49,6 @@ double shortTailsShare(double seconds_left)
 // How the result names a bucket bound on the stage-peak stage and a tail.
 std::string bucketBoundName(int tail, const std::vector<int>& added_stages = {}, int stride = 1)
 {
-    if (tail == 0 && added_stages.empty()) return "the bucket bound (the stage-peak stage alone, with time)";
     const std::string which =
         stride > 1 ? "every " +
                          (stride == 2 ? std::string("second") : stride == 3 ? "third" : std::to_string(stride) + "th") +
@@ -252,6 +251,10 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
         result.message = known_bound_name + " gives the lower bound";
         return finishWith(SolveStatus::Feasible, &*warm, SolutionSource::Heuristic, known_bound_j);
     };
+    // The seconds a step may take: `share` of the time limit, never past it.
+    auto secondsForAShareOfTheLimit = [&](double share) {
+        return std::min(share * options.time_limit_s, options.time_limit_s - secondsSince(start));
+    };
     auto outOfTime = [&] { return Clock::now() > time_limit || isSet(cancel); };
     auto finishOutOfTime = [&] {
         if (warm) return finishShortOfKnownBound();
@@ -445,8 +448,7 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
             };
             bool looser = false;
             // Never past the time limit (resnet50 at 10%: it begins at 6 s).
-            const double carried_s =
-                std::min(0.8 * options.time_limit_s, options.time_limit_s - secondsSince(start));
+            const double carried_s = secondsForAShareOfTheLimit(0.8);
             const int window = carriedWindowStages(problem);
             const ArrivalBound carried = carriedBoundHereOrLooser(problem, window, carried_s, cancel, stage.stage,
                                                                   gap_asks_j, options.threads, &looser);
@@ -541,11 +543,12 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
         // proven at 4.8 s (without it 0.584% short at 30 s: the stage with
         // the last nine below is not done); at 25% at 5.6 s, was 29.5 s.
         // Uncut it is not done in 30 s.
-        const double alone_s =
-            std::min(kPeakAloneShare * options.time_limit_s, options.time_limit_s - secondsSince(start));
-        const BucketBound alone = bucketBound(problem, {peak_stage}, alone_s, cancel,
-                                              [&] { return gapAsksJ(warm_energy_j, options.relative_gap); });
-        if (!alone.infeasible) raiseKnownBound(alone.bound_j, [] { return bucketBoundName(0); });
+        const BucketBound alone =
+            bucketBound(problem, {peak_stage}, secondsForAShareOfTheLimit(kPeakAloneShare), cancel,
+                        [&] { return gapAsksJ(warm_energy_j, options.relative_gap); });
+        if (!alone.infeasible)
+            raiseKnownBound(alone.bound_j,
+                            [] { return std::string("the bucket bound (the stage-peak stage alone, with time)"); });
         if (withinGapOfKnownBound()) return finishWithKnownBound();
     }
     if (peak_stage >= 0) {
@@ -556,8 +559,7 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
         // search, which often closes the gap alone; a fifth of the time at
         // most.
         const BucketBound buckets =
-            bucketBound(problem, bucketBoundStages(problem, peak_stage, 9),
-                        std::min(0.2 * options.time_limit_s, options.time_limit_s - secondsSince(start)), cancel);
+            bucketBound(problem, bucketBoundStages(problem, peak_stage, 9), secondsForAShareOfTheLimit(0.2), cancel);
         if (buckets.infeasible) {
             explainInfeasible(result, problem, time_limit, cancel,
                               ": the stage-peak stage and the last nine cannot all fit within the runtime "
