@@ -378,6 +378,7 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
                 checkpointBoundName))
             return finishWith(SolveStatus::Infeasible, nullptr, SolutionSource::None, 0);
         checkpoint_root_j = checkpoints.bound_j;
+        const double stage_peak_j = stage.complete ? stage.bound_j : std::max(stage.bound_j, checkpoints.bound_j);
         checkpoint_cut_short = !checkpoints.complete;
         if (withinGapWithPlan()) return finishWithKnownBound();
         if (outOfTimeBetweenBounds()) return finishOutOfTime();
@@ -486,16 +487,19 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
         // J is 0.36% over the stage peak, and tail 19 proves 0.623356 J
         // (proven in 13.2 s, was 2.35% short at 30 s); at 20% and 1.002x
         // 1.58% short, was 1.98%.
-        // Where the stage-peak bound was cut short, its figure says nothing
-        // of how far the checkpoint bound passes the stage's own optimum:
+        // Where the stage-peak bound was cut short, its figure is below the
+        // stage's own optimum, so the checkpoint bound stands in for it:
         // resnet18_cifar on m4 at 16% and 1.06x, stage 72 cut short (after
         // its quarter of a tenth of the time) gives 0.597077 J and solved
         // exactly (~6 s alone) 0.599301 J, the checkpoint bound to the last
         // digit. Without the tails that solve ended 3.09% short at 30 s (the
         // checkpoint bound), at 1.07x 3.33%; with them proven in 29 and 25 s.
+        // Not where a bound beside them passes both (the arrival bound at
+        // vgg16_cifar, resnet18 and transformer at 20 and 30%, whose stage
+        // bounds are cut short too): nothing there says that the stage-peak
+        // stage is where the bound binds.
         constexpr double kCheckpointPassesPeakByAHair = 2e-3;
-        if (known_bound_j <= stage.bound_j * (1 + kCheckpointPassesPeakByAHair) || !stage.complete ||
-            spareTimeIsScarce(problem))
+        if (known_bound_j <= stage_peak_j * (1 + kCheckpointPassesPeakByAHair) || spareTimeIsScarce(problem))
             peak_stage = stage.stage;
     }
     // A local search on the best schedule so far, a tenth of the time at
