@@ -120,8 +120,13 @@ constexpr double kRuntimeReliefMultiples[] = {2.0, 4.0, 10.0};
 // against 0.592065 J). 30 s solves, both arms interleaved: 16% at 1.04,
 // 1.055 and 1.06x proven in 20 to 23 s (were 0.79 to 2.04% short), 20% at
 // 1.5x in 14.5 s (0.56% short); bert at 12% and 1.05x, 120 s, proven in
-// 40 s (was 30 s: the tight plan had 9.6 s of its core).
+// 40 s (was 30 s: the tight plan had 9.6 s of its core). Not where the
+// plan's chains need kTightPlanVisits visits or more (searchPlan's stopped
+// chains): there the schedules recompute whole chains, which 1.01x has no
+// time for (bert on m4 at 8.5% and 1.5x: its first schedule 127.56 J,
+// where the stopped chains' first is under 116 J).
 constexpr double kTightPlanFactor = 1.01, kTightPlanShare = 0.1;
+constexpr int kTightPlanVisits = 3;
 
 // Up to 1.05x, not only where the spare time is scarce, the quick schedule
 // at the first looser budget is relieved to this one (solvePlans): at these
@@ -194,14 +199,17 @@ PlansFound solvePlans(const Problem& problem, const SolverOptions& options, Cloc
     // above the solve's own 108.943735 J: the best of both is kept).
     take(relieveHints(problem, options.hints, secondsAfter(Clock::now(), 0.5 * relief_s), cancel));
     // The plan at the tight runtime budget, where this one is looser: its
-    // schedules fit here as they are (kTightPlanFactor).
+    // schedules fit here as they are, each taken as it comes
+    // (kTightPlanFactor).
     if (problem.options.remat && problem.runtime_budget_factor > kTightPlanFactor) {
         Problem tight = problem;
         tight.runtime_budget_factor = kTightPlanFactor;
-        SolverOptions tight_options = options;
-        tight_options.time_limit_s = secondsSince(start) + kTightPlanShare * options.time_limit_s;
-        const PlanOutcome out = searchPlan(tight, tight_options, start, INFINITY, cancel, {});
-        take(out.best);
+        if (const PagingPlan plan(tight); plan.mostVisits() < kTightPlanVisits) {
+            SolverOptions tight_options = options;
+            tight_options.time_limit_s = secondsSince(start) + kTightPlanShare * options.time_limit_s;
+            solvePagingPlan(plan, tight, tight_options, start, INFINITY, -1, cancel,
+                            [&](const SolveResult& r) { take(*r.schedule); });
+        }
     }
     if (reliefOfLooserQuickSchedulePays(problem)) {
         // This problem with `times` its spare time.

@@ -412,9 +412,9 @@ private slots:
     // Above 1.01x the plans start with the plan at 1.01x, whose schedules
     // fit as they are: resnet18_cifar on m4 at 16% and 1.05x, it is proven
     // within its gap in ~1.3 s alone (0.618558 J; the 1.05x plan takes ~10 s
-    // to 0.620817 J), so the first schedule announced runs within 1.01x and
-    // costs no more than that. (The first used to be the relieved 1.1x
-    // quick schedule's, 0.628889 J.)
+    // to 0.620817 J), so every schedule announced until one costs no more
+    // than that runs within 1.01x. (The first used to be the relieved 1.1x
+    // quick schedule's, 0.628889 J at 1.039x.)
     void plansStartWithTheTightPlan()
     {
         const Problem p = test::bundledOnM4("resnet18_cifar", 0.16, 1.05, true, true);
@@ -424,16 +424,19 @@ private slots:
         options.threads = 1;
         options.time_limit_s = 600;  // the tight plan's tenth runs to its proof
         std::atomic<bool> cancel{false};
-        std::optional<Schedule> first;
+        std::vector<Schedule> announced;
         solvePlans(p, options, Clock::now(), &cancel, [&](const SolveResult& r) {
-            if (!cancel.exchange(true)) first = *r.schedule;
+            if (cancel) return;
+            announced.push_back(*r.schedule);
+            if (r.replay.total_energy_j <= 0.620818) cancel = true;
         });
-        QVERIFY(first);
-        const ReplayReport within_tight = replaySchedule(p.graph, *first, limitsOf(tight));
-        QVERIFY2(within_tight.valid, within_tight.errors.empty() ? "" : within_tight.errors.front().c_str());
-        qInfo("first announced %.9f J, runtime %.4fx", within_tight.total_energy_j,
-              within_tight.runtime_s / p.graph.totalComputeTime());
-        QCOMPARE_LE(within_tight.total_energy_j, 0.620818);
+        QVERIFY(cancel);
+        for (const Schedule& s : announced) {
+            const ReplayReport within_tight = replaySchedule(p.graph, s, limitsOf(tight));
+            qInfo("announced %.9f J, runtime %.4fx", within_tight.total_energy_j,
+                  within_tight.runtime_s / p.graph.totalComputeTime());
+            QVERIFY2(within_tight.valid, within_tight.errors.empty() ? "" : within_tight.errors.front().c_str());
+        }
     }
 
     // Where the spare time is scarce, a looser plan's optimum relieved by
