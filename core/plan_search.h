@@ -67,8 +67,10 @@ struct PlansFound {
 //
 // First (for an eighth of the time at most) the hints this problem's
 // budgets reject, relieved to them (relieveHints, schedule_improvement.h);
-// then, above 1.01x, the plan at 1.01x for a tenth of the time at most
-// (its schedules fit as they are; plan_search.cpp's kTightPlanFactor);
+// then, above 1.01x and where the plan's chains need fewer than three
+// visits, the plan at 1.01x for a tenth of the time at most, each schedule
+// taken as it comes (they fit as they are; plan_search.cpp's
+// kTightPlanFactor);
 // then, up to 1.05x, until a quarter of the time, the quick schedule at a
 // looser runtime budget and, where the spare time is scarce
 // (spareTimeIsScarce), the plans at looser runtime budgets, each relieved
