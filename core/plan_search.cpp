@@ -118,8 +118,8 @@ constexpr double kRuntimeReliefMultiples[] = {2.0, 4.0, 10.0};
 // 1.1x in 12 s (at 1.005x 0.649 J: too tight); at 14 to 22% its 1.01x
 // schedules are as good as its 1.5x ones or better (20%: 0.589676 J
 // against 0.592065 J). 30 s solves, both arms interleaved: 16% at 1.04,
-// 1.055 and 1.06x proven in 20 to 23 s (were 0.79 to 2.04% short), 20% at
-// 1.5x in 14.5 s (0.56% short); bert at 12% and 1.05x, 120 s, proven in
+// 1.05 and 1.055x proven in 19 to 25 s (were 2.04 to 2.41% short), 20% at
+// 1.5x in 13.5 s (0.56% short); bert at 12% and 1.05x, 120 s, proven in
 // 40 s (was 30 s: the tight plan had 9.6 s of its core). Not where the
 // plan's chains need kTightPlanVisits visits or more (searchPlan's stopped
 // chains): there the schedules recompute whole chains, which 1.01x has no
