@@ -121,12 +121,11 @@ constexpr double kRuntimeReliefMultiples[] = {2.0, 4.0, 10.0};
 // 1.05 and 1.055x proven in 19 to 25 s (were 2.04 to 2.41% short), 20% at
 // 1.5x in 13.5 s (0.56% short); bert at 12% and 1.05x, 120 s, proven in
 // 40 s (was 30 s: the tight plan had 9.6 s of its core). Not where the
-// plan's chains need kTightPlanVisits visits or more (searchPlan's stopped
-// chains): there the schedules recompute whole chains, which 1.01x has no
-// time for (bert on m4 at 8.5% and 1.5x: its first schedule 127.56 J,
-// where the stopped chains' first is under 116 J).
+// plan's chains need stopping (chainsNeedStopping): there the schedules
+// recompute whole chains, which 1.01x has no time for (bert on m4 at 8.5%
+// and 1.5x: its first schedule 127.56 J, where the stopped chains' first
+// is under 116 J).
 constexpr double kTightPlanFactor = 1.01, kTightPlanShare = 0.1;
-constexpr int kTightPlanVisits = 3;
 
 // Up to 1.05x, not only where the spare time is scarce, the quick schedule
 // at the first looser budget is relieved to this one (solvePlans): at these
@@ -147,6 +146,10 @@ bool reliefOfLooserQuickSchedulePays(const Problem& problem)
     return problem.options.remat && problem.runtime_budget_factor > 1 && problem.runtime_budget_factor <= 1.05;
 }
 
+// Some chain of the plan needs three visits or more: searchPlan solves the
+// plan with stopped chains instead, and the tight plan is skipped.
+bool chainsNeedStopping(const PagingPlan& plan) { return plan.mostVisits() >= 3; }
+
 // The plan, or where some chain of it needs three visits or more, the plan
 // with stopped chains alone: it only adds alternative spans to the first
 // (each span is still bridged one way at most), so it holds every schedule
@@ -159,7 +162,7 @@ PlanOutcome searchPlan(const Problem& problem, const SolverOptions& options, Clo
                        double warm_energy_j, const std::atomic<bool>* cancel, const IncumbentCallback& onIncumbent)
 {
     const PagingPlan plan(problem);
-    if (plan.mostVisits() >= 3)
+    if (chainsNeedStopping(plan))
         if (const PagingPlan stopping(problem, true); stopping.stoppedChains() > 0)
             return solvePagingPlan(stopping, problem, options, start, warm_energy_j, -1, cancel, onIncumbent);
     return solvePagingPlan(plan, problem, options, start, warm_energy_j, -1, cancel, onIncumbent);
@@ -204,7 +207,7 @@ PlansFound solvePlans(const Problem& problem, const SolverOptions& options, Cloc
     if (problem.options.remat && problem.runtime_budget_factor > kTightPlanFactor) {
         Problem tight = problem;
         tight.runtime_budget_factor = kTightPlanFactor;
-        if (const PagingPlan plan(tight); plan.mostVisits() < kTightPlanVisits) {
+        if (const PagingPlan plan(tight); !chainsNeedStopping(plan)) {
             SolverOptions tight_options = options;
             tight_options.time_limit_s = secondsSince(start) + kTightPlanShare * options.time_limit_s;
             solvePagingPlan(plan, tight, tight_options, start, INFINITY, -1, cancel,

@@ -378,7 +378,6 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
                 checkpointBoundName))
             return finishWith(SolveStatus::Infeasible, nullptr, SolutionSource::None, 0);
         checkpoint_root_j = checkpoints.bound_j;
-        const double stage_peak_j = stage.complete ? stage.bound_j : std::max(stage.bound_j, checkpoints.bound_j);
         checkpoint_cut_short = !checkpoints.complete;
         if (withinGapWithPlan()) return finishWithKnownBound();
         if (outOfTimeBetweenBounds()) return finishOutOfTime();
@@ -499,6 +498,7 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
         // bounds are cut short too): nothing there says that the stage-peak
         // stage is where the bound binds.
         constexpr double kCheckpointPassesPeakByAHair = 2e-3;
+        const double stage_peak_j = stage.complete ? stage.bound_j : std::max(stage.bound_j, checkpoints.bound_j);
         if (known_bound_j <= stage_peak_j * (1 + kCheckpointPassesPeakByAHair) || spareTimeIsScarce(problem))
             peak_stage = stage.stage;
     }
