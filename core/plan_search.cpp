@@ -175,7 +175,7 @@ PlansFound solvePlans(const Problem& problem, const SolverOptions& options, Cloc
 {
     std::optional<Schedule> best;
     double best_j = INFINITY;
-    bool best_searched = false;  // the local search has run on `best`
+    bool best_searched = false;  // the local search has run on `best` to its end
     std::optional<Schedule> best_source;  // the looser plan's schedule `best` was relieved from
     const double relief_s = 0.25 * (options.time_limit_s - secondsSince(start));
     const auto relief_end = secondsAfter(Clock::now(), relief_s);
@@ -282,10 +282,9 @@ PlansFound solvePlans(const Problem& problem, const SolverOptions& options, Cloc
         // in 3 s, and this plan's search finds nothing better; after it
         // that came at 18.6 s, and in a 120 s solve (the plan's time four
         // times as long) at 64 s.
-        if (best) {
-            take(dropRecomputations(problem.graph, *best, limits, secondsAfter(Clock::now(), 0.5 * relief_s), cancel));
-            best_searched = true;
-        }
+        if (best)
+            take(dropRecomputations(problem.graph, *best, limits, secondsAfter(Clock::now(), 0.5 * relief_s), cancel,
+                                    &best_searched));
     }
     PlanOutcome out = searchPlan(problem, options, start, best_j, cancel, onIncumbent);
     if (out.best && out.best_j < best_j) return {out.best, out.best};

@@ -51,13 +51,14 @@ double computeTime(const Graph& g, const BoolMatrix& R)
 }  // namespace
 
 Schedule dropRecomputations(const Graph& g, const Schedule& s, const ReplayLimits& limits,
-                            Clock::time_point deadline, const std::atomic<bool>* cancel)
+                            Clock::time_point deadline, const std::atomic<bool>* cancel, bool* finished)
 {
     const int n = g.size();
     Schedule best = s;
     double best_j = replaySchedule(g, s, limits).total_energy_j;
     auto stop = [&] { return Clock::now() > deadline || (cancel && cancel->load()); };
-    for (bool improved = true; improved && !stop();) {
+    bool improved = true;
+    while (improved && !stop()) {
         improved = false;
         std::vector<std::pair<int, int>> recomputations;  // (stage, node)
         for (int t = 0; t < n; ++t)
@@ -84,6 +85,8 @@ Schedule dropRecomputations(const Graph& g, const Schedule& s, const ReplayLimit
             improved = true;
         }
     }
+    // A pass that a stop broke off may have changed nothing so far.
+    if (finished) *finished = !improved && !stop();
     return best;
 }
 

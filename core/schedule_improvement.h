@@ -24,9 +24,12 @@ namespace poet {
 // Passes repeat until one changes nothing, `deadline` passes or `cancel` is
 // set. Returns a schedule valid under `limits` with at most the energy of `s`
 // (`s` itself when nothing helps); `s` must be valid under `limits`.
+// `finished` (if given) says whether the passes ended with one that changed
+// nothing, not at the deadline or on a cancel: a search cut short may be
+// taken up again from what it returned.
 Schedule dropRecomputations(const Graph& g, const Schedule& s, const ReplayLimits& limits,
-                            Clock::time_point deadline,
-                            const std::atomic<bool>* cancel = nullptr);
+                            Clock::time_point deadline, const std::atomic<bool>* cancel = nullptr,
+                            bool* finished = nullptr);
 
 // For a schedule over the runtime budget (a looser budget's): drops one
 // recomputation at a time (with the inputs computed only for it) until the
