@@ -267,7 +267,9 @@ private slots:
         QVERIFY(replayUnder(p, start).valid);
         QCOMPARE(replayUnder(p, start).total_energy_j, 6.0);
         const auto far = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-        const Schedule s = dropRecomputations(p.graph, start, limitsOf(p), far);
+        bool finished = false;
+        const Schedule s = dropRecomputations(p.graph, start, limitsOf(p), far, nullptr, &finished);
+        QVERIFY(finished);  // its passes ended with one that changed nothing
         const ReplayReport rep = replayUnder(p, s);
         QVERIFY(rep.valid);
         QCOMPARE(rep.total_energy_j, 4.0);
@@ -281,9 +283,15 @@ private slots:
                                                  limitsOf(tight), far);
         QCOMPARE(replayUnder(tight, fits).total_energy_j, 5.0);
         QVERIFY(fits.R(3, 0));
-        // Past the deadline nothing changes.
-        const Schedule late = dropRecomputations(p.graph, start, limitsOf(p), std::chrono::steady_clock::now());
+        // Past the deadline, or cancelled, nothing changes, and the search
+        // says it did not finish.
+        const Schedule late =
+            dropRecomputations(p.graph, start, limitsOf(p), std::chrono::steady_clock::now(), nullptr, &finished);
         QVERIFY(late == start);
+        QVERIFY(!finished);
+        const std::atomic<bool> cancelled{true};
+        QVERIFY(dropRecomputations(p.graph, start, limitsOf(p), far, &cancelled, &finished) == start);
+        QVERIFY(!finished);
     }
 
     void dropRecomputationsImprovesTheApiExample()
