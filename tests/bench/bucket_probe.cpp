@@ -62,9 +62,9 @@ int main(int argc, char** argv)
     double cutoff_j = 0, seconds = 30;
     bool moments = false;
     std::string with, schedule_path;
-    try {
-        for (int i = 1; i < argc; ++i) {
-            const std::string a = argv[i];
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        try {
             auto next = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
             if (named.take(a, next)) continue;
             if (a == "--stage") peak_stage = std::stoi(next());
@@ -81,11 +81,10 @@ int main(int argc, char** argv)
                 std::fprintf(stderr, "unknown argument %s\n", a.c_str());
                 return 4;
             }
+        } catch (const std::exception&) {
+            std::fprintf(stderr, "%s takes a number\n", a.c_str());
+            return 4;
         }
-    } catch (const std::exception&) {
-        std::fprintf(stderr, "a number was expected after each of --stage, --tail, --stride, --offset, --busiest, "
-                             "--cutoff and --seconds\n");
-        return 4;
     }
     const std::optional<std::vector<int>> added = parseStages(with);
     if (!added) {
