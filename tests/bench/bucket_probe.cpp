@@ -104,6 +104,10 @@ int main(int argc, char** argv)
     if (!problem) return 4;
     const Problem& p = *problem;
 
+    if (peak_stage && (*peak_stage < -1 || *peak_stage >= p.graph.size())) {
+        std::fprintf(stderr, "--stage %d is outside 0 to %d (-1: none)\n", *peak_stage, p.graph.size() - 1);
+        return 4;
+    }
     if (!peak_stage) {
         const StageBound peak = stagePeakBound(p, seconds);
         peak_stage = peak.stage;
