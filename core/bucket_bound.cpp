@@ -498,6 +498,14 @@ std::vector<int> busiestRecomputingStages(const Problem& problem, const Schedule
     return stages;
 }
 
+std::vector<int> busiestRecomputingStagesBefore(const Problem& problem, const Schedule& schedule, int peak_stage,
+                                                const std::vector<int>& stages, int count)
+{
+    const auto first = std::find_if(stages.begin(), stages.end(), [&](int t) { return t != peak_stage; });
+    if (first == stages.end()) return {};
+    return busiestRecomputingStages(problem, schedule, peak_stage, *first, count);
+}
+
 std::vector<int> fullStages(const Problem& problem)
 {
     std::vector<int> stages;

@@ -171,4 +171,11 @@ inline constexpr int kBusiestStages = 2;
 std::vector<int> busiestRecomputingStages(const Problem& problem, const Schedule& schedule, int peak_stage, int before,
                                           int count);
 
+// busiestRecomputingStages before the first of `stages` (ascending; the
+// stage-peak stage aside): the stages added before a strided tail
+// (longer_tails.h) and by `bucket_probe --busiest`. None where `stages`
+// holds no other stage.
+std::vector<int> busiestRecomputingStagesBefore(const Problem& problem, const Schedule& schedule, int peak_stage,
+                                                const std::vector<int>& stages, int count);
+
 }  // namespace poet

@@ -325,9 +325,8 @@ private:
     // schedule shown, before `stages`' first (the stage-peak stage aside).
     std::vector<int> busiestStagesBefore(const std::vector<int>& stages) const
     {
-        const auto first = std::find_if(stages.begin(), stages.end(), [&](int t) { return t != peak_stage_; });
-        if (first == stages.end() || !best_shown_) return {};
-        return busiestRecomputingStages(problem_, best_shown_(), peak_stage_, *first, kBusiestStages);
+        if (!best_shown_) return {};
+        return busiestRecomputingStagesBefore(problem_, best_shown_(), peak_stage_, stages, kBusiestStages);
     }
     // The relative gap the solve asks for.
     double gapAsked() const

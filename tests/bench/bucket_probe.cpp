@@ -124,10 +124,8 @@ int main(int argc, char** argv)
                          p.model.c_str());
             return 4;
         }
-        // Before the set's first stage (the stage-peak stage aside), as the solver picks them.
-        const auto first = std::find_if(stages.begin(), stages.end(), [&](int t) { return t != *peak_stage; });
-        const int before = first != stages.end() ? *first : p.graph.size();
-        const std::vector<int> picked = busiestRecomputingStages(p, file->loaded.schedule, *peak_stage, before, busiest);
+        const std::vector<int> picked =
+            busiestRecomputingStagesBefore(p, file->loaded.schedule, *peak_stage, stages, busiest);
         more.insert(more.end(), picked.begin(), picked.end());
     }
     for (int t : more)
