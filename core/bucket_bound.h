@@ -143,16 +143,27 @@ BucketBound bucketBound(const Problem& problem, const std::vector<int>& stages, 
 // With `busiest` (a schedule's source, read before each tail), each tail
 // comes with the busiest recomputing stages before it in that schedule
 // (busiestRecomputingStages: kBusiestStages of them; where it has any, no
-// look-back stage). Where the spare time is scarce, a tail's time row sees
-// only the recomputations in its own stages, while a schedule spends its
-// spare time over the whole backward pass: resnet18_cifar on m4 at 20%
-// and 1.002x, the last ten stages prove 0.604473 J (300 s), and with
-// stages 100 and 110 (the 0.609367 J schedule recomputes most at 110, then
-// equally at 90 and 100) 0.606964 J (47 s alone; cut off at what a 0.5%
-// gap asks, 6.4 s; the last eight with them 3.5 s, with 90 and 110 1.8
-// s); at 18% and 1.005x the last ten with 90 and 110 prove the 0.606119 J
-// schedule within 0.5% in 6.6 s (the tails alone: 0.80% at 30 s in one
-// run, proven at 29.7 s in another).
+// look-back stage); each tail after the first with the busiest alone first,
+// and with both again, for good, where that one is cut short
+// (bucket_bound.cpp) or rises no higher than the tail before. Where the
+// spare time is scarce, a tail's time row sees only the recomputations in
+// its own stages, while a schedule spends its spare time over the whole
+// backward pass: resnet18_cifar on m4 at 20% and 1.002x, the last ten
+// stages prove 0.604473 J (300 s), and with stages 100 and 110 (the
+// 0.609367 J schedule recomputes most at 110, then equally at 90 and 100)
+// 0.606964 J (47 s alone; cut off at what a 0.5% gap asks, 6.4 s; the last
+// eight with them 3.5 s, with 90 and 110 1.8 s); at 18% and 1.005x the last
+// ten with 90 and 110 prove the 0.606119 J schedule within 0.5% in 6.6 s
+// (the tails alone: 0.80% at 30 s in one run, proven at 29.7 s in another).
+// The busiest alone after the first, as a second can cost time where one
+// suffices: at 17% and 1.005x, cut off at what a 0.5% gap asks of the
+// 0.610977 J schedule, alone, the last eight with 90 and 110 take 2.0 s,
+// then the last nine and ten with 110 2.7 and 6.3 s, the last proving it
+// (with 90 and 110 5.3 and 20.1 s; a 30 s solve was 0.585% short, and is
+// proven in 22 to 24 s). Not first: at 20% and 1.005x the last eight and
+// nine with 110 stall at 0.594079 J where the last eight with 90 and 110
+// prove the gap; bert at 12% and 1.005x the last eight with 116 are not
+// done in 100 s, with 116 and 164 proven in 0.34 s.
 void growBucketBound(const Problem& problem, int peak_stage, int first_tail, double seconds,
                      const std::atomic<bool>* cancel, const std::function<void(const BucketBound&, int tail)>& found,
                      const std::function<double()>& enough_j = {}, const RecomputeMoments& moments = {},
