@@ -29,7 +29,7 @@ constexpr double kInf = std::numeric_limits<double>::max();
 // the tail before it took, kOneBusiestLeastS at least; cut short there,
 // it comes again with both, and so do the tails after it. resnet18_cifar
 // on m4 at 17% and 1.005x, alone: the last nine and ten with stage 110
-// take 2.8 and 6.6 s (with 90 and 110 5.3 and 20.1 s); at 22% and 1.002x
+// take 2.7 and 6.3 s (with 90 and 110 5.3 and 20.1 s); at 22% and 1.002x
 // the last eight with 110 are not done in 5 s, with 90 and 110 the gap
 // is proven in 4.5 s (first); bert at 12% and 1.005x the last eight with
 // 116 are not done in 100 s, with 116 and 164 proven in 0.34 s (first).

@@ -14,15 +14,15 @@
 // graphs, and 1.8 J over the checkpoint bound on bert at 8.5%. With the stages
 // where a schedule recomputes most added before each tail: never above the
 // optimum on the small graphs; on resnet18_cifar at 16 to 20% and 1.002 and
-// 1.005x the first tail with the two busiest, the next with the busiest
-// alone where that rises (17%: to a proof) and with both again where it does
-// not (16%); at 20% and 1.002x a proof the tails alone do not give; those
-// stages are the busiest between the stage-peak stage and the tail. Every third of the last 19 stages over the
-// budget (and the stage-peak stage): those stages, and at resnet18_cifar's 17%
-// and 1.002x a proof that as many consecutive stages do not give; their turns
-// (hand-worked on a clock of the test's own). The stage-peak stage alone, cut
-// off: at resnet18_cifar's 26% and 1.001x a proof the stage-peak bound does
-// not give.
+// 1.005x the first tail with the two busiest, the next with the busiest alone
+// where that rises (17%: to a proof) and with both again where it does not
+// (16%); at 20% and 1.002x a proof the tails alone do not give; those stages
+// are the busiest between the stage-peak stage and the tail. Every third of the
+// last 19 stages over the budget (and the stage-peak stage): those stages, and
+// at resnet18_cifar's 17% and 1.002x a proof that as many consecutive stages do
+// not give; their turns (hand-worked on a clock of the test's own). The
+// stage-peak stage alone, cut off: at resnet18_cifar's 26% and 1.001x a proof
+// the stage-peak bound does not give.
 #include <QtTest>
 
 #include <atomic>
@@ -226,7 +226,8 @@ private slots:
         for (int t = 0; t < g.size(); ++t) busy.R.set(t, t, true);
         for (int t : {110, second}) {
             QCOMPARE(indexOf("grad " + block.at(t) + "relu3"), t);
-            for (const char* name : {"bn2", "relu2", "bn3", "add", "relu3"}) busy.R.set(t, indexOf(block.at(t) + name), true);
+            for (const char* name : {"bn2", "relu2", "bn3", "add", "relu3"})
+                busy.R.set(t, indexOf(block.at(t) + name), true);
         }
         const double asks_j = schedule_j * (1 - 0.005);
         const int expected = static_cast<int>(steps.split(' ').size());
