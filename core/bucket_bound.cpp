@@ -703,9 +703,8 @@ void growBucketBound(const Problem& problem, int peak_stage, int first_tail, dou
         return bound;
     };
     // The cutoff only falls: a bound at the one read now proves it.
-    auto ends = [&](const BucketBound& b) {
-        return !b.complete || b.infeasible || (enough_j && b.bound_j >= enough_j() * (1 - 1e-12));
-    };
+    auto proves = [&](const BucketBound& b) { return enough_j && b.bound_j >= enough_j() * (1 - 1e-12); };
+    auto ends = [&](const BucketBound& b) { return !b.complete || b.infeasible || proves(b); };
     std::vector<int> last;
     bool one_first = true;    // after the first tail, the one busiest stage first (while it keeps up)
     double last_bound_j = 0;  // the last tail's (solved exactly; 0 before the first)
@@ -718,9 +717,12 @@ void growBucketBound(const Problem& problem, int peak_stage, int first_tail, dou
         const auto first = std::find_if(all.begin(), all.end(), [&](int t) {
             return t != peak_stage && std::binary_search(stages.begin(), stages.end(), t);
         });
+        // Read again each time: the best schedule changes while tails run.
+        auto busiestBefore = [&](int count) {
+            return busiestRecomputingStages(problem, busiest(), peak_stage, *first, count);
+        };
         std::vector<int> added;
-        if (busiest && first != all.end())
-            added = busiestRecomputingStages(problem, busiest(), peak_stage, *first, kBusiestStages);
+        if (busiest && first != all.end()) added = busiestBefore(kBusiestStages);
         auto solveTimed = [&](const std::vector<int>& with, double seconds_given) {
             const auto started = Clock::now();
             const BucketBound bound = solveWith(stages, with, seconds_given, tail);
@@ -729,14 +731,14 @@ void growBucketBound(const Problem& problem, int peak_stage, int first_tail, dou
         };
         BucketBound bound;
         if (one_first && last_bound_j > 0 && added.size() > 1) {
-            added = busiestRecomputingStages(problem, busiest(), peak_stage, *first, 1);
+            added = busiestBefore(1);
             bound = solveTimed(added, std::min(left_s(), std::max(kOneBusiestLeastS, kOneBusiestPace * last_took_s)));
-            const bool proves = enough_j && bound.bound_j >= enough_j() * (1 - 1e-12);
-            if (!bound.infeasible && !proves && (!bound.complete || bound.bound_j <= last_bound_j * (1 + 1e-9))) {
+            if (!bound.infeasible && !proves(bound) &&
+                (!bound.complete || bound.bound_j <= last_bound_j * (1 + 1e-9))) {
                 // Cut short, or no higher than the shorter tail: with both from now on.
                 one_first = false;
                 if (left_s() <= 0 || (cancel && cancel->load())) return;
-                added = busiestRecomputingStages(problem, busiest(), peak_stage, *first, kBusiestStages);
+                added = busiestBefore(kBusiestStages);
                 bound = solveTimed(added, left_s());
             }
         } else {

@@ -34,7 +34,6 @@
 
 #include "bound_checks.h"
 #include "bucket_bound.h"
-#include "bundled_problem.h"
 #include "cbc_setup.h"
 #include "checkpoint_bound.h"
 #include "doubling_turns.h"
