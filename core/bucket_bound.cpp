@@ -688,6 +688,7 @@ void growBucketBound(const Problem& problem, int peak_stage, int first_tail, dou
 {
     const auto deadline = secondsAfter(Clock::now(), std::max(0.0, seconds));
     auto left_s = [&] { return std::chrono::duration<double>(deadline - Clock::now()).count(); };
+    auto over = [&] { return left_s() <= 0 || (cancel && cancel->load()); };
     const std::vector<int> all = bucketBoundStages(problem, peak_stage, problem.graph.size());
     // The rows one tail's optima broke, from the next tail's first search
     // (they name the same stages and values in it).
@@ -710,7 +711,7 @@ void growBucketBound(const Problem& problem, int peak_stage, int first_tail, dou
     double last_bound_j = 0;  // the last tail's (solved exactly; 0 before the first)
     double last_took_s = 0;   // how long its last search took
     for (int tail = first_tail; last != all; ++tail) {
-        if (left_s() <= 0 || (cancel && cancel->load())) return;
+        if (over()) return;
         std::vector<int> stages = bucketBoundStages(problem, peak_stage, tail);
         if (stages == last) continue;  // the tail took in the stage-peak stage
         // The tail's first stage (the stage-peak stage aside).
@@ -737,7 +738,7 @@ void growBucketBound(const Problem& problem, int peak_stage, int first_tail, dou
                 (!bound.complete || bound.bound_j <= last_bound_j * (1 + 1e-9))) {
                 // Cut short, or no higher than the shorter tail: with both from now on.
                 one_first = false;
-                if (left_s() <= 0 || (cancel && cancel->load())) return;
+                if (over()) return;
                 added = busiestBefore(kBusiestStages);
                 bound = solveTimed(added, left_s());
             }
@@ -752,7 +753,7 @@ void growBucketBound(const Problem& problem, int peak_stage, int first_tail, dou
         if (first - all.begin() < look_back) continue;
         const int before = *(first - look_back);
         if (before == peak_stage) continue;
-        if (left_s() <= 0 || (cancel && cancel->load())) return;
+        if (over()) return;
         if (ends(solveWith(stages, {before}, left_s(), tail))) return;
     }
 }
