@@ -80,23 +80,62 @@ std::string looserBudgetText()
     return std::to_string(std::lround(100 * kLooserBudgetShare)) + "%";
 }
 
-}  // namespace
+// One solve's state, shared by its steps, and the steps themselves in the
+// order run() takes them: each step that may end the solve returns its
+// answer (finishWith's), else nothing.
+class SolveRun {
+public:
+    SolveRun(const Problem& problem, const SolverOptions& options, const IncumbentCallback& onIncumbent,
+             const std::atomic<bool>* cancel);
+    SolveResult run();
 
-int defaultSolverThreads()
-{
-    return std::thread::hardware_concurrency() >= 2 ? 2 : 1;
-}
+private:
+    // The steps.
+    std::optional<SolveResult> infeasibleAtOnce();
+    void quickSchedules();
+    void startBackgroundPlan();
+    std::optional<SolveResult> boundsBeforeTheSearch();
+    std::optional<SolveResult> localSearch();
+    void planOnThisCore();
+    std::optional<SolveResult> tailBounds();
+    SolveResult solveAsPagingPlan();
+    void startLongerTails();
+    SolveResult tailsAndWindows();
+    SolveResult checkpointTreeAndWindows();
+    SolveResult lpAndSearch();
 
-SolveResult solve(const Problem& problem, const SolverOptions& options, const IncumbentCallback& onIncumbent,
-                  const std::atomic<bool>* cancel)
-{
-    const auto start = Clock::now();
-    const auto time_limit = secondsAfter(start, options.time_limit_s);
+    // What the steps share.
+    void announce(const Schedule& schedule, const ReplayReport& replay, double first_solution_s);
+    std::optional<Schedule> bestShown();
+    double bestShownJ() const { return announced_j.load(); }
+    SolveResult finishWith(SolveStatus status, const Schedule* schedule, SolutionSource source, double bound_j);
+    void consider(std::optional<Schedule> candidate);
+    void announceWarm();
+    void considerAndAnnounce(std::optional<Schedule> s);
+    template <class Name>
+    void raiseKnownBound(double bound_j, Name name);
+    bool withinGapOfKnownBound() const;
+    SolveResult finishWithKnownBound();
+    SolveResult finishShortOfKnownBound();
+    double secondsForAShareOfTheLimit(double share) const;
+    bool outOfTime() const { return Clock::now() > time_limit || isSet(cancel); }
+    SolveResult finishOutOfTime();
+    bool outOfTimeBetweenBounds() const;
+    SolverOptions planOptions(double until_s) const;
+    bool withinGapWithPlan();
+    Clock::time_point aTenthOfTheTimeAtMost() const;
+    void searchFrom(const Schedule& from, Clock::time_point deadline);
+    void takeTailsBound();
+
+    const Problem& problem;
+    const SolverOptions& options;
+    const IncumbentCallback& onIncumbent;
+    const std::atomic<bool>* cancel;
+    const Clock::time_point start;
+    const Clock::time_point time_limit;
     SolveResult result;
-    const ReplayLimits limits = limitsOf(problem);
-    Formulation f(problem, options.variant);
-    result.variables = f.columns();
-    result.constraints = f.rows();
+    const ReplayLimits limits;
+    Formulation f;
 
     // Each schedule better than every one announced before goes to
     // onIncumbent, from this thread or the background plan's; the best one
@@ -111,164 +150,28 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
     // Set once a schedule is shown: nothing then needs the explanation of
     // a solve without one (NoScheduleExplanation, below).
     std::atomic<bool> explanation_stop{false};
-    auto announce = [&](const Schedule& schedule, const ReplayReport& replay, double first_solution_s) {
-        explanation_stop = true;
-        std::lock_guard lock(announce_mutex);
-        if (announced && !(replay.total_energy_j < announced_replay.total_energy_j)) return;
-        announced = schedule;
-        announced_replay = replay;
-        announced_j = replay.total_energy_j;
-        if (!onIncumbent) return;
-        SolveResult r;
-        r.status = SolveStatus::Feasible;
-        r.source = SolutionSource::Heuristic;
-        r.schedule = schedule;
-        r.replay = replay;
-        r.objective_j = replay.total_energy_j;
-        r.solve_time_s = secondsSince(start);
-        r.first_solution_time_s = first_solution_s;
-        onIncumbent(r);
-    };
-    auto bestShown = [&] {
-        std::lock_guard lock(announce_mutex);
-        return announced;
-    };
-    auto bestShownJ = [&] { return announced_j.load(); };
-    // The paging plan on a second core (BackgroundPlan, below). Declared
-    // after what it announces through, and before finishWith, which stops it.
+    // The paging plan on a second core (startBackgroundPlan). Declared after
+    // what it announces through, so it is stopped first.
     std::optional<BackgroundPlan> background_plan;
     std::optional<NoScheduleExplanation> explanation;  // where no quick schedule was found
-
-    auto finishWith = [&](SolveStatus status, const Schedule* schedule, SolutionSource source, double bound_j) {
-        // Stopped and joined first: the solve time includes it, and nothing is
-        // announced after the answer.
-        background_plan.reset();
-        if (schedule) {
-            result.schedule = *schedule;
-            result.replay = replaySchedule(problem.graph, *schedule, limits);
-        }
-        // The background plan may have announced a better schedule after this
-        // thread last took one: the answer is never worse than one shown.
-        if (announced && status != SolveStatus::Infeasible &&
-            (!schedule || announced_replay.total_energy_j < result.replay.total_energy_j)) {
-            result.schedule = announced;
-            result.replay = announced_replay;
-            schedule = &*announced;
-            source = SolutionSource::Heuristic;
-            if (status != SolveStatus::Optimal) status = SolveStatus::Feasible;
-        }
-        result.status = status;
-        result.source = schedule ? source : SolutionSource::None;
-        if (schedule) result.objective_j = result.replay.total_energy_j;
-        result.best_bound_j = bound_j;
-        result.gap = schedule ? relativeGap(result.objective_j, bound_j) : 0;
-        if (status == SolveStatus::NoSolution && result.message.empty()) {
-            if (!explanation) explanation.emplace(problem, &explanation_stop);
-            explanation->explain(result, time_limit, cancel);
-        }
-        explanation.reset();
-        result.solve_time_s = secondsSince(start);
-        return result;
-    };
-
-    // Computing a node holds its output and all its inputs at once: a proof of
-    // infeasibility without a solve.
-    if (problem.ram_budget_bytes < minimumFeasibleBudgetLowerBound(problem.graph)) {
-        explainInfeasible(result, problem, time_limit, cancel);
-        return finishWith(SolveStatus::Infeasible, nullptr, SolutionSource::None, 0);
-    }
-    if (f.triviallyInfeasible()) {
-        result.message = "the runtime budget is below one plain pass (factor 1.0): every node must run at least once";
-        return finishWith(SolveStatus::Infeasible, nullptr, SolutionSource::None, 0);
-    }
-
-    // A fast valid schedule first: an instant answer and CBC's first cutoff.
+    // The best schedule this thread has taken (replayed): the answer, unless
+    // a better one was shown (finishWith), and CBC's first cutoff.
     std::optional<Schedule> warm;
     double warm_energy_j = INFINITY;
     ReplayReport warm_replay;
-    auto consider = [&](std::optional<Schedule> candidate) {
-        if (!candidate) return;
-        ReplayReport rep = replaySchedule(problem.graph, *candidate, limits);
-        if (!rep.valid || !(rep.total_energy_j < warm_energy_j)) return;
-        warm = std::move(candidate);
-        warm_energy_j = rep.total_energy_j;
-        warm_replay = std::move(rep);
-    };
-    auto announceWarm = [&] {
-        if (result.first_solution_time_s < 0) result.first_solution_time_s = secondsSince(start);
-        announce(*warm, warm_replay, result.first_solution_time_s);
-    };
-    // Shows a schedule at once where it beats the best so far.
-    auto considerAndAnnounce = [&](std::optional<Schedule> s) {
-        const double before_j = warm_energy_j;
-        consider(std::move(s));
-        if (warm_energy_j < before_j) announceWarm();
-    };
-    for (const Schedule& hint : options.hints)
-        if (hint.size() == problem.graph.size()) considerAndAnnounce(hint);
-    if (options.use_heuristics) {
-        // The paging heuristic's schedule is shown as soon as it is built,
-        // before the baselines' (resnet50 at 35%: ~0.2 s, where all of them took ~3 s).
-        QuickScheduleOptions quick;
-        quick.threads = options.threads;
-        quick.until = time_limit;
-        quick.on_first = [&](const Schedule& s) { considerAndAnnounce(s); };
-        considerAndAnnounce(bestQuickSchedule(problem, cancel, quick));
-    }
     // This thread's own best, before the background plan's come in (the
-    // local search below may run on it).
-    const std::optional<Schedule> own_warm = warm;
-    const double own_energy_j = warm_energy_j;
-    if (!warm) explanation.emplace(problem, &explanation_stop);
+    // local search may run on it).
+    std::optional<Schedule> own_warm;
+    double own_energy_j = INFINITY;
     // Every node runs at least once and paging costs >= 0, so one plain pass's
     // compute energy bounds every schedule: a warm start within the gap of it
     // needs no LP (resnet50 at 60% and 1.5x: 0.05% over it at once). The
     // stage-peak bound below may raise it.
-    const double trivial_bound_j = f.objectiveOffsetJ();
-    double known_bound_j = trivial_bound_j;
+    double trivial_bound_j = 0;
+    double known_bound_j = 0;
     std::string known_bound_name = "the plain-pass energy bound";
-    // A bound above a replayed schedule's energy cannot be: a fault (CBC's
-    // cuts, say), never to be shown as a proof.
-    auto raiseKnownBound = [&](double bound_j, auto name) {
-        if (warm && bound_j > warm_energy_j * (1 + 1e-9)) return;
-        if (bound_j <= known_bound_j) return;
-        known_bound_j = bound_j;
-        known_bound_name = name();
-    };
-    if (const auto carried = strongestBoundFor(options.proven_bounds, problem))
-        raiseKnownBound(carried->bound_j, [&] { return provenBoundName(*carried); });
-    auto withinGapOfKnownBound = [&] {
-        return warm && relativeGap(warm_energy_j, known_bound_j) <= options.relative_gap;
-    };
-    auto finishWithKnownBound = [&] {
-        result.message = known_bound_name + (warm_energy_j <= known_bound_j * (1 + 1e-12)
-                                                 ? " is met"
-                                                 : " proves it within the gap");
-        return finishWith(SolveStatus::Optimal, &*warm, SolutionSource::Heuristic, known_bound_j);
-    };
-    // The best schedule, not proven within the gap: the known bound is all there is.
-    auto finishShortOfKnownBound = [&] {
-        result.message = known_bound_name + " gives the lower bound";
-        return finishWith(SolveStatus::Feasible, &*warm, SolutionSource::Heuristic, known_bound_j);
-    };
-    // The seconds a step may take: `share` of the time limit, never past it.
-    auto secondsForAShareOfTheLimit = [&](double share) {
-        return std::min(share * options.time_limit_s, options.time_limit_s - secondsSince(start));
-    };
-    auto outOfTime = [&] { return Clock::now() > time_limit || isSet(cancel); };
-    auto finishOutOfTime = [&] {
-        if (warm) return finishShortOfKnownBound();
-        return finishWith(isSet(cancel) ? SolveStatus::Cancelled : SolveStatus::NoSolution, nullptr,
-                          SolutionSource::None, known_bound_j);
-    };
-    // Between the bounds: out of time with a schedule in hand (without one,
-    // a bound may still prove that none exists), the bounds left would only
-    // make the answer late: resnet50 at 10% with a 0.5 s limit has its first
-    // schedule at 1.3 s, and the checkpoint bound then built its MILP and
-    // solved its LP to 1.7 s.
-    auto outOfTimeBetweenBounds = [&] { return outOfTime() && (warm || isSet(cancel)); };
-    if (withinGapOfKnownBound()) return finishWithKnownBound();
-    const bool plan_is_exact = options.variant == FormulationVariant::Tight && PagingPlan::applies(problem);
+    // Nothing to recompute: the paging plan's MILP is exact (solveAsPagingPlan).
+    bool plan_is_exact = false;
     // Where recomputation is possible the paging plan is a restriction (each
     // value kept, paged, or recomputed from held inputs across each idle
     // span), so a heuristic: not a bound, but the best schedule at tight
@@ -286,30 +189,7 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
     // The window search after it, from the quick schedule, finds nothing
     // better there. Without paging (resnet18_cifar at 14 to 20%, bert and
     // resnet50 at 11 and 13%) the solves end as before.
-    const bool plan_as_heuristic =
-        options.use_heuristics && options.variant == FormulationVariant::Tight && !plan_is_exact;
-    auto planOptions = [&](double until_s) {
-        SolverOptions plan_options = options;
-        plan_options.time_limit_s = std::min(options.time_limit_s, until_s);
-        plan_options.relative_gap = 1e-6;
-        return plan_options;
-    };
-    // On two cores, from the start. It does not touch `result`: the quick
-    // schedule is announced first, with the time of the first schedule.
-    if (plan_as_heuristic && options.threads >= 2)
-        background_plan.emplace(
-            problem, planOptions(0.8 * options.time_limit_s), start, 0.5 * options.time_limit_s,
-            0.1 * options.time_limit_s, options.time_limit_s,
-            [&, first_s = result.first_solution_time_s](const Schedule& s, const ReplayReport& replay) {
-                announce(s, replay, first_s);
-            },
-            bestShown, cancel);
-    // Takes the background plan's newest schedule where it beats the best so
-    // far (it may end the solve at the next bound).
-    auto withinGapWithPlan = [&] {
-        if (background_plan) considerAndAnnounce(background_plan->take());
-        return withinGapOfKnownBound();
-    };
+    bool plan_as_heuristic = false;
     // The stage of the stage-peak bound where that bound binds (the others
     // below add little to it), for the bucket bound after the local search.
     int peak_stage = -1;
@@ -317,6 +197,299 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
     // prove more: see where it runs in the LP's place, below).
     double checkpoint_root_j = 0;
     bool checkpoint_cut_short = false;
+    // What CBC's incumbent handler, the LP's deadline and the longer tails
+    // share (incumbent_handler.h), from startLongerTails on.
+    IncumbentHandler::Shared shared;
+    // Longer tails on the second core from the tails' step on, beside the
+    // short tails and the window search (or, with no schedule yet, the LP
+    // and CBC).
+    bool grow_tails = false;
+    std::optional<LongerTails> tails;
+};
+
+SolveRun::SolveRun(const Problem& problem, const SolverOptions& options, const IncumbentCallback& onIncumbent,
+                   const std::atomic<bool>* cancel)
+    : problem(problem),
+      options(options),
+      onIncumbent(onIncumbent),
+      cancel(cancel),
+      start(Clock::now()),
+      time_limit(secondsAfter(start, options.time_limit_s)),
+      limits(limitsOf(problem)),
+      f(problem, options.variant)
+{
+    result.variables = f.columns();
+    result.constraints = f.rows();
+}
+
+SolveResult SolveRun::run()
+{
+    if (auto done = infeasibleAtOnce()) return std::move(*done);
+    // A fast valid schedule first: an instant answer and CBC's first cutoff.
+    quickSchedules();
+    trivial_bound_j = f.objectiveOffsetJ();
+    known_bound_j = trivial_bound_j;
+    if (const auto carried = strongestBoundFor(options.proven_bounds, problem))
+        raiseKnownBound(carried->bound_j, [&] { return provenBoundName(*carried); });
+    if (withinGapOfKnownBound()) return finishWithKnownBound();
+    startBackgroundPlan();
+    if (auto done = boundsBeforeTheSearch()) return std::move(*done);
+    if (auto done = localSearch()) return std::move(*done);
+    if (plan_as_heuristic && !background_plan) planOnThisCore();
+    if (withinGapOfKnownBound()) return finishWithKnownBound();
+    if (auto done = tailBounds()) return std::move(*done);
+    if (plan_is_exact) return solveAsPagingPlan();
+    startLongerTails();
+    if (tails && warm) return tailsAndWindows();
+    // Out of time (or cancelled) already: the LP's first factorization
+    // alone would run past the limit (resnet50: 0.4M columns).
+    if (outOfTime()) return finishOutOfTime();
+    // Where the checkpoint bound is the best bound and its root was cut
+    // short, its tree, cut off at what the gap asks, takes this core to the
+    // end beside the window search (one window at a time, two once the tree
+    // is done), in place of the LP relaxation and CBC's search: there the
+    // LP (45 to 55 s) ended below it at every budget measured (bert on m4
+    // at 9 to 15% and 1.5x), so CBC was never run, and the tree only began
+    // after it. bert at 1.5x and 120 s, before and after: 11.25% proven in
+    // 92 s and 59 s, 11.75% 0.57% at 120 s and proven in 108 s, 9% 2.15%
+    // and 1.91%; 10 and 11% unchanged (0.70%, 0.52%: the tree, solved to
+    // its end at 11%, leaves 0.52% of its own). resnet50 at 10% is not
+    // such a case (the carried arrival bound is its best).
+    if (background_plan && warm && !tails && checkpoint_cut_short && checkpoint_root_j >= known_bound_j)
+        return checkpointTreeAndWindows();
+    return lpAndSearch();
+}
+
+void SolveRun::announce(const Schedule& schedule, const ReplayReport& replay, double first_solution_s)
+{
+    explanation_stop = true;
+    std::lock_guard lock(announce_mutex);
+    if (announced && !(replay.total_energy_j < announced_replay.total_energy_j)) return;
+    announced = schedule;
+    announced_replay = replay;
+    announced_j = replay.total_energy_j;
+    if (!onIncumbent) return;
+    SolveResult r;
+    r.status = SolveStatus::Feasible;
+    r.source = SolutionSource::Heuristic;
+    r.schedule = schedule;
+    r.replay = replay;
+    r.objective_j = replay.total_energy_j;
+    r.solve_time_s = secondsSince(start);
+    r.first_solution_time_s = first_solution_s;
+    onIncumbent(r);
+}
+
+std::optional<Schedule> SolveRun::bestShown()
+{
+    std::lock_guard lock(announce_mutex);
+    return announced;
+}
+
+SolveResult SolveRun::finishWith(SolveStatus status, const Schedule* schedule, SolutionSource source, double bound_j)
+{
+    // Stopped and joined first: the solve time includes it, and nothing is
+    // announced after the answer.
+    background_plan.reset();
+    if (schedule) {
+        result.schedule = *schedule;
+        result.replay = replaySchedule(problem.graph, *schedule, limits);
+    }
+    // The background plan may have announced a better schedule after this
+    // thread last took one: the answer is never worse than one shown.
+    if (announced && status != SolveStatus::Infeasible &&
+        (!schedule || announced_replay.total_energy_j < result.replay.total_energy_j)) {
+        result.schedule = announced;
+        result.replay = announced_replay;
+        schedule = &*announced;
+        source = SolutionSource::Heuristic;
+        if (status != SolveStatus::Optimal) status = SolveStatus::Feasible;
+    }
+    result.status = status;
+    result.source = schedule ? source : SolutionSource::None;
+    if (schedule) result.objective_j = result.replay.total_energy_j;
+    result.best_bound_j = bound_j;
+    result.gap = schedule ? relativeGap(result.objective_j, bound_j) : 0;
+    if (status == SolveStatus::NoSolution && result.message.empty()) {
+        if (!explanation) explanation.emplace(problem, &explanation_stop);
+        explanation->explain(result, time_limit, cancel);
+    }
+    explanation.reset();
+    result.solve_time_s = secondsSince(start);
+    return result;
+}
+
+void SolveRun::consider(std::optional<Schedule> candidate)
+{
+    if (!candidate) return;
+    ReplayReport rep = replaySchedule(problem.graph, *candidate, limits);
+    if (!rep.valid || !(rep.total_energy_j < warm_energy_j)) return;
+    warm = std::move(candidate);
+    warm_energy_j = rep.total_energy_j;
+    warm_replay = std::move(rep);
+}
+
+void SolveRun::announceWarm()
+{
+    if (result.first_solution_time_s < 0) result.first_solution_time_s = secondsSince(start);
+    announce(*warm, warm_replay, result.first_solution_time_s);
+}
+
+// Shows a schedule at once where it beats the best so far.
+void SolveRun::considerAndAnnounce(std::optional<Schedule> s)
+{
+    const double before_j = warm_energy_j;
+    consider(std::move(s));
+    if (warm_energy_j < before_j) announceWarm();
+}
+
+// A bound above a replayed schedule's energy cannot be: a fault (CBC's
+// cuts, say), never to be shown as a proof.
+template <class Name>
+void SolveRun::raiseKnownBound(double bound_j, Name name)
+{
+    if (warm && bound_j > warm_energy_j * (1 + 1e-9)) return;
+    if (bound_j <= known_bound_j) return;
+    known_bound_j = bound_j;
+    known_bound_name = name();
+}
+
+bool SolveRun::withinGapOfKnownBound() const
+{
+    return warm && relativeGap(warm_energy_j, known_bound_j) <= options.relative_gap;
+}
+
+SolveResult SolveRun::finishWithKnownBound()
+{
+    result.message =
+        known_bound_name + (warm_energy_j <= known_bound_j * (1 + 1e-12) ? " is met" : " proves it within the gap");
+    return finishWith(SolveStatus::Optimal, &*warm, SolutionSource::Heuristic, known_bound_j);
+}
+
+// The best schedule, not proven within the gap: the known bound is all there is.
+SolveResult SolveRun::finishShortOfKnownBound()
+{
+    result.message = known_bound_name + " gives the lower bound";
+    return finishWith(SolveStatus::Feasible, &*warm, SolutionSource::Heuristic, known_bound_j);
+}
+
+// The seconds a step may take: `share` of the time limit, never past it.
+double SolveRun::secondsForAShareOfTheLimit(double share) const
+{
+    return std::min(share * options.time_limit_s, options.time_limit_s - secondsSince(start));
+}
+
+SolveResult SolveRun::finishOutOfTime()
+{
+    if (warm) return finishShortOfKnownBound();
+    return finishWith(isSet(cancel) ? SolveStatus::Cancelled : SolveStatus::NoSolution, nullptr, SolutionSource::None,
+                      known_bound_j);
+}
+
+// Between the bounds: out of time with a schedule in hand (without one,
+// a bound may still prove that none exists), the bounds left would only
+// make the answer late: resnet50 at 10% with a 0.5 s limit has its first
+// schedule at 1.3 s, and the checkpoint bound then built its MILP and
+// solved its LP to 1.7 s.
+bool SolveRun::outOfTimeBetweenBounds() const
+{
+    return outOfTime() && (warm || isSet(cancel));
+}
+
+SolverOptions SolveRun::planOptions(double until_s) const
+{
+    SolverOptions plan_options = options;
+    plan_options.time_limit_s = std::min(options.time_limit_s, until_s);
+    plan_options.relative_gap = 1e-6;
+    return plan_options;
+}
+
+// Takes the background plan's newest schedule where it beats the best so
+// far (it may end the solve at the next bound).
+bool SolveRun::withinGapWithPlan()
+{
+    if (background_plan) considerAndAnnounce(background_plan->take());
+    return withinGapOfKnownBound();
+}
+
+Clock::time_point SolveRun::aTenthOfTheTimeAtMost() const
+{
+    return std::min(secondsAfter(Clock::now(), 0.1 * options.time_limit_s), time_limit);
+}
+
+// The local search on `from`, shown where it beats the best so far.
+void SolveRun::searchFrom(const Schedule& from, Clock::time_point deadline)
+{
+    considerAndAnnounce(dropRecomputations(problem.graph, from, limits, deadline, cancel));
+}
+
+void SolveRun::takeTailsBound()
+{
+    if (!tails) return;
+    double bound_j = 0;
+    int tail = 0, stride = 1;
+    std::vector<int> added_stages;
+    {
+        std::lock_guard lock(shared.mutex);
+        bound_j = tails->boundJ();
+        tail = tails->tail();
+        stride = tails->stride();
+        added_stages = tails->addedStages();
+    }
+    raiseKnownBound(bound_j, [tail, added_stages, stride] { return bucketBoundName(tail, added_stages, stride); });
+}
+
+std::optional<SolveResult> SolveRun::infeasibleAtOnce()
+{
+    // Computing a node holds its output and all its inputs at once: a proof of
+    // infeasibility without a solve.
+    if (problem.ram_budget_bytes < minimumFeasibleBudgetLowerBound(problem.graph)) {
+        explainInfeasible(result, problem, time_limit, cancel);
+        return finishWith(SolveStatus::Infeasible, nullptr, SolutionSource::None, 0);
+    }
+    if (f.triviallyInfeasible()) {
+        result.message = "the runtime budget is below one plain pass (factor 1.0): every node must run at least once";
+        return finishWith(SolveStatus::Infeasible, nullptr, SolutionSource::None, 0);
+    }
+    return std::nullopt;
+}
+
+void SolveRun::quickSchedules()
+{
+    for (const Schedule& hint : options.hints)
+        if (hint.size() == problem.graph.size()) considerAndAnnounce(hint);
+    if (options.use_heuristics) {
+        // The paging heuristic's schedule is shown as soon as it is built,
+        // before the baselines' (resnet50 at 35%: ~0.2 s, where all of them took ~3 s).
+        QuickScheduleOptions quick;
+        quick.threads = options.threads;
+        quick.until = time_limit;
+        quick.on_first = [&](const Schedule& s) { considerAndAnnounce(s); };
+        considerAndAnnounce(bestQuickSchedule(problem, cancel, quick));
+    }
+    own_warm = warm;
+    own_energy_j = warm_energy_j;
+    if (!warm) explanation.emplace(problem, &explanation_stop);
+}
+
+void SolveRun::startBackgroundPlan()
+{
+    plan_is_exact = options.variant == FormulationVariant::Tight && PagingPlan::applies(problem);
+    plan_as_heuristic = options.use_heuristics && options.variant == FormulationVariant::Tight && !plan_is_exact;
+    // On two cores, from the start. It does not touch `result`: the quick
+    // schedule is announced first, with the time of the first schedule.
+    if (plan_as_heuristic && options.threads >= 2)
+        background_plan.emplace(
+            problem, planOptions(0.8 * options.time_limit_s), start, 0.5 * options.time_limit_s,
+            0.1 * options.time_limit_s, options.time_limit_s,
+            [this, first_s = result.first_solution_time_s](const Schedule& s, const ReplayReport& replay) {
+                announce(s, replay, first_s);
+            },
+            [this] { return bestShown(); }, cancel);
+}
+
+std::optional<SolveResult> SolveRun::boundsBeforeTheSearch()
+{
     if (options.variant == FormulationVariant::Tight && !plan_is_exact) {
         // Each bound below either proves that no schedule exists (the solve
         // ends with `why`) or may raise the known bound.
@@ -502,19 +675,17 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
         if (known_bound_j <= stage_peak_j * (1 + kCheckpointPassesPeakByAHair) || spareTimeIsScarce(problem))
             peak_stage = stage.stage;
     }
-    // A local search on the best schedule so far, a tenth of the time at
-    // most each time, and never past the time limit (resnet50 at 10% and
-    // 1.5x: the bounds before it ran 2 s over, and it went on to 35 s of
-    // 30). It runs on the quick schedule first: resnet18_cifar at 25% and
-    // 1.5x reaches 0.5675 J from it, within the gap of the stage-peak bound
-    // at 0.5 s, and the plan below is not needed.
-    auto aTenthOfTheTimeAtMost = [&] {
-        return std::min(secondsAfter(Clock::now(), 0.1 * options.time_limit_s), time_limit);
-    };
-    // The local search on `from`, shown where it beats the best so far.
-    auto searchFrom = [&](const Schedule& from, Clock::time_point deadline) {
-        considerAndAnnounce(dropRecomputations(problem.graph, from, limits, deadline, cancel));
-    };
+    return std::nullopt;
+}
+
+// A local search on the best schedule so far, a tenth of the time at
+// most each time, and never past the time limit (resnet50 at 10% and
+// 1.5x: the bounds before it ran 2 s over, and it went on to 35 s of
+// 30). It runs on the quick schedule first: resnet18_cifar at 25% and
+// 1.5x reaches 0.5675 J from it, within the gap of the stage-peak bound
+// at 0.5 s, and the plan below is not needed.
+std::optional<SolveResult> SolveRun::localSearch()
+{
     // Where the best so far is the background plan's, the search then runs
     // on this thread's own best too (a hint or the quick schedule), in a
     // tenth of its own: bert on m4 at 11% and 1.02x, 120 s, the relief's
@@ -534,18 +705,25 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
         if (best_is_the_plans && !withinGapWithPlan()) searchFrom(*own_warm, aTenthOfTheTimeAtMost());
     }
     if (withinGapWithPlan()) return finishWithKnownBound();
-    if (plan_as_heuristic && !background_plan) {
-        const double before_j = warm_energy_j;
-        const SolverOptions plan_options = planOptions(secondsSince(start) + 0.25 * options.time_limit_s);
-        const PlansFound plans = solvePlans(problem, plan_options, start, cancel, {});
-        consider(plans.best);
-        if (warm_energy_j < before_j) {
-            announceWarm();
-            if (options.use_heuristics && plans.to_search) searchFrom(*plans.to_search, aTenthOfTheTimeAtMost());
-        }
-    }
+    return std::nullopt;
+}
 
-    if (withinGapOfKnownBound()) return finishWithKnownBound();
+// On one core, the paging plan after the bounds and the local search, for
+// a quarter of the time at most (plan_as_heuristic says why).
+void SolveRun::planOnThisCore()
+{
+    const double before_j = warm_energy_j;
+    const SolverOptions plan_options = planOptions(secondsSince(start) + 0.25 * options.time_limit_s);
+    const PlansFound plans = solvePlans(problem, plan_options, start, cancel, {});
+    consider(plans.best);
+    if (warm_energy_j < before_j) {
+        announceWarm();
+        if (options.use_heuristics && plans.to_search) searchFrom(*plans.to_search, aTenthOfTheTimeAtMost());
+    }
+}
+
+std::optional<SolveResult> SolveRun::tailBounds()
+{
     if (peak_stage >= 0 && warm && spareTimeIsScarce(problem)) {
         // The stage-peak stage alone, with time in it (bucket_bound.h), cut off
         // at what the gap asks: where the spare time is scarce its time row
@@ -584,351 +762,331 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
             considerAndAnnounce(scheduleFromBound(problem, buckets.recomputations, aTenthOfTheTimeAtMost(), cancel));
         if (withinGapWithPlan()) return finishWithKnownBound();
     }
+    return std::nullopt;
+}
 
-    // Nothing to recompute: paging_plan.h's covering MILP has the same
-    // optimum, with ~100 columns where this formulation has ~35,000.
-    if (plan_is_exact) {
-        const PagingPlan plan(problem);
-        result.variables = plan.columns();
-        result.constraints = plan.rows();
-        const PlanOutcome out = solvePagingPlan(plan, problem, options, start, warm_energy_j,
-                                                result.first_solution_time_s, cancel, onIncumbent);
-        if (out.infeasible) {
-            result.ram_budget_that_works_bytes = plan.smallestFeasibleBudget();
-            result.message = "no schedule fits these budgets: with nothing to recompute, the smallest RAM budget "
-                             "that works is " +
-                             std::to_string(plan.smallestFeasibleBudget()) + " B" +
-                             (problem.options.paging ? " (every value on flash whenever it is idle)"
-                                                     : " without paging; switching paging on lowers it") +
-                             (problem.options.remat ? "; a larger runtime budget allows recomputation"
-                                                    : "; switching rematerialization on may lower it");
-            return finishWith(SolveStatus::Infeasible, nullptr, SolutionSource::None, 0);
-        }
-        const bool plan_wins = out.best && (!warm || out.best_j <= warm_energy_j * (1 + 1e-12));
-        const Schedule* best = plan_wins ? &*out.best : (warm ? &*warm : nullptr);
-        if (!best)
-            return finishWith(out.cancelled ? SolveStatus::Cancelled : SolveStatus::NoSolution, nullptr,
-                              SolutionSource::None, out.bound_j);
-        const double energy = plan_wins ? out.best_j : warm_energy_j;
-        const double bound = std::min(out.bound_j, energy);
-        const bool proven = out.proven && relativeGap(energy, bound) <= options.relative_gap + 1e-12;
-        if (proven)
-            result.message = "solved exactly as a paging plan (nothing with a cost can be recomputed; "
-                             "a cost-free input is read again where needed)";
-        finishWith(proven ? SolveStatus::Optimal : SolveStatus::Feasible, best,
-                   proven ? SolutionSource::Proven
-                          : (plan_wins ? SolutionSource::Incumbent : SolutionSource::Heuristic),
-                   bound);
-        if (!result.replay.valid)  // should never happen: the plan and the replay disagree
-            result.message = "internal error: the replay rejected the paging plan's schedule: " +
-                             result.replay.errors.front();
-        return result;
+// Nothing to recompute: paging_plan.h's covering MILP has the same
+// optimum, with ~100 columns where this formulation has ~35,000.
+SolveResult SolveRun::solveAsPagingPlan()
+{
+    const PagingPlan plan(problem);
+    result.variables = plan.columns();
+    result.constraints = plan.rows();
+    const PlanOutcome out = solvePagingPlan(plan, problem, options, start, warm_energy_j, result.first_solution_time_s,
+                                            cancel, onIncumbent);
+    if (out.infeasible) {
+        result.ram_budget_that_works_bytes = plan.smallestFeasibleBudget();
+        result.message = "no schedule fits these budgets: with nothing to recompute, the smallest RAM budget "
+                         "that works is " +
+                         std::to_string(plan.smallestFeasibleBudget()) + " B" +
+                         (problem.options.paging ? " (every value on flash whenever it is idle)"
+                                                 : " without paging; switching paging on lowers it") +
+                         (problem.options.remat ? "; a larger runtime budget allows recomputation"
+                                                : "; switching rematerialization on may lower it");
+        return finishWith(SolveStatus::Infeasible, nullptr, SolutionSource::None, 0);
     }
+    const bool plan_wins = out.best && (!warm || out.best_j <= warm_energy_j * (1 + 1e-12));
+    const Schedule* best = plan_wins ? &*out.best : (warm ? &*warm : nullptr);
+    if (!best)
+        return finishWith(out.cancelled ? SolveStatus::Cancelled : SolveStatus::NoSolution, nullptr,
+                          SolutionSource::None, out.bound_j);
+    const double energy = plan_wins ? out.best_j : warm_energy_j;
+    const double bound = std::min(out.bound_j, energy);
+    const bool proven = out.proven && relativeGap(energy, bound) <= options.relative_gap + 1e-12;
+    if (proven)
+        result.message = "solved exactly as a paging plan (nothing with a cost can be recomputed; "
+                         "a cost-free input is read again where needed)";
+    finishWith(proven ? SolveStatus::Optimal : SolveStatus::Feasible, best,
+               proven ? SolutionSource::Proven
+                      : (plan_wins ? SolutionSource::Incumbent : SolutionSource::Heuristic),
+               bound);
+    if (!result.replay.valid)  // should never happen: the plan and the replay disagree
+        result.message = "internal error: the replay rejected the paging plan's schedule: " +
+                         result.replay.errors.front();
+    return result;
+}
 
-    IncumbentHandler::Shared shared;
+void SolveRun::startLongerTails()
+{
     describeSolve(shared, f, problem, options, start, cancel, onIncumbent);
     shared.best_j = warm_energy_j;
     shared.known_bound_j = known_bound_j;
-    // Longer tails on the second core from here on, beside the short tails
-    // and the window search (or, with no schedule yet, the LP and CBC).
-    const bool grow_tails = options.threads >= 2 && peak_stage >= 0;
-    std::optional<LongerTails> tails;
+    grow_tails = options.threads >= 2 && peak_stage >= 0;
     if (grow_tails) {
         if (background_plan) background_plan->stopWindows();
-        tails.emplace(problem, peak_stage, options.time_limit_s - secondsSince(start), shared, bestShownJ,
-                      [&] { return bestShown().value_or(Schedule{}); },
-                      [&, first_s = result.first_solution_time_s](const Schedule& s) {
-                          const ReplayReport replay = replaySchedule(problem.graph, s, limits);
-                          if (replay.valid) announce(s, replay, first_s);
-                      });
+        tails.emplace(
+            problem, peak_stage, options.time_limit_s - secondsSince(start), shared, [this] { return bestShownJ(); },
+            [this] { return bestShown().value_or(Schedule{}); },
+            [this, first_s = result.first_solution_time_s](const Schedule& s) {
+                const ReplayReport replay = replaySchedule(problem.graph, s, limits);
+                if (replay.valid) announce(s, replay, first_s);
+            });
     }
-    auto takeTailsBound = [&] {
-        if (!tails) return;
-        double bound_j = 0;
-        int tail = 0, stride = 1;
-        std::vector<int> added_stages;
-        {
-            std::lock_guard lock(shared.mutex);
-            bound_j = tails->boundJ();
-            tail = tails->tail();
-            stride = tails->stride();
-            added_stages = tails->addedStages();
-        }
-        raiseKnownBound(bound_j, [tail, added_stages, stride] { return bucketBoundName(tail, added_stages, stride); });
+}
+
+SolveResult SolveRun::tailsAndWindows()
+{
+    // No LP relaxation and no CBC search where the tails run: there the
+    // LP is 3 to 5% below the known bound (resnet18_cifar on m4 at 13.5
+    // to 21% and 1.2 to 2x: 0.5716 J against 0.5934 J at 17%), so CBC's
+    // search cannot prove the gap, its incumbents never beat the plan's
+    // and the window search's, and the LP alone took 11 to 18 s of the
+    // 30. The short tails take this core instead, for half the time
+    // left; then the window search to the end, beside the long tails
+    // where one is done by then or the gap is still over twice what is
+    // asked (they alone prove 13.5 to 16%), else on both cores (19 to
+    // 21%, where the long tails stop at the plan's stall already, below);
+    // where the recompute-moment rows break (17 and 18%), as below. Each
+    // pass of the window search starts from the best schedule shown and
+    // ends when the plan (still running on the other core) shows a
+    // better one.
+    std::atomic<int> window_threads{1};
+    std::atomic<double> windows_from_j = INFINITY;
+    std::atomic<bool> within_gap{false};
+    auto over = [&] {
+        return within_gap || tails->proved() || (cancel && cancel->load()) ||
+               secondsSince(start) >= options.time_limit_s;
     };
-    if (tails && warm) {
-        // No LP relaxation and no CBC search where the tails run: there the
-        // LP is 3 to 5% below the known bound (resnet18_cifar on m4 at 13.5
-        // to 21% and 1.2 to 2x: 0.5716 J against 0.5934 J at 17%), so CBC's
-        // search cannot prove the gap, its incumbents never beat the plan's
-        // and the window search's, and the LP alone took 11 to 18 s of the
-        // 30. The short tails take this core instead, for half the time
-        // left; then the window search to the end, beside the long tails
-        // where one is done by then or the gap is still over twice what is
-        // asked (they alone prove 13.5 to 16%), else on both cores (19 to
-        // 21%, where the long tails stop at the plan's stall already, below);
-        // where the recompute-moment rows break (17 and 18%), as below. Each
-        // pass of the window search starts from the best schedule shown and
-        // ends when the plan (still running on the other core) shows a
-        // better one.
-        std::atomic<int> window_threads{1};
-        std::atomic<double> windows_from_j = INFINITY;
-        std::atomic<bool> within_gap{false};
-        auto over = [&] {
-            return within_gap || tails->proved() || (cancel && cancel->load()) ||
-                   secondsSince(start) >= options.time_limit_s;
-        };
-        auto searchWindows = [&](Clock::time_point until, WindowPasses passes) {
-            for (bool plan_showed_better = true; plan_showed_better && !over();
-                 plan_showed_better = bestShownJ() < windows_from_j) {
-                considerAndAnnounce(bestShown());
-                windows_from_j = warm_energy_j;
-                runUntil([&] { return over() || bestShownJ() < windows_from_j; },
-                         [&](const std::atomic<bool>* stop) {
-                             improveByWindows(problem, *warm, until, stop,
-                                              [&](const Schedule& better) {
-                                                  considerAndAnnounce(better);
-                                                  windows_from_j = warm_energy_j;
-                                                  takeTailsBound();
-                                                  within_gap = withinGapOfKnownBound();
-                                                  // Else the short tails beside run on to their end:
-                                                  // resnet18_cifar at 14% and 1.001x, 0.710050 J came
-                                                  // within the gap at 24 s, the answer at 30 s.
-                                                  if (within_gap) tails->provenElsewhere();
-                                              },
-                                              &window_threads, passes);
-                         });
-            }
-        };
-        // At the short tails' end, the long tails stop where none is done
-        // and the best schedule is within twice the gap of `bound_j`: the
-        // window search then solves two windows at once. A wider gap the
-        // window search alone does not close (it gains up to ~0.5% here:
-        // 0.5849 to 0.5822 J at 21%, whose gap is 0.76% at this point), and
-        // a long tail still may. At 14.3% (1.05% here), 13.7% and 15.25%, the
-        // long tail that proves it was done 1 to 7 s after this point, and
-        // dropped here, the gap stayed 1.05 to 1.51% at 30 s; at 16% the gap
-        // is 1.54% here.
-        auto dropLongTailsWhereWindowsMayCloseGap = [&](double bound_j) {
-            if (relativeGap(bestShownJ(), bound_j) <= 2 * options.relative_gap &&
-                tails->dropLongTailsUnlessOneIsDone())
-                window_threads = 2;
-        };
-        // Where the recompute-moment rows break, the window search takes the
-        // plan's core at once, beside the short tails to the end (it alone
-        // touches the best schedule and the known bound until it is
-        // joined), and from the short tails' share on two windows at once:
-        // resnet18_cifar on m4 at 17% and 1.5x, 60 s, is proven at 35 s
-        // (tail 11, and the window search's 0.602575 J). It takes the plan's
-        // core as well where the plan, still searching, has gained little
-        // for kPlanStallS (the short tails end as usual then): at 19 and 20%
-        // the window search's schedules (0.5894 and 0.5871 J) give the short
-        // tails the cutoff that the last ten stages with stage 115 prove in
-        // seconds. Where the plan is done, its core stays with the long
-        // tails: taken there too, 13.5 to 16% were 1.5 to 3 s slower (16%:
-        // 29.4 s, against 27.5 s).
-        // The plan counts as stalled only once it has gained nothing for
-        // longer than kPlanPace times its longest wait between two gains so
-        // far, too: at 16% its gains to 0.6257, 0.6233, 0.6208 and 0.6185 J
-        // come 2.8 to 3.5 s apart, so a 3 s stall often stopped it just
-        // before the 0.6185 J that the proof needs (16% at 1.2, 1.5 and 2x,
-        // 30 s: 7 of 12 runs proven with the 3 s alone, 5 of 6 with the
-        // pace; a fixed 5 s: 6 of 6, but 20% lost 2 of 4, whose plan gains
-        // little after 4.3 s: there the pace asks for about 3 s too).
-        // And only where the best schedule is within kWindowsCloseGaps times
-        // the gap of the known bound, which the window search and the short
-        // tails close then; the long tails (none is done in 30 s there) stop
-        // at once, so the two share both cores. At the stall, 19 to 21% are
-        // at 0.80 to 1.07%, 15.5 to 18% at 1.5 to 5.6%. Before, at 20%,
-        // four threads shared the cores until the short tails' end, and the
-        // windows' 0.5872 J that the proof needs often came after it;
-        // resnet18_cifar at 30 s, 3 runs each of 15% at 1.5x, 15.5% at
-        // 1.2x, 16% at 2x, 19% at 1.5x, 20% at 1.2, 1.5 and 2x and 21% at
-        // 2x, before and after: proven in 21 and 24 of 24 runs; medians 19%
-        // 22.7 and 8.0 s, 20% 19.7 and 14.3 s (1.2x), 16.9 and 12.6 s
-        // (1.5x), 30 s (1 of 3 proven) and 13.9 s (2x), 21% 21.7 and 16.6
-        // s, 15.5% 20.8 and 16.5 s, 16% 27.8 and 26.0 s, 15% 13.2 and 12.6
-        // s. Where the plan stalled early at a wide gap (15.5% at 1.2x: 5.6%
-        // at 3.3 s), the windows from its first schedules ended at 1.88%:
-        // now it runs on.
-        constexpr double kPlanStallS = 3, kPlanPace = 1.25, kWindowsCloseGaps = 2.5;
-        std::optional<std::thread> windows_beside;
-        std::once_flag windows_started;
-        std::atomic<bool> rows_broken{false}, short_tails_over{false}, windows_running{false};
-        // At the plan's stall, before the windows: the paging plan again for
-        // kSecondPlanS, CBC without strong branching, a different search
-        // path to a schedule the windows may start from (the best shown). At
-        // resnet18_cifar on m4 at 21% and 1.5x the plan (CBC's default)
-        // finds 0.587186 J by 2.4 s and stalls; the windows from there
-        // settle at 0.584192 J, which no bound proves within 0.5% (a 300 s
-        // solve's is 0.580778 J). Its 0.584955 J at 6 to 7 s, which leads
-        // the windows to 0.583363 J, came only where the stall came later.
-        // Without strong branching, CBC finds 0.584898 J (the same trade:
-        // layer2.0 and layer3.0 values paged, layer1.1.conv2 held) 2.4 to
-        // 2.9 s after its start, and the windows from it 0.583348 J by 20 s.
-        // Not the first plan's rule: at 17% that plan stays at 0.6064 J where
-        // the default reaches 0.6041 J at 2.6 s (17% ended 0.66% short in 4
-        // of 4 runs). Not where the rows broke (17 and 18%: the windows take
-        // the core at once there), and it stops if they break meanwhile.
-        constexpr double kSecondPlanS = 4;
-        // Where the spare time is scarce, the swap sets' time trades
-        // (window_search.h) before the second plan, for kTradesFirstS at
-        // most: after it and the page-out windows they came 17 to 19 s in.
-        // resnet18_cifar on m4 at 1.001x, 30 s: at 18% the trade to
-        // 0.690792 J now comes 9 to 10 s in and is proven at once (9.6 to
-        // 11.6 s in 8 runs of 8; was proven in 3 runs of 5 at 17 to 21.5 s,
-        // else 0.574% short); at 17%, from the plan's 0.700275 J, 0.697959 J
-        // at 12.4 s (was 17.5 to 18.4 s), proven at 17.1 s. Where they find
-        // nothing (14% at 1.001x, 16 and 18% at 1.002x, 17% at 1.005x) the
-        // gaps at 30 s are as before.
-        constexpr double kTradesFirstS = 3;
-        auto secondPlan = [&] {
-            if (rows_broken) return;
-            SolverOptions second = planOptions(secondsSince(start) + kSecondPlanS);
-            second.threads = 1;
-            const PagingPlan plan(problem);
-            runUntil([&] { return over() || rows_broken; },
+    auto searchWindows = [&](Clock::time_point until, WindowPasses passes) {
+        for (bool plan_showed_better = true; plan_showed_better && !over();
+             plan_showed_better = bestShownJ() < windows_from_j) {
+            considerAndAnnounce(bestShown());
+            windows_from_j = warm_energy_j;
+            runUntil([&] { return over() || bestShownJ() < windows_from_j; },
                      [&](const std::atomic<bool>* stop) {
-                         solvePagingPlan(plan, problem, second, start, INFINITY, -1, stop,
-                                         [&](const SolveResult& r) { considerAndAnnounce(*r.schedule); },
-                                         /*strong_branching=*/false);
+                         improveByWindows(problem, *warm, until, stop,
+                                          [&](const Schedule& better) {
+                                              considerAndAnnounce(better);
+                                              windows_from_j = warm_energy_j;
+                                              takeTailsBound();
+                                              within_gap = withinGapOfKnownBound();
+                                              // Else the short tails beside run on to their end:
+                                              // resnet18_cifar at 14% and 1.001x, 0.710050 J came
+                                              // within the gap at 24 s, the answer at 30 s.
+                                              if (within_gap) tails->provenElsewhere();
+                                          },
+                                          &window_threads, passes);
                      });
-        };
-        auto startWindowsBeside = [&] {
-            std::call_once(windows_started, [&] {
-                if (background_plan) background_plan->stopPlan();
-                windows_running = true;
-                windows_beside.emplace([&] {
-                    if (spareTimeIsScarce(problem))
-                        searchWindows(std::min(time_limit, secondsAfter(Clock::now(), kTradesFirstS)),
-                                      WindowPasses::SwapSetsOnly);
-                    secondPlan();
-                    searchWindows(time_limit, WindowPasses::All);
-                });
+        }
+    };
+    // At the short tails' end, the long tails stop where none is done
+    // and the best schedule is within twice the gap of `bound_j`: the
+    // window search then solves two windows at once. A wider gap the
+    // window search alone does not close (it gains up to ~0.5% here:
+    // 0.5849 to 0.5822 J at 21%, whose gap is 0.76% at this point), and
+    // a long tail still may. At 14.3% (1.05% here), 13.7% and 15.25%, the
+    // long tail that proves it was done 1 to 7 s after this point, and
+    // dropped here, the gap stayed 1.05 to 1.51% at 30 s; at 16% the gap
+    // is 1.54% here.
+    auto dropLongTailsWhereWindowsMayCloseGap = [&](double bound_j) {
+        if (relativeGap(bestShownJ(), bound_j) <= 2 * options.relative_gap &&
+            tails->dropLongTailsUnlessOneIsDone())
+            window_threads = 2;
+    };
+    // Where the recompute-moment rows break, the window search takes the
+    // plan's core at once, beside the short tails to the end (it alone
+    // touches the best schedule and the known bound until it is
+    // joined), and from the short tails' share on two windows at once:
+    // resnet18_cifar on m4 at 17% and 1.5x, 60 s, is proven at 35 s
+    // (tail 11, and the window search's 0.602575 J). It takes the plan's
+    // core as well where the plan, still searching, has gained little
+    // for kPlanStallS (the short tails end as usual then): at 19 and 20%
+    // the window search's schedules (0.5894 and 0.5871 J) give the short
+    // tails the cutoff that the last ten stages with stage 115 prove in
+    // seconds. Where the plan is done, its core stays with the long
+    // tails: taken there too, 13.5 to 16% were 1.5 to 3 s slower (16%:
+    // 29.4 s, against 27.5 s).
+    // The plan counts as stalled only once it has gained nothing for
+    // longer than kPlanPace times its longest wait between two gains so
+    // far, too: at 16% its gains to 0.6257, 0.6233, 0.6208 and 0.6185 J
+    // come 2.8 to 3.5 s apart, so a 3 s stall often stopped it just
+    // before the 0.6185 J that the proof needs (16% at 1.2, 1.5 and 2x,
+    // 30 s: 7 of 12 runs proven with the 3 s alone, 5 of 6 with the
+    // pace; a fixed 5 s: 6 of 6, but 20% lost 2 of 4, whose plan gains
+    // little after 4.3 s: there the pace asks for about 3 s too).
+    // And only where the best schedule is within kWindowsCloseGaps times
+    // the gap of the known bound, which the window search and the short
+    // tails close then; the long tails (none is done in 30 s there) stop
+    // at once, so the two share both cores. At the stall, 19 to 21% are
+    // at 0.80 to 1.07%, 15.5 to 18% at 1.5 to 5.6%. Before, at 20%,
+    // four threads shared the cores until the short tails' end, and the
+    // windows' 0.5872 J that the proof needs often came after it;
+    // resnet18_cifar at 30 s, 3 runs each of 15% at 1.5x, 15.5% at
+    // 1.2x, 16% at 2x, 19% at 1.5x, 20% at 1.2, 1.5 and 2x and 21% at
+    // 2x, before and after: proven in 21 and 24 of 24 runs; medians 19%
+    // 22.7 and 8.0 s, 20% 19.7 and 14.3 s (1.2x), 16.9 and 12.6 s
+    // (1.5x), 30 s (1 of 3 proven) and 13.9 s (2x), 21% 21.7 and 16.6
+    // s, 15.5% 20.8 and 16.5 s, 16% 27.8 and 26.0 s, 15% 13.2 and 12.6
+    // s. Where the plan stalled early at a wide gap (15.5% at 1.2x: 5.6%
+    // at 3.3 s), the windows from its first schedules ended at 1.88%:
+    // now it runs on.
+    constexpr double kPlanStallS = 3, kPlanPace = 1.25, kWindowsCloseGaps = 2.5;
+    std::optional<std::thread> windows_beside;
+    std::once_flag windows_started;
+    std::atomic<bool> rows_broken{false}, short_tails_over{false}, windows_running{false};
+    // At the plan's stall, before the windows: the paging plan again for
+    // kSecondPlanS, CBC without strong branching, a different search
+    // path to a schedule the windows may start from (the best shown). At
+    // resnet18_cifar on m4 at 21% and 1.5x the plan (CBC's default)
+    // finds 0.587186 J by 2.4 s and stalls; the windows from there
+    // settle at 0.584192 J, which no bound proves within 0.5% (a 300 s
+    // solve's is 0.580778 J). Its 0.584955 J at 6 to 7 s, which leads
+    // the windows to 0.583363 J, came only where the stall came later.
+    // Without strong branching, CBC finds 0.584898 J (the same trade:
+    // layer2.0 and layer3.0 values paged, layer1.1.conv2 held) 2.4 to
+    // 2.9 s after its start, and the windows from it 0.583348 J by 20 s.
+    // Not the first plan's rule: at 17% that plan stays at 0.6064 J where
+    // the default reaches 0.6041 J at 2.6 s (17% ended 0.66% short in 4
+    // of 4 runs). Not where the rows broke (17 and 18%: the windows take
+    // the core at once there), and it stops if they break meanwhile.
+    constexpr double kSecondPlanS = 4;
+    // Where the spare time is scarce, the swap sets' time trades
+    // (window_search.h) before the second plan, for kTradesFirstS at
+    // most: after it and the page-out windows they came 17 to 19 s in.
+    // resnet18_cifar on m4 at 1.001x, 30 s: at 18% the trade to
+    // 0.690792 J now comes 9 to 10 s in and is proven at once (9.6 to
+    // 11.6 s in 8 runs of 8; was proven in 3 runs of 5 at 17 to 21.5 s,
+    // else 0.574% short); at 17%, from the plan's 0.700275 J, 0.697959 J
+    // at 12.4 s (was 17.5 to 18.4 s), proven at 17.1 s. Where they find
+    // nothing (14% at 1.001x, 16 and 18% at 1.002x, 17% at 1.005x) the
+    // gaps at 30 s are as before.
+    constexpr double kTradesFirstS = 3;
+    auto secondPlan = [&] {
+        if (rows_broken) return;
+        SolverOptions second = planOptions(secondsSince(start) + kSecondPlanS);
+        second.threads = 1;
+        const PagingPlan plan(problem);
+        runUntil([&] { return over() || rows_broken; },
+                 [&](const std::atomic<bool>* stop) {
+                     solvePagingPlan(plan, problem, second, start, INFINITY, -1, stop,
+                                     [&](const SolveResult& r) { considerAndAnnounce(*r.schedule); },
+                                     /*strong_branching=*/false);
+                 });
+    };
+    auto startWindowsBeside = [&] {
+        std::call_once(windows_started, [&] {
+            if (background_plan) background_plan->stopPlan();
+            windows_running = true;
+            windows_beside.emplace([&] {
+                if (spareTimeIsScarce(problem))
+                    searchWindows(std::min(time_limit, secondsAfter(Clock::now(), kTradesFirstS)),
+                                  WindowPasses::SwapSetsOnly);
+                secondPlan();
+                searchWindows(time_limit, WindowPasses::All);
             });
-        };
-        auto sharedKnownBoundJ = [&] {
-            std::lock_guard lock(shared.mutex);
-            return shared.known_bound_j;
-        };
-        std::thread stall_watch([&] {
-            for (; !short_tails_over; std::this_thread::sleep_for(std::chrono::milliseconds(20)))
-                if (background_plan &&
-                    background_plan->planStalledFor(
-                        std::max(kPlanStallS, kPlanPace * background_plan->longestGainIntervalS())) &&
-                    relativeGap(bestShownJ(), sharedKnownBoundJ()) <= kWindowsCloseGaps * options.relative_gap) {
-                    startWindowsBeside();
-                    tails->dropLongTailsUnlessOneIsDone();
-                    return;
-                }
         });
-        const double left_s = options.time_limit_s - secondsSince(start);
-        tails->growShortTails(
-            shortTailsShare(left_s), left_s, cancel,
-            [&] {
-                rows_broken = true;
+    };
+    auto sharedKnownBoundJ = [&] {
+        std::lock_guard lock(shared.mutex);
+        return shared.known_bound_j;
+    };
+    std::thread stall_watch([&] {
+        for (; !short_tails_over; std::this_thread::sleep_for(std::chrono::milliseconds(20)))
+            if (background_plan &&
+                background_plan->planStalledFor(
+                    std::max(kPlanStallS, kPlanPace * background_plan->longestGainIntervalS())) &&
+                relativeGap(bestShownJ(), sharedKnownBoundJ()) <= kWindowsCloseGaps * options.relative_gap) {
                 startWindowsBeside();
-            },
-            [&] { window_threads = 2; },
-            // Where the window search runs beside them already (from the
-            // plan's stall), the short tails run on to the end, the windows
-            // on one thread: the windows' last schedules (0.583348 J at 21%,
-            // at 18 to 20 s) ask for more than the tails had proven by the
-            // end of their share. At 21% they now prove 0.58061 J (the last
-            // ten stages and stage 114), not 0.58044 J (the last ten).
-            [&] { return windows_running.load(); });
-        short_tails_over = true;
-        stall_watch.join();
-        if (windows_beside) {
-            if (rows_broken) {
-                window_threads = 2;  // this core is free now
-            } else {
-                // From the shared state: the window search alone touches the
-                // best schedule and the known bound.
-                dropLongTailsWhereWindowsMayCloseGap(sharedKnownBoundJ());
+                tails->dropLongTailsUnlessOneIsDone();
+                return;
             }
-            windows_beside->join();
+    });
+    const double left_s = options.time_limit_s - secondsSince(start);
+    tails->growShortTails(
+        shortTailsShare(left_s), left_s, cancel,
+        [&] {
+            rows_broken = true;
+            startWindowsBeside();
+        },
+        [&] { window_threads = 2; },
+        // Where the window search runs beside them already (from the
+        // plan's stall), the short tails run on to the end, the windows
+        // on one thread: the windows' last schedules (0.583348 J at 21%,
+        // at 18 to 20 s) ask for more than the tails had proven by the
+        // end of their share. At 21% they now prove 0.58061 J (the last
+        // ten stages and stage 114), not 0.58044 J (the last ten).
+        [&] { return windows_running.load(); });
+    short_tails_over = true;
+    stall_watch.join();
+    if (windows_beside) {
+        if (rows_broken) {
+            window_threads = 2;  // this core is free now
         } else {
-            takeTailsBound();
-            dropLongTailsWhereWindowsMayCloseGap(known_bound_j);
-            if (withinGapWithPlan()) return finishWithKnownBound();
-            searchWindows(time_limit, WindowPasses::All);
+            // From the shared state: the window search alone touches the
+            // best schedule and the known bound.
+            dropLongTailsWhereWindowsMayCloseGap(sharedKnownBoundJ());
         }
-        // Out of windows (small graphs): the long tails may still prove the gap.
-        while (!over()) std::this_thread::sleep_for(std::chrono::milliseconds(20));
-        // Over (a proof, the time limit or a cancel): the plan, where it
-        // still searches, is stopped, not waited for.
-        if (background_plan) {
-            background_plan->stopAll();
-            background_plan->finish([&](Schedule s) {
-                considerAndAnnounce(std::move(s));
-                return false;
-            });
-        }
-        tails->stop();
+        windows_beside->join();
+    } else {
         takeTailsBound();
-        considerAndAnnounce(bestShown());  // the tails' schedules are shown, not taken
-        if (withinGapOfKnownBound()) return finishWithKnownBound();
-        return finishShortOfKnownBound();
+        dropLongTailsWhereWindowsMayCloseGap(known_bound_j);
+        if (withinGapWithPlan()) return finishWithKnownBound();
+        searchWindows(time_limit, WindowPasses::All);
     }
-
-    // Out of time (or cancelled) already: the LP's first factorization
-    // alone would run past the limit (resnet50: 0.4M columns).
-    if (outOfTime()) return finishOutOfTime();
-
-    // Where the checkpoint bound is the best bound and its root was cut
-    // short, its tree, cut off at what the gap asks, takes this core to the
-    // end beside the window search (one window at a time, two once the tree
-    // is done), in place of the LP relaxation and CBC's search: there the
-    // LP (45 to 55 s) ended below it at every budget measured (bert on m4
-    // at 9 to 15% and 1.5x), so CBC was never run, and the tree only began
-    // after it. bert at 1.5x and 120 s, before and after: 11.25% proven in
-    // 92 s and 59 s, 11.75% 0.57% at 120 s and proven in 108 s, 9% 2.15%
-    // and 1.91%; 10 and 11% unchanged (0.70%, 0.52%: the tree, solved to
-    // its end at 11%, leaves 0.52% of its own). resnet50 at 10% is not
-    // such a case (the carried arrival bound is its best).
-    if (background_plan && warm && !tails && checkpoint_cut_short && checkpoint_root_j >= known_bound_j) {
-        // The plan stops once it has gained less than kSignificantGain for
-        // kTreePlanStallS after its first schedule (not until half the
-        // limit): the window search, which starts after it, then finds what
-        // it finds sooner. bert at 1.5x and 120 s, one run each, before and
-        // after: 11% the same 109.0869 J at 47 s, not 83 s; 11.75% its proof's
-        // schedule at 45 s, not 83 s; 8.5% proven in 53 s, not 64 s; 9, 10,
-        // 11.25 and 13% the same. A 10 s stall counted from the plan's start
-        // ended 8.5% at 1.32% and 10% at 0.81% (stopped before the plan's
-        // first schedule, or before its second search's gains at 40 s). A
-        // plan that has found nothing in kTreePlanStallS stops too: 9% then
-        // ends at 111.7035 J (1.82%) in three runs of three, not 111.8015 J
-        // (1.91%), where the plan found nothing in 60 s; 10% at 109.7283 J
-        // (0.70%), 8.5, 11.25, 11.75, 12 and 13% proven as before.
-        constexpr double kTreePlanStallS = 20;
-        std::atomic<bool> tree_stop{false}, tree_done{false};
-        CheckpointBound tree;
-        const double asks_j = gapAsksJ(warm_energy_j, options.relative_gap);
-        std::thread checkpoint_tree([&, asks_j] {
-            tree = checkpointBound(problem, options.time_limit_s - secondsSince(start), &tree_stop, INFINITY,
-                                   /*exact=*/true, asks_j);
-            tree_done = true;
-            background_plan->useWindowThreads(2);  // this core is free now
+    // Out of windows (small graphs): the long tails may still prove the gap.
+    while (!over()) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    // Over (a proof, the time limit or a cancel): the plan, where it
+    // still searches, is stopped, not waited for.
+    if (background_plan) {
+        background_plan->stopAll();
+        background_plan->finish([&](Schedule s) {
+            considerAndAnnounce(std::move(s));
+            return false;
         });
-        // A cancel ends finish() at once (it stops the plan), and the tree
-        // at its next LP iteration after that.
-        auto treeProvesGap = [&] {
-            return tree_done && tree.complete && relativeGap(bestShownJ(), tree.bound_j) <= options.relative_gap;
-        };
-        background_plan->stopPlanWhenStalledFor(kTreePlanStallS);
-        background_plan->finish(
-            [&](Schedule s) {
-                considerAndAnnounce(std::move(s));  // each announced as it comes
-                return withinGapOfKnownBound();
-            },
-            /*windows_to_the_end=*/true, 1, treeProvesGap);
-        tree_stop = true;
-        checkpoint_tree.join();
-        raiseKnownBound(tree.bound_j, checkpointBoundName);
-        if (withinGapOfKnownBound()) return finishWithKnownBound();
-        return finishShortOfKnownBound();
     }
+    tails->stop();
+    takeTailsBound();
+    considerAndAnnounce(bestShown());  // the tails' schedules are shown, not taken
+    if (withinGapOfKnownBound()) return finishWithKnownBound();
+    return finishShortOfKnownBound();
+}
+
+SolveResult SolveRun::checkpointTreeAndWindows()
+{
+    // The plan stops once it has gained less than kSignificantGain for
+    // kTreePlanStallS after its first schedule (not until half the
+    // limit): the window search, which starts after it, then finds what
+    // it finds sooner. bert at 1.5x and 120 s, one run each, before and
+    // after: 11% the same 109.0869 J at 47 s, not 83 s; 11.75% its proof's
+    // schedule at 45 s, not 83 s; 8.5% proven in 53 s, not 64 s; 9, 10,
+    // 11.25 and 13% the same. A 10 s stall counted from the plan's start
+    // ended 8.5% at 1.32% and 10% at 0.81% (stopped before the plan's
+    // first schedule, or before its second search's gains at 40 s). A
+    // plan that has found nothing in kTreePlanStallS stops too: 9% then
+    // ends at 111.7035 J (1.82%) in three runs of three, not 111.8015 J
+    // (1.91%), where the plan found nothing in 60 s; 10% at 109.7283 J
+    // (0.70%), 8.5, 11.25, 11.75, 12 and 13% proven as before.
+    constexpr double kTreePlanStallS = 20;
+    std::atomic<bool> tree_stop{false}, tree_done{false};
+    CheckpointBound tree;
+    const double asks_j = gapAsksJ(warm_energy_j, options.relative_gap);
+    std::thread checkpoint_tree([&, asks_j] {
+        tree = checkpointBound(problem, options.time_limit_s - secondsSince(start), &tree_stop, INFINITY,
+                               /*exact=*/true, asks_j);
+        tree_done = true;
+        background_plan->useWindowThreads(2);  // this core is free now
+    });
+    // A cancel ends finish() at once (it stops the plan), and the tree
+    // at its next LP iteration after that.
+    auto treeProvesGap = [&] {
+        return tree_done && tree.complete && relativeGap(bestShownJ(), tree.bound_j) <= options.relative_gap;
+    };
+    background_plan->stopPlanWhenStalledFor(kTreePlanStallS);
+    background_plan->finish(
+        [&](Schedule s) {
+            considerAndAnnounce(std::move(s));  // each announced as it comes
+            return withinGapOfKnownBound();
+        },
+        /*windows_to_the_end=*/true, 1, treeProvesGap);
+    tree_stop = true;
+    checkpoint_tree.join();
+    raiseKnownBound(tree.bound_j, checkpointBoundName);
+    if (withinGapOfKnownBound()) return finishWithKnownBound();
+    return finishShortOfKnownBound();
+}
+
+SolveResult SolveRun::lpAndSearch()
+{
     OsiClpSolverInterface lp;
     loadMilp(lp, f, f.col_lower.data(), f.col_upper.data(), f.is_integer);
     lp.setHintParam(OsiDoReducePrint, true, OsiHintTry);
@@ -1086,6 +1244,19 @@ SolveResult solve(const Problem& problem, const SolverOptions& options, const In
     }
     return finishWith(cancelled ? SolveStatus::Cancelled : SolveStatus::NoSolution, nullptr, SolutionSource::None,
                       bound_j);
+}
+
+}  // namespace
+
+int defaultSolverThreads()
+{
+    return std::thread::hardware_concurrency() >= 2 ? 2 : 1;
+}
+
+SolveResult solve(const Problem& problem, const SolverOptions& options, const IncumbentCallback& onIncumbent,
+                  const std::atomic<bool>* cancel)
+{
+    return SolveRun(problem, options, onIncumbent, cancel).run();
 }
 
 }  // namespace poet
