@@ -167,11 +167,11 @@ private:
     // compute energy bounds every schedule: a warm start within the gap of it
     // needs no LP (resnet50 at 60% and 1.5x: 0.05% over it at once). The
     // stage-peak bound below may raise it.
-    double trivial_bound_j = 0;
-    double known_bound_j = 0;
+    const double trivial_bound_j;
+    double known_bound_j;
     std::string known_bound_name = "the plain-pass energy bound";
     // Nothing to recompute: the paging plan's MILP is exact (solveAsPagingPlan).
-    bool plan_is_exact = false;
+    const bool plan_is_exact;
     // Where recomputation is possible the paging plan is a restriction (each
     // value kept, paged, or recomputed from held inputs across each idle
     // span), so a heuristic: not a bound, but the best schedule at tight
@@ -189,7 +189,7 @@ private:
     // The window search after it, from the quick schedule, finds nothing
     // better there. Without paging (resnet18_cifar at 14 to 20%, bert and
     // resnet50 at 11 and 13%) the solves end as before.
-    bool plan_as_heuristic = false;
+    const bool plan_as_heuristic;
     // The stage of the stage-peak bound where that bound binds (the others
     // below add little to it), for the bucket bound after the local search.
     int peak_stage = -1;
@@ -202,8 +202,7 @@ private:
     IncumbentHandler::Shared shared;
     // Longer tails on the second core from the tails' step on, beside the
     // short tails and the window search (or, with no schedule yet, the LP
-    // and CBC).
-    bool grow_tails = false;
+    // and CBC), where there are two threads and a stage-peak stage.
     std::optional<LongerTails> tails;
 };
 
@@ -216,7 +215,11 @@ SolveRun::SolveRun(const Problem& problem, const SolverOptions& options, const I
       start(Clock::now()),
       time_limit(secondsAfter(start, options.time_limit_s)),
       limits(limitsOf(problem)),
-      f(problem, options.variant)
+      f(problem, options.variant),
+      trivial_bound_j(f.objectiveOffsetJ()),
+      known_bound_j(trivial_bound_j),
+      plan_is_exact(options.variant == FormulationVariant::Tight && PagingPlan::applies(problem)),
+      plan_as_heuristic(options.use_heuristics && options.variant == FormulationVariant::Tight && !plan_is_exact)
 {
     result.variables = f.columns();
     result.constraints = f.rows();
@@ -227,8 +230,6 @@ SolveResult SolveRun::run()
     if (auto done = infeasibleAtOnce()) return std::move(*done);
     // A fast valid schedule first: an instant answer and CBC's first cutoff.
     quickSchedules();
-    trivial_bound_j = f.objectiveOffsetJ();
-    known_bound_j = trivial_bound_j;
     if (const auto carried = strongestBoundFor(options.proven_bounds, problem))
         raiseKnownBound(carried->bound_j, [&] { return provenBoundName(*carried); });
     if (withinGapOfKnownBound()) return finishWithKnownBound();
@@ -474,8 +475,6 @@ void SolveRun::quickSchedules()
 
 void SolveRun::startBackgroundPlan()
 {
-    plan_is_exact = options.variant == FormulationVariant::Tight && PagingPlan::applies(problem);
-    plan_as_heuristic = options.use_heuristics && options.variant == FormulationVariant::Tight && !plan_is_exact;
     // On two cores, from the start. It does not touch `result`: the quick
     // schedule is announced first, with the time of the first schedule.
     if (plan_as_heuristic && options.threads >= 2)
@@ -811,8 +810,7 @@ void SolveRun::startLongerTails()
     describeSolve(shared, f, problem, options, start, cancel, onIncumbent);
     shared.best_j = warm_energy_j;
     shared.known_bound_j = known_bound_j;
-    grow_tails = options.threads >= 2 && peak_stage >= 0;
-    if (grow_tails) {
+    if (options.threads >= 2 && peak_stage >= 0) {
         if (background_plan) background_plan->stopWindows();
         tails.emplace(
             problem, peak_stage, options.time_limit_s - secondsSince(start), shared, [this] { return bestShownJ(); },
@@ -1170,7 +1168,7 @@ SolveResult SolveRun::lpAndSearch()
     if (shared.lp_stopped || outOfTime()) return finishOutOfTime();
 
     SolverOptions cbc_options = options;
-    if (grow_tails) cbc_options.threads = options.threads - 1;
+    if (tails) cbc_options.threads = options.threads - 1;
     shared.shown_within_gap = nullptr;  // the plan has finished: CBC alone finds schedules now
     auto owned = std::make_unique<CbcModel>(lp);  // leaked where CBC faults (guardedBranchAndBound)
     CbcModel& model = *owned;
