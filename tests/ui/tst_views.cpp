@@ -9,6 +9,7 @@
 #include <QProcess>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QTextLayout>
 #include <QTemporaryDir>
 #include <QUndoStack>
 #include <QtTest>
@@ -220,6 +221,29 @@ void TestViews::summaryPanelRenders() {
     QTRY_COMPARE(table->viewport()->width(), room);
     QCOMPARE(table->columnWidth(SummaryModel::Ratio), need(SummaryModel::Ratio));
     QVERIFY(table->columnWidth(SummaryModel::Value) < need(SummaryModel::Value));
+
+    // The title, wrapped just short of its last unit, takes the figure
+    // with it: "122.2540" stood at a line's end and "J" alone below.
+    const QString title =
+        QStringLiteral("bert on m4 \u2014 RAM budget 56.0 MB, runtime 1.007x \u2014 feasible, 122.2540 J");
+    panel.setTitle(title);
+    const auto* label = panel.findChild<QLabel*>();
+    QVERIFY(label);
+    QTextLayout layout(label->text(), label->font());
+    QTextOption wrap;
+    wrap.setWrapMode(QTextOption::WordWrap);
+    layout.setTextOption(wrap);
+    const qreal width = QFontMetricsF(label->font()).horizontalAdvance(title.chopped(2)) + 1;
+    QStringList lines;
+    layout.beginLayout();
+    for (QTextLine line = layout.createLine(); line.isValid(); line = layout.createLine()) {
+        line.setLineWidth(width);
+        lines << label->text().mid(line.textStart(), line.textLength()).trimmed();
+    }
+    layout.endLayout();
+    QVERIFY2(lines.size() == 2 && lines.last().startsWith(QStringLiteral("122.2540")), qPrintable(lines.join('|')));
+    // Only a figure and its unit are kept together ("56.0 MB" and "122.2540 J"; not "m4 \u2014").
+    QCOMPARE(label->text().count(QChar(0x00A0)), 2);
 }
 
 // An exported figure is wide enough for what it says: the summary for each
