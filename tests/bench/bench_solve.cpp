@@ -11,16 +11,27 @@
 //   bench_solve [--models a,b] [--platform m4] [--budgets 1,0.6,0.35 | --bytes 737719]
 //               [--factors 1,1.5] [--limit 60] [--gap 1e-4] [--repeat 1] [--compare] [--threads 1]
 //               [--no-paging] [--hints a.json,b.json]
+//               [--random 20 --seed 95 --budget-range 0.12,0.45]
 //
 // --hints passes schedule files (`poet solve --out`) to every case of
 // their graph's size as hints, as the explorer passes the schedules of the
 // budgets a slider just left.
 //
+// --random N draws N points off the grids instead of the cross product of
+// budgets and factors: each a RAM budget uniform in --budget-range
+// (fractions of the plain-pass peak, to 0.1%) with a factor picked from
+// --factors. std::mt19937_64's output is fixed by the standard and the
+// draws below use nothing implementation-defined (as
+// std::uniform_real_distribution is), so a seed names the same points on
+// every machine and the README's random row can be run again.
+//
 // With --gap 0.005, end_s is the time to a gap of 0.5% (or to the limit).
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <random>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -41,6 +52,21 @@ std::vector<std::string> split(const std::string& s)
     for (std::string item; std::getline(ss, item, ',');)
         if (!item.empty()) out.push_back(item);
     return out;
+}
+
+// `count` (budget fraction, factor) pairs from `seed` (--random).
+std::vector<std::pair<double, double>> randomPoints(int count, std::uint64_t seed, double lo, double hi,
+                                                    const std::vector<double>& factors)
+{
+    std::mt19937_64 rng(seed);
+    std::vector<std::pair<double, double>> points;
+    for (int k = 0; k < count; ++k) {
+        const double u = static_cast<double>(rng() >> 11) * 0x1.0p-53;  // [0, 1), 53 bits
+        const double budget = std::round(1000 * (lo + (hi - lo) * u)) / 1000;
+        const double factor = factors[rng() % factors.size()];
+        points.emplace_back(budget, factor);
+    }
+    return points;
 }
 
 double median(std::vector<double> v)
@@ -112,7 +138,9 @@ int main(int argc, char** argv)
     std::vector<double> budgets = {1.0, 0.6, 0.35}, factors = {1.0, 1.5};
     std::vector<std::int64_t> bytes;
     double limit = 60, gap = 1e-4;
-    int repeat = 1, threads = 1;
+    int repeat = 1, threads = 1, random_count = 0;
+    std::uint64_t seed = 1;
+    double range_lo = 0.12, range_hi = 0.6;
     bool compare = false, paging = true;
     std::vector<Schedule> hints;
     for (int i = 1; i < argc; ++i) {
@@ -128,6 +156,14 @@ int main(int argc, char** argv)
         else if (a == "--repeat") repeat = std::stoi(next());
         else if (a == "--threads") threads = std::stoi(next());
         else if (a == "--compare") compare = true;
+        else if (a == "--random") random_count = std::stoi(next());
+        else if (a == "--seed") seed = std::stoull(next());
+        else if (a == "--budget-range") {
+            const std::vector<std::string> r = split(next());
+            if (r.size() != 2) { std::fprintf(stderr, "--budget-range takes two fractions, e.g. 0.12,0.45\n"); return 4; }
+            range_lo = std::stod(r[0]);
+            range_hi = std::stod(r[1]);
+        }
         else if (a == "--no-paging") paging = false;
         else if (a == "--hints") {
             for (const std::string& file : split(next())) {
@@ -138,6 +174,12 @@ int main(int argc, char** argv)
         }
         else { std::fprintf(stderr, "unknown argument %s\n", a.c_str()); return 4; }
     }
+    if (random_count < 0 || (random_count > 0 && (factors.empty() || !bytes.empty() || !(range_lo > 0) ||
+                                                  !(range_hi >= range_lo)))) {
+        std::fprintf(stderr, "--random needs --factors to pick from, no --bytes, and 0 < lo <= hi in --budget-range\n");
+        return 4;
+    }
+    const auto points = randomPoints(random_count, seed, range_lo, range_hi, factors);
     const auto catalog = ProfileCatalog::standard();
     std::printf("# platform %s, limit %.0f s, gap %g, %d repeat(s), medians; 'ref' = formulation.md build, no warm start%s\n",
                 platform.c_str(), limit, gap, repeat, paging ? "" : "; paging off");
@@ -160,28 +202,35 @@ int main(int argc, char** argv)
         base.platform = platform;
         base.options.paging = paging;
         const std::int64_t peak = plainPassPeakBytes(base.graph);
-        std::vector<std::int64_t> rams = bytes;
-        if (rams.empty())
-            for (double b : budgets) rams.push_back(static_cast<std::int64_t>(b * static_cast<double>(peak)));
-        for (std::int64_t ram : rams)
-            for (double factor : factors) {
-                Problem p = base;
-                p.ram_budget_bytes = ram;
-                p.runtime_budget_factor = factor;
-                const Figures ours = run(p, FormulationVariant::Tight, true, limit, gap, threads, repeat, hints);
-                std::printf("%-15s %5d %5zu %9lld %6.3f %8d %7d %8.3f %8.3f %8.3f %8.3f %9.2f %12.9f %8.3f %-11s",
-                            model.c_str(), p.graph.size(), p.graph.edges().size(), static_cast<long long>(ram), factor,
-                            ours.vars, ours.rows, ours.build_s, ours.first_s, ours.best_s, ours.lp_s, ours.end_s,
-                            ours.objective, 100 * ours.gap, ours.status.c_str());
-                std::printf(" %-16s", ours.source.c_str());
-                if (compare) {
-                    const Figures ref = run(p, FormulationVariant::Reference, false, limit, gap, threads, repeat);
-                    std::printf(" | %8d %8.3f %9.2f %12.9f %8.3f %-11s %9.2f", ref.vars, ref.first_s, ref.end_s,
-                                ref.objective, 100 * ref.gap, ref.status.c_str(), ref.end_s / ours.end_s);
-                }
-                std::printf("\n");
-                std::fflush(stdout);
+        auto bytesOf = [&](double fraction) { return static_cast<std::int64_t>(fraction * static_cast<double>(peak)); };
+        std::vector<std::pair<std::int64_t, double>> cases;  // (RAM budget, factor)
+        if (random_count > 0) {
+            for (auto [fraction, factor] : points) cases.emplace_back(bytesOf(fraction), factor);
+        } else {
+            std::vector<std::int64_t> rams = bytes;
+            if (rams.empty())
+                for (double b : budgets) rams.push_back(bytesOf(b));
+            for (std::int64_t ram : rams)
+                for (double factor : factors) cases.emplace_back(ram, factor);
+        }
+        for (auto [ram, factor] : cases) {
+            Problem p = base;
+            p.ram_budget_bytes = ram;
+            p.runtime_budget_factor = factor;
+            const Figures ours = run(p, FormulationVariant::Tight, true, limit, gap, threads, repeat, hints);
+            std::printf("%-15s %5d %5zu %9lld %6.5g %8d %7d %8.3f %8.3f %8.3f %8.3f %9.2f %12.9f %8.3f %-11s",
+                        model.c_str(), p.graph.size(), p.graph.edges().size(), static_cast<long long>(ram), factor,
+                        ours.vars, ours.rows, ours.build_s, ours.first_s, ours.best_s, ours.lp_s, ours.end_s,
+                        ours.objective, 100 * ours.gap, ours.status.c_str());
+            std::printf(" %-16s", ours.source.c_str());
+            if (compare) {
+                const Figures ref = run(p, FormulationVariant::Reference, false, limit, gap, threads, repeat);
+                std::printf(" | %8d %8.3f %9.2f %12.9f %8.3f %-11s %9.2f", ref.vars, ref.first_s, ref.end_s,
+                            ref.objective, 100 * ref.gap, ref.status.c_str(), ref.end_s / ours.end_s);
             }
+            std::printf("\n");
+            std::fflush(stdout);
+        }
     }
     return 0;
 }
