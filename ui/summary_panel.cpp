@@ -4,11 +4,12 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QPainter>
-#include <QRegularExpression>
 #include <QTableView>
 #include <QVBoxLayout>
 
 #include <algorithm>
+
+#include "figure_text.h"
 
 namespace poet::ui {
 
@@ -50,16 +51,8 @@ void SummaryPanel::setResult(const Problem& problem, const SolveResult& result, 
 
 void SummaryPanel::clear() { model_->clear(); }
 
-// The title wraps at the panel's width (and the export's): a figure keeps
-// its unit (units.h's) on its line, where "122.2540" ended one line and
-// "J" stood alone on the next (bert at 14.6% and 1.007x, default window).
-void SummaryPanel::setTitle(const QString& title) {
-    static const QRegularExpression figure_then_unit(
-        QStringLiteral("(\\d) (?=(?:[KMG]?B|[m\u00B5]?[Js]|%)(?![A-Za-z]))"));
-    QString kept = title;
-    kept.replace(figure_then_unit, QStringLiteral("\\1\u00A0"));
-    title_->setText(kept);
-}
+// The title wraps at the panel's width (and the export's).
+void SummaryPanel::setTitle(const QString& title) { title_->setText(keepFiguresWhole(title)); }
 
 std::vector<double> SummaryPanel::columnWidths() const {
     const QFont base = font();

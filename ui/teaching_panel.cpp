@@ -9,6 +9,8 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include "figure_text.h"
+
 namespace poet::ui {
 
 TeachingPanel::TeachingPanel(QWidget* parent) : QWidget(parent) {
@@ -145,7 +147,9 @@ void TeachingPanel::refresh() {
     slider_->setValue(pos_);
     slider_->blockSignals(false);
     where_->setText(tr("op %1 / %2").arg(pos_ + 1).arg(stepCount()));
-    caption_->setText(QString::fromStdString(teachingCaption(graph_, schedule_, st, budget_, report_)));
+    // The caption wraps at the panel's width: "RAM in use: 312.5 KB" keeps its figure whole.
+    caption_->setText(
+        keepFiguresWhole(QString::fromStdString(teachingCaption(graph_, schedule_, st, budget_, report_))));
     emit currentChanged(st.stage, st.node, st.op);
 }
 

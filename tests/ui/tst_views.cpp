@@ -355,6 +355,10 @@ void TestViews::teachingHighlightsOps() {
     QCOMPARE(spy.last().at(0).toInt(), 0);
     panel.setPosition(panel.stepCount() - 1);
     QVERIFY(panel.caption().startsWith("Stage 5"));
+    // It wraps at the panel's width, so its figures keep their units (figure_text.h).
+    QVERIFY2(panel.caption().contains(QRegularExpression(QStringLiteral("\\d\u00A0[KMG]?B\\b"))) &&
+                 !panel.caption().contains(QRegularExpression(QStringLiteral("\\d [KMG]?B\\b"))),
+             qPrintable(panel.caption()));
     panel.togglePlay();
     QVERIFY(panel.isPlaying());
     panel.stop();

@@ -1,0 +1,15 @@
+#include "figure_text.h"
+
+#include <QRegularExpression>
+
+namespace poet::ui {
+
+QString keepFiguresWhole(const QString& text) {
+    static const QRegularExpression figure_then_unit(
+        QStringLiteral("(\\d) (?=(?:[KMG]?B|[m\u00B5]?[Js]|%)(?![A-Za-z]))"));
+    QString kept = text;
+    kept.replace(figure_then_unit, QStringLiteral("\\1\u00A0"));
+    return kept;
+}
+
+}  // namespace poet::ui
