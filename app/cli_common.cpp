@@ -4,11 +4,11 @@
 #include <functional>
 #include <optional>
 
+#include "atomic_write.h"
 #include "cost_model.h"
 #include "problem_loader.h"
 #include "profile_error.h"
 #include "ram_budget_text.h"
-#include "schedule_io.h"
 
 namespace poet::cli {
 
@@ -21,6 +21,13 @@ void addProblemOptions(CLI::App* cmd, ProblemArgs& a, bool require_budget)
     auto* ram = cmd->add_option("--ram-budget", a.ram_budget,
                                 "RAM budget: bytes (3000000), with a unit (3MB, 2.5MiB, 737KB) or a percentage of the "
                                 "plain-pass peak (30%)");
+    // Empty is not "the default" (the plain-pass peak where the option is
+    // left out): a script's unset variable would get a meaningless answer.
+    ram->check(CLI::Validator(
+        [](std::string& text) -> std::string {
+            return text.empty() ? "must be a RAM budget (3000000, 3MB, 2.5MiB, 30%), got ''" : std::string();
+        },
+        ""));
     if (require_budget) ram->required();
     cmd->add_option("--runtime-budget", a.runtime_budget, "Runtime budget as a factor of one plain pass (e.g. 1.5)")
         ->capture_default_str()

@@ -2,6 +2,7 @@
 #include <cstdio>
 #include <iostream>
 
+#include "atomic_write.h"
 #include "cli_commands.h"
 #include "cli_common.h"
 #include "cli_interrupt.h"

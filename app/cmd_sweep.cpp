@@ -62,6 +62,9 @@ int runSweepCommand(const SweepArgs& a) {
     if (a.runtime_max < a.runtime_min) throw BadInput("--runtime-max must not be below --runtime-min");
 #ifndef POET_WITH_PLOTS
     if (!a.plot.empty()) throw BadInput("--plot: this build has no plot support (built without the GUI)");
+#else
+    if (QString err; !a.plot.empty() && !paretoPlotFormatKnown(QString::fromStdString(a.plot), &err))
+        throw BadInput("--plot: " + err.toStdString());
 #endif
 
     SweepConfig cfg;

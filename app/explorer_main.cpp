@@ -12,11 +12,11 @@
 #include <cstdlib>
 #include <vector>
 
+#include "atomic_write.h"
 #include "decimal_point.h"
 #include "explorer_window.h"
 #include "profile_catalog.h"
 #include "ram_budget_text.h"
-#include "schedule_io.h"
 #include "solve_bridge.h"
 #include "status_line.h"
 

@@ -7,8 +7,8 @@
 #include <CoinFinite.hpp>
 #include <CoinMpsIO.hpp>
 
+#include "atomic_write.h"
 #include "cbc_setup.h"
-#include "schedule_io.h"
 
 namespace poet {
 

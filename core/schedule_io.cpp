@@ -4,8 +4,6 @@
 #include <sstream>
 #include <stdexcept>
 #include <type_traits>
-#include <sys/stat.h>
-#include <unistd.h>
 
 namespace poet {
 
@@ -191,63 +189,6 @@ LoadedSchedule scheduleFromDocument(const json& doc, const std::string& where_fr
     } catch (const json::exception& e) {  // none expected once every field's type is checked
         throw std::runtime_error(where_from + ": " + e.what());
     }
-}
-
-namespace {
-
-// A new, empty temporary file beside `file` (its name in `tmpl`), open.
-int createBeside(const std::filesystem::path& file, std::string& tmpl)
-{
-    std::error_code ec;
-    if (std::filesystem::is_directory(file, ec)) throw std::runtime_error(file.string() + ": is a directory");
-    const auto dir = file.has_parent_path() ? file.parent_path() : std::filesystem::path(".");
-    tmpl = (dir / ("." + file.filename().string() + ".XXXXXX")).string();
-    const int fd = mkstemp(tmpl.data());
-    if (fd < 0) throw std::runtime_error(file.string() + ": cannot create a temporary file in " + dir.string());
-    return fd;
-}
-
-}  // namespace
-
-void checkWritable(const std::filesystem::path& file)
-{
-    std::string tmpl;
-    ::close(createBeside(file, tmpl));
-    std::error_code ec;
-    std::filesystem::remove(tmpl, ec);
-}
-
-void replaceFileAtomically(const std::filesystem::path& file,
-                           const std::function<bool(int fd, const std::string& path)>& write)
-{
-    std::string tmpl;
-    const int fd = createBeside(file, tmpl);
-    // mkstemp creates 0600; a saved file gets the usual permissions (0666 less the umask).
-    const mode_t mask = ::umask(0);
-    ::umask(mask);
-    ::fchmod(fd, 0666 & ~mask);
-    bool ok = write(fd, tmpl);
-    ok = ok && ::fsync(fd) == 0;  // the file's data, whichever descriptor wrote it
-    ok = (::close(fd) == 0) && ok;
-    std::error_code ec;
-    if (ok) std::filesystem::rename(tmpl, file, ec);
-    if (!ok || ec) {
-        std::filesystem::remove(tmpl, ec);
-        throw std::runtime_error(file.string() + ": write failed; the file is unchanged");
-    }
-}
-
-void writeFileAtomically(const std::filesystem::path& file, const std::string& text)
-{
-    replaceFileAtomically(file, [&text](int fd, const std::string&) {
-        std::size_t done = 0;
-        while (done < text.size()) {
-            const ssize_t w = ::write(fd, text.data() + done, text.size() - done);
-            if (w <= 0) return false;
-            done += static_cast<std::size_t>(w);
-        }
-        return true;
-    });
 }
 
 std::string scheduleCsv(const Graph& g, const Schedule& s)

@@ -1,9 +1,7 @@
 #pragma once
 // Schedules as files: the JSON document `poet solve --out` writes (problem,
 // options, status, replay figures and the five matrices) and CSV matrices.
-// Writes are atomic: a temporary file in the same directory, then rename.
 #include <filesystem>
-#include <functional>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -34,23 +32,6 @@ struct LoadedSchedule {
 LoadedSchedule readScheduleDocument(const std::filesystem::path& file);
 // The same from a parsed document; `where_from` names it in messages.
 LoadedSchedule scheduleFromDocument(const nlohmann::json& doc, const std::string& where_from);
-
-// Writes `text` to `file` atomically; throws std::runtime_error on failure.
-void writeFileAtomically(const std::filesystem::path& file, const std::string& text);
-
-// Whether writeFileAtomically could write `file` now: a directory that takes
-// a new file and no directory of that name. For commands that write only
-// after minutes of work (`poet solve --out`, `poet sweep --csv`): they check
-// first. Throws std::runtime_error naming the file and the reason.
-void checkWritable(const std::filesystem::path& file);
-
-// The same for a writer of its own: `write` fills a new temporary file
-// beside `file`, given both open (`fd`) and by name (`path`, for writers
-// that open files themselves), and says whether it succeeded; the file is
-// then synced and renamed over `file`. Throws std::runtime_error where
-// anything fails, leaving `file` as it was and no temporary file.
-void replaceFileAtomically(const std::filesystem::path& file,
-                           const std::function<bool(int fd, const std::string& path)>& write);
 
 // One CSV per matrix would be five files; one file with a `matrix` column is
 // easier to load in a spreadsheet: matrix,stage,node0,node1,...

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "atomic_write.h"
 #include "problem_key.h"
 #include "schedule_io.h"
 

@@ -10,13 +10,13 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "atomic_write.h"
 #include "baselines.h"
 #include "deadline.h"
 #include "problem_key.h"
 #include "problem_loader.h"
 #include "replay.h"
 #include "schedule.h"
-#include "schedule_io.h"
 
 namespace poet {
 

@@ -34,6 +34,7 @@
 #include <QVBoxLayout>
 #include <qcustomplot.h>
 
+#include "atomic_write.h"
 #include "budget_control.h"
 #include "effective_budget.h"
 #include "heatmap_view.h"

@@ -253,10 +253,7 @@ bool exportWith(const SweepResult& result, const QString& path, QString* error) 
         if (error) *error = QString::fromStdString(err);
         return false;
     }
-    if (!exportFormatForPath(path)) {
-        if (error) *error = QObject::tr("unknown export format for %1 (use .png, .pdf, .svg or .csv)").arg(path);
-        return false;
-    }
+    if (!paretoPlotFormatKnown(path, error)) return false;
     QCustomPlot plot;
     plot.setAttribute(Qt::WA_DontShowOnScreen);
     plot.resize(kPaperSize.toSize());
@@ -280,6 +277,12 @@ bool exportWith(const SweepResult& result, const QString& path, QString* error) 
 bool exportParetoPlot(const SweepResult& result, const QString& path, QString* error) {
     ensureApplication();
     return exportWith(result, path, error);
+}
+
+bool paretoPlotFormatKnown(const QString& path, QString* error) {
+    if (QFileInfo(path).suffix().toLower() == QLatin1String("csv") || exportFormatForPath(path)) return true;
+    if (error) *error = QObject::tr("unknown export format for %1 (use .png, .pdf, .svg or .csv)").arg(path);
+    return false;
 }
 
 // ----------------------------------------------------------- SweepRunner --

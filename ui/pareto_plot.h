@@ -121,9 +121,15 @@ private:
 // if there is none.
 bool exportParetoPlot(const poet::SweepResult& result, const QString& path, QString* error);
 
+// Whether exportParetoPlot writes `path`'s format (by its extension), else
+// false with *error saying which it writes: for `poet sweep --plot`, which
+// asks before the sweep, not after it.
+bool paretoPlotFormatKnown(const QString& path, QString* error);
+
 }  // namespace poet::ui
 
 // exportParetoPlot is also reachable as poet::exportParetoPlot (the name the CLI uses).
 namespace poet {
 using ui::exportParetoPlot;
+using ui::paretoPlotFormatKnown;
 }

@@ -210,6 +210,9 @@ private slots:
             {{"sweep", "--time-limit", "0"}, "--time-limit: must be a positive number, got '0'"},
             // Past a double's range, not an internal error (std::stod threw).
             {{"solve", "--ram-budget", "1e400"}, "--ram-budget: '1e400' is not a RAM budget of 1 to 9e18 bytes"},
+            // Empty is refused, not read as the plain-pass peak (the default
+            // where the option is left out): an unset variable in a script.
+            {{"solve", "--ram-budget", ""}, "--ram-budget: must be a RAM budget (3000000, 3MB, 2.5MiB, 30%), got ''"},
         };
         for (const auto& [args, message] : numbers) {
             r = poet(QStringList{args.front(), "--model", "linear"} + args.mid(1));
@@ -225,9 +228,18 @@ private slots:
         QVERIFY2(r.err.contains("--out: " + dir.path() + ": is a directory"), qPrintable(r.err));
         r = poet({"sweep", "--model", "linear", "--platform", "m4", "--points", "3", "--csv", "/nonexistent/x.csv"});
         QCOMPARE(r.code, 4);
-        QVERIFY2(r.err.contains("--csv: /nonexistent/x.csv: cannot create a temporary file in /nonexistent"),
+        QVERIFY2(r.err.contains("--csv: /nonexistent/x.csv: no directory /nonexistent"),
                  qPrintable(r.err));
         QVERIFY2(!r.err.contains("[1/"), qPrintable(r.err));
+        // So is a plot format it cannot write (it was found after the sweep).
+        r = poet({"sweep", "--model", "linear", "--platform", "m4", "--points", "3", "--plot", dir.filePath("x.txt")});
+        QCOMPARE(r.code, 4);
+#ifdef POET_CLI_HAS_PLOTS
+        QVERIFY2(r.err.contains("--plot: unknown export format for " + dir.filePath("x.txt")), qPrintable(r.err));
+#else
+        QVERIFY2(r.err.contains("--plot: this build has no plot support"), qPrintable(r.err));
+#endif
+        QVERIFY2(!r.err.contains("[1/") && r.out.isEmpty(), qPrintable(r.err + r.out));
 
         // A mistyped command is named, with the ones there are.
         r = poet({"slove", "--model", "linear"});

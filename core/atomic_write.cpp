@@ -1,0 +1,125 @@
+#include "atomic_write.h"
+
+#include <cerrno>
+#include <cstring>
+#include <stdexcept>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace poet {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// `file` with the symbolic links of its last component followed (a link
+// to a link, relative ones from the link's own directory), so that the
+// temporary file goes beside the file the rename replaces. A dangling
+// link gives the path it points to: the write creates that file.
+fs::path followLinks(fs::path file)
+{
+    for (int hops = 0; hops < 40; ++hops) {  // Linux's own limit on a chain
+        std::error_code ec;
+        if (!fs::is_symlink(fs::symlink_status(file, ec))) return file;
+        const fs::path to = fs::read_symlink(file, ec);
+        if (ec) return file;
+        file = to.is_absolute() ? to : file.parent_path() / to;
+    }
+    throw std::runtime_error(file.string() + ": too many levels of symbolic links");
+}
+
+// Whether `file` (its links followed) exists and is neither a regular file
+// nor a directory: written in place (the header says why).
+bool namesSpecialFile(const fs::path& file)
+{
+    struct stat st {};
+    return ::stat(file.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
+}
+
+// A new, empty temporary file beside `file` (its name in `tmpl`), open.
+int createBeside(const fs::path& file, std::string& tmpl)
+{
+    std::error_code ec;
+    if (fs::is_directory(file, ec)) throw std::runtime_error(file.string() + ": is a directory");
+    const auto dir = file.has_parent_path() ? file.parent_path() : fs::path(".");
+    if (!fs::is_directory(dir, ec)) throw std::runtime_error(file.string() + ": no directory " + dir.string());
+    std::string name = ".";  // appended, not '+': GCC 12 warns falsely (-Wrestrict) on "." + string
+    name += file.filename().string();
+    name += ".XXXXXX";
+    tmpl = (dir / name).string();
+    const int fd = mkstemp(tmpl.data());
+    if (fd < 0)
+        throw std::runtime_error(file.string() + ": cannot create a temporary file in " + dir.string() + " (" +
+                                 std::strerror(errno) + ")");
+    return fd;
+}
+
+// What the new file's permission bits are: the old file's, where there is
+// one, else the usual ones (0666 less the umask; mkstemp creates 0600).
+mode_t modeFor(const fs::path& target)
+{
+    struct stat st {};
+    if (::stat(target.c_str(), &st) == 0) return st.st_mode & 07777;
+    const mode_t mask = ::umask(0);
+    ::umask(mask);
+    return 0666 & ~mask;
+}
+
+void writeInPlace(const fs::path& file, const std::function<bool(int fd, const std::string& path)>& write)
+{
+    const int fd = ::open(file.c_str(), O_WRONLY | O_CLOEXEC);
+    if (fd < 0) throw std::runtime_error(file.string() + ": cannot open for writing (" + std::strerror(errno) + ")");
+    bool ok = write(fd, file.string());
+    ok = (::close(fd) == 0) && ok;
+    if (!ok) throw std::runtime_error(file.string() + ": write failed");
+}
+
+}  // namespace
+
+void checkWritable(const fs::path& file)
+{
+    if (namesSpecialFile(file)) {
+        if (::access(file.c_str(), W_OK) != 0)
+            throw std::runtime_error(file.string() + ": cannot open for writing (" + std::strerror(errno) + ")");
+        return;
+    }
+    std::string tmpl;
+    ::close(createBeside(followLinks(file), tmpl));
+    std::error_code ec;
+    fs::remove(tmpl, ec);
+}
+
+void replaceFileAtomically(const fs::path& file, const std::function<bool(int fd, const std::string& path)>& write)
+{
+    if (namesSpecialFile(file)) return writeInPlace(file, write);
+    const fs::path target = followLinks(file);
+    std::string tmpl;
+    const int fd = createBeside(target, tmpl);
+    ::fchmod(fd, modeFor(target));
+    bool ok = write(fd, tmpl);
+    ok = ok && ::fsync(fd) == 0;  // the file's data, whichever descriptor wrote it
+    ok = (::close(fd) == 0) && ok;
+    std::error_code ec;
+    if (ok) fs::rename(tmpl, target, ec);
+    if (!ok || ec) {
+        fs::remove(tmpl, ec);
+        throw std::runtime_error(file.string() + ": write failed; the file is unchanged");
+    }
+}
+
+void writeFileAtomically(const fs::path& file, const std::string& text)
+{
+    replaceFileAtomically(file, [&text](int fd, const std::string&) {
+        std::size_t done = 0;
+        while (done < text.size()) {
+            const ssize_t w = ::write(fd, text.data() + done, text.size() - done);
+            if (w <= 0) return false;
+            done += static_cast<std::size_t>(w);
+        }
+        return true;
+    });
+}
+
+}  // namespace poet

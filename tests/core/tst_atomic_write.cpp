@@ -1,0 +1,131 @@
+// atomic_write.h: what a written path is afterwards. A symbolic link stays
+// a link and its target gets the text; a file keeps its permission bits; a
+// FIFO stays a FIFO and its reader gets the text; a failed write leaves the
+// old file and no temporary file. (`poet solve --out link.json` used to put
+// a plain file where the link was, and `--out /dev/full` one where the
+// device was.)
+#include <QtTest>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "atomic_write.h"
+
+using namespace poet;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string contents(const fs::path& file)
+{
+    std::ifstream in(file);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+int entries(const fs::path& dir) { return static_cast<int>(std::distance(fs::directory_iterator(dir), {})); }
+
+}  // namespace
+
+class TestAtomicWrite : public QObject {
+    Q_OBJECT
+private slots:
+    void init()
+    {
+        dir_ = std::make_unique<QTemporaryDir>();
+        root_ = dir_->path().toStdString();
+    }
+
+    void newFileGetsTheText()
+    {
+        writeFileAtomically(root_ / "a.json", "new\n");
+        QCOMPARE(contents(root_ / "a.json"), std::string("new\n"));
+        QCOMPARE(entries(root_), 1);  // no temporary file left
+    }
+
+    void linkIsWrittenThrough()
+    {
+        writeFileAtomically(root_ / "target.json", "old\n");
+        fs::create_symlink("target.json", root_ / "link.json");
+        writeFileAtomically(root_ / "link.json", "new\n");
+        QVERIFY(fs::is_symlink(fs::symlink_status(root_ / "link.json")));
+        QCOMPARE(contents(root_ / "target.json"), std::string("new\n"));
+        QCOMPARE(entries(root_), 2);
+    }
+
+    void danglingLinkCreatesItsTarget()
+    {
+        fs::create_symlink("made.json", root_ / "link.json");
+        writeFileAtomically(root_ / "link.json", "new\n");
+        QVERIFY(fs::is_symlink(fs::symlink_status(root_ / "link.json")));
+        QCOMPARE(contents(root_ / "made.json"), std::string("new\n"));
+    }
+
+    void fileKeepsItsPermissions()
+    {
+        const fs::path file = root_ / "private.json";
+        writeFileAtomically(file, "old\n");
+        fs::permissions(file, fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read);
+        writeFileAtomically(file, "new\n");
+        QCOMPARE(static_cast<int>(fs::status(file).permissions()), 0640);
+        QCOMPARE(contents(file), std::string("new\n"));
+    }
+
+    void fifoIsWrittenInPlace()
+    {
+        const fs::path fifo = root_ / "pipe";
+        QCOMPARE(::mkfifo(fifo.c_str(), 0600), 0);
+        // The reader is open before the write (so the writer's open returns
+        // at once) and reads after it, from the pipe's buffer: had the write
+        // replaced the FIFO, the read would find no writer and end empty,
+        // not wait for ever.
+        const int reader = ::open(fifo.c_str(), O_RDONLY | O_NONBLOCK);
+        QVERIFY(reader >= 0);
+        checkWritable(fifo);
+        writeFileAtomically(fifo, "through the pipe\n");
+        std::string got(64, '\0');
+        const ssize_t n = ::read(reader, got.data(), got.size());
+        ::close(reader);
+        got.resize(n > 0 ? static_cast<std::size_t>(n) : 0);
+        QCOMPARE(got, std::string("through the pipe\n"));
+        QVERIFY(fs::is_fifo(fs::status(fifo)));
+        QCOMPARE(entries(root_), 1);
+    }
+
+    void failedWriteLeavesTheOldFile()
+    {
+        const fs::path file = root_ / "kept.json";
+        writeFileAtomically(file, "old\n");
+        QVERIFY_THROWS_EXCEPTION(std::runtime_error,
+                                 replaceFileAtomically(file, [](int fd, const std::string&) {
+                                     return ::write(fd, "half", 4) == 4 && false;  // the writer gives up midway
+                                 }));
+        QCOMPARE(contents(file), std::string("old\n"));
+        QCOMPARE(entries(root_), 1);
+    }
+
+    void missingDirectoryIsNamed()
+    {
+        try {
+            checkWritable(root_ / "none" / "x.json");
+            QFAIL("no error");
+        } catch (const std::runtime_error& e) {
+            QCOMPARE(std::string(e.what()), (root_ / "none" / "x.json").string() + ": no directory " +
+                                                (root_ / "none").string());
+        }
+    }
+
+private:
+    std::unique_ptr<QTemporaryDir> dir_;
+    fs::path root_;
+};
+
+QTEST_APPLESS_MAIN(TestAtomicWrite)
+#include "tst_atomic_write.moc"
