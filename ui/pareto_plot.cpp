@@ -194,14 +194,16 @@ std::vector<DrawnGraph> drawSweep(QCustomPlot* plot, const SweepResult& result, 
     for (const DrawnGraph& d : drawn)
         if (d.strategy == QLatin1String("poet")) d.graph->setLayer(d.graph->layer());  // to the layer's top
     if (any_gap) {
-        // Explain filled and hollow markers.
+        // Explain filled and hollow markers: the MILP strategies' only (a
+        // baseline's schedule is neither proven nor has a gap; its markers
+        // stay filled, as its line's).
         const QColor k(0x33, 0x33, 0x33);
         for (bool filled : {true, false}) {
             QCPGraph* g = plot->addGraph();
             g->setLineStyle(QCPGraph::lsNone);
             g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(k, ps.line_width),
                                                filled ? QBrush(k) : QBrush(Qt::white), ps.marker_size));
-            g->setName(filled ? QStringLiteral("proven optimal") : QStringLiteral("feasible (gap)"));
+            g->setName(filled ? QStringLiteral("MILP: proven optimal") : QStringLiteral("MILP: feasible (gap)"));
         }
     }
     if (std::isfinite(xmin)) {
