@@ -793,8 +793,11 @@ SolveResult SolveRun::solveAsPagingPlan()
     const double bound = std::min(out.bound_j, energy);
     const bool proven = out.proven && relativeGap(energy, bound) <= options.relative_gap + 1e-12;
     if (proven)
-        result.message = "solved exactly as a paging plan (nothing with a cost can be recomputed; "
-                         "a cost-free input is read again where needed)";
+        // Exact as a formulation, not as a solve: proven within --gap.
+        result.message = std::string("solved as a paging plan, the same problem here (") +
+                         (problem.options.remat ? "nothing with a cost can be recomputed; a cost-free input is "
+                                                  "read again where needed)"
+                                                : "recomputation is off)");
     finishWith(proven ? SolveStatus::Optimal : SolveStatus::Feasible, best,
                proven ? SolutionSource::Proven
                       : (plan_wins ? SolutionSource::Incumbent : SolutionSource::Heuristic),

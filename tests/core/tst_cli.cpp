@@ -41,6 +41,24 @@ private slots:
         QVERIFY(j["peak_ram_bytes"].get<std::int64_t>() <= j["ram_budget_bytes"].get<std::int64_t>());
     }
 
+    // At one plain pass the paging plan is the whole problem; its message
+    // gives the reason that holds (with --no-remat it used to give the
+    // default's, a cost-free input read again, which it does not do).
+    void pagingPlanSaysWhy()
+    {
+        const QStringList args{"solve", "--model", "linear", "--platform", "m4", "--ram-budget", "50%",
+                               "--runtime-budget", "1", "--json"};
+        const auto plain = nlohmann::json::parse(poet(args).out.toStdString());
+        const auto no_remat = nlohmann::json::parse(poet(args + QStringList{"--no-remat"}).out.toStdString());
+        QCOMPARE(plain["message"].get<std::string>(),
+                 std::string("solved as a paging plan, the same problem here (nothing with a cost can be "
+                             "recomputed; a cost-free input is read again where needed)"));
+        QCOMPARE(no_remat["message"].get<std::string>(),
+                 std::string("solved as a paging plan, the same problem here (recomputation is off)"));
+        QVERIFY(no_remat["recomputations"].get<int>() == 0);
+        QVERIFY(plain["total_energy_j"].get<double>() <= no_remat["total_energy_j"].get<double>());
+    }
+
     void solveCacheAnswersAgain()
     {
         QTemporaryDir dir;
