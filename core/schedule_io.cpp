@@ -97,6 +97,8 @@ json scheduleDocument(const Problem& problem, const SolveResult& result)
 
 LoadedSchedule readScheduleDocument(const std::filesystem::path& file)
 {
+    std::error_code ec;
+    if (std::filesystem::is_directory(file, ec)) throw std::runtime_error(file.string() + ": is a directory");
     std::ifstream in(file);
     if (!in) throw std::runtime_error(file.string() + ": cannot open");
     json doc;
@@ -104,6 +106,8 @@ LoadedSchedule readScheduleDocument(const std::filesystem::path& file)
         doc = json::parse(in);
     } catch (const json::parse_error& e) {
         throw std::runtime_error(file.string() + ": not valid JSON: " + e.what());
+    } catch (const std::ios_base::failure& e) {  // a read error (ifstream opens a directory, then fails)
+        throw std::runtime_error(file.string() + ": cannot read: " + e.what());
     }
     return scheduleFromDocument(doc, file.string());
 }

@@ -216,6 +216,12 @@ private slots:
         r = poet({"validate", "/nonexistent/s.json"});
         QCOMPARE(r.code, 4);
         QVERIFY(r.err.contains("/nonexistent/s.json"));
+        {
+            QTemporaryDir dir;  // a directory: named, not "basic_filebuf::underflow error reading the file"
+            r = poet({"validate", dir.path()});
+            QCOMPARE(r.code, 4);
+            QVERIFY2(r.err.contains(dir.path() + ": is a directory"), qPrintable(r.err));
+        }
 
         // Numbers out of range say what is wanted and what came (CLI11's
         // own checks printed their range to 1.8e308, or "Could not convert").
