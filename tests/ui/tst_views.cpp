@@ -221,6 +221,14 @@ void TestViews::summaryPanelRenders() {
     QTRY_COMPARE(table->viewport()->width(), room);
     QCOMPARE(table->columnWidth(SummaryModel::Ratio), need(SummaryModel::Ratio));
     QVERIFY(table->columnWidth(SummaryModel::Value) < need(SummaryModel::Value));
+    // The status takes the empty cells beside it and stays whole (it was
+    // elided, "optimal w...in 0.50 %", at the default window size).
+    const int status_row = panel.model()->rowOf(QStringLiteral("status"));
+    const QModelIndex status = panel.model()->index(status_row, SummaryModel::Value);
+    QCOMPARE(table->columnSpan(status_row, SummaryModel::Value), SummaryModel::ColumnCount - SummaryModel::Value);
+    QVERIFY(table->visualRect(status).width() >
+            table->fontMetrics().horizontalAdvance(status.data().toString()) + table->fontMetrics().height() / 2);
+    QVERIFY(table->visualRect(status).width() > table->columnWidth(SummaryModel::Value));
 
     // The title, wrapped just short of its last unit, takes the figure
     // with it: "122.2540" stood at a line's end and "J" alone below.
