@@ -106,7 +106,7 @@ LoadedSchedule readScheduleDocument(const std::filesystem::path& file)
         doc = json::parse(in);
     } catch (const json::parse_error& e) {
         throw std::runtime_error(file.string() + ": not valid JSON: " + e.what());
-    } catch (const std::ios_base::failure& e) {  // a read error (ifstream opens a directory, then fails)
+    } catch (const std::ios_base::failure& e) {  // a read error after the open (libstdc++'s text names no file)
         throw std::runtime_error(file.string() + ": cannot read: " + e.what());
     }
     return scheduleFromDocument(doc, file.string());
