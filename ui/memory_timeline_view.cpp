@@ -107,18 +107,6 @@ MemoryTimelineView::MemoryTimelineView(QWidget* parent) : QWidget(parent) {
     budget_->setName(tr("RAM budget"));
     budget_->setPen(QPen(QColor(0xC0, 0x1B, 0x1B), 1.5, Qt::DashLine));
 
-    budgetLabel_ = new QCPItemText(plot_);
-    budgetLabel_->setClipToAxisRect(true);
-    budgetLabel_->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
-    budgetLabel_->position->setTypeX(QCPItemPosition::ptAxisRectRatio);
-    budgetLabel_->position->setTypeY(QCPItemPosition::ptPlotCoords);
-    budgetLabel_->setColor(QColor(0xC0, 0x1B, 0x1B));
-    budgetLabel_->setFont(f);
-    // On a backdrop: at the right end the backward pass's page-in bars and
-    // the plain pass's curve run through the label's place.
-    budgetLabel_->setBrush(QColor(255, 255, 255, 215));
-    budgetLabel_->setPadding(QMargins(3, 1, 3, 1));
-
     cursor_ = new QCPItemStraightLine(plot_);
     cursor_->setPen(QPen(QColor(0, 0, 0, 160), 1.5));
     cursor_->setVisible(false);
@@ -182,7 +170,7 @@ void MemoryTimelineView::clear() {
     pageIn_->data()->clear();
     pageOut_->data()->clear();
     cursor_->setVisible(false);
-    budgetLabel_->setVisible(false);
+    budget_->setName(tr("RAM budget"));
     plot_->yAxis->setLabel(tr("RAM in use"));
     plot_->yAxis2->setLabel(tr("flash traffic per stage"));
     plot_->yAxis2->setVisible(false);
@@ -240,9 +228,9 @@ void MemoryTimelineView::setBudget(std::int64_t b) {
     if (!drawn_) return;
     const double y = b / unit_;
     budget_->setData(QVector<double>{0.0, static_cast<double>(std::max(stages_, 1))}, QVector<double>{y, y});
-    budgetLabel_->setVisible(b > 0);
-    budgetLabel_->position->setCoords(0.99, y);
-    budgetLabel_->setText(tr("budget %1").arg(QString::fromStdString(formatBytes(b))));
+    // Its value in the legend, not beside the line: a label at the line's
+    // end covered the plain pass's curve and the page-in bars there.
+    budget_->setName(b > 0 ? tr("RAM budget %1").arg(QString::fromStdString(formatBytes(b))) : tr("RAM budget"));
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 

@@ -14,7 +14,6 @@ class QCustomPlot;
 class QCPGraph;
 class QCPBars;
 class QCPItemStraightLine;
-class QCPItemText;
 class QCPPainter;
 
 namespace poet::ui {
@@ -66,7 +65,6 @@ private:
     QCPBars* pageIn_ = nullptr;
     QCPBars* pageOut_ = nullptr;
     QCPItemStraightLine* cursor_ = nullptr;
-    QCPItemText* budgetLabel_ = nullptr;
     double unit_ = 1e6;
     double flashUnit_ = 1e3;
     int stages_ = 0;

@@ -153,6 +153,12 @@ void TestViews::timelineDrawsCurveAndBudget() {
     QVERIFY(countColour(img, categoryColor(CellCategory::ComputedFirst), 20) > 50);  // the RAM curve
     QVERIFY(countColour(img, QColor(0xC0, 0x1B, 0x1B), 30) > 20);                      // the budget line
     QCOMPARE(view.plot()->graph(0)->dataCount() > 0, true);
+    // The budget's value is in its legend entry (no label over the curves),
+    // and follows the budget.
+    QCOMPARE(view.plot()->graph(2)->name(), QStringLiteral("RAM budget 20.0 KB"));
+    QCOMPARE(view.plot()->itemCount(), 1);  // the step cursor only
+    view.setBudget(12500);
+    QCOMPARE(view.plot()->graph(2)->name(), QStringLiteral("RAM budget 12.5 KB"));
     // This schedule pages: its flash traffic is in the legend, on the right axis.
     QCOMPARE(view.plot()->legend->itemCount(), 5);
     QVERIFY(view.plot()->yAxis2->visible());
