@@ -38,6 +38,11 @@ int main(int argc, char** argv)
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
+        // Named like every other message of this program ("poet: ..."), so
+        // that in a script's log it says which program complained.
+        app.failure_message([](const CLI::App* top, const CLI::Error& error) {
+            return "poet: " + CLI::FailureMessage::simple(top, error);
+        });
         const int code = app.exit(e);
         return code == 0 ? 0 : kBadInput;
     } catch (const BadInput& e) {
