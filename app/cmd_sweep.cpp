@@ -104,7 +104,8 @@ int runSweepCommand(const SweepArgs& a) {
                 line << e;
             }
             if (r.from_cache) line << " (cached)";
-            line << ", elapsed " << formatDuration(p.elapsed_s) << ", left ~" << formatDuration(p.eta_s);
+            line << ", elapsed " << formatDuration(p.elapsed_s) << ", left " << (p.eta_is_limit ? "at most " : "~")
+                 << formatDuration(p.eta_s);
             if (tty) std::fprintf(stderr, "\r\033[K%s", line.str().c_str());
             else std::fprintf(stderr, "%s\n", line.str().c_str());
         },

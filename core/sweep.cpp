@@ -430,6 +430,7 @@ SweepResult runSweep(const SweepConfig& config, const SweepProgressCallback& pro
             const double milp_avg = milp_solved ? milp_time / milp_solved : config.solver.time_limit_s;
             const double heur_avg = heur_solved ? heur_time / heur_solved : 0.05;
             pr.eta_s = milp_left * milp_avg + heur_left * heur_avg;
+            pr.eta_is_limit = milp_solved == 0 && milp_left > 0;
             pr.row = &result.rows.back();
             progress(pr);
         }

@@ -77,6 +77,10 @@ struct SweepProgress {
     int total = 0;
     double elapsed_s = 0;
     double eta_s = -1;          // estimated time left, < 0 when unknown
+    // No MILP point timed yet (the quick baselines run first): eta_s counts
+    // each MILP point at its time limit, an upper bound, not an estimate
+    // (linear's sweep said "left ~3m00s" of a sweep done in a second).
+    bool eta_is_limit = false;
     const SweepRow* row = nullptr;  // the row just finished
 };
 using SweepProgressCallback = std::function<void(const SweepProgress&)>;

@@ -225,15 +225,27 @@ std::vector<DrawnGraph> drawSweep(QCustomPlot* plot, const SweepResult& result, 
     return drawn;
 }
 
-QString etaText(double s) {
+QString etaText(double s, bool isLimit) {
     if (s < 0) return {};
-    if (s < 60) return QObject::tr("about %1 s left").arg(std::ceil(s));
-    if (s < 3600) return QObject::tr("about %1 min left").arg(std::ceil(s / 60));
-    return QObject::tr("about %1 h left").arg(s / 3600, 0, 'f', 1);
+    const QString about = isLimit ? QObject::tr("at most") : QObject::tr("about");
+    if (s < 60) return QObject::tr("%1 %2 s left").arg(about).arg(std::ceil(s));
+    if (s < 3600) return QObject::tr("%1 %2 min left").arg(about).arg(std::ceil(s / 60));
+    return QObject::tr("%1 %2 h left").arg(about).arg(s / 3600, 0, 'f', 1);
+}
+
+// Qt's warning that XDG_RUNTIME_DIR is unset (as under su, cron or a CI
+// container): the command line only draws to files, never needs that
+// directory, and a plot export is no place to hear of it. Everything else
+// goes on to Qt's handler.
+QtMessageHandler qtHandler = nullptr;
+void quietRuntimeDirWarning(QtMsgType type, const QMessageLogContext& context, const QString& message) {
+    if (type == QtWarningMsg && message.startsWith(QLatin1String("QStandardPaths: XDG_RUNTIME_DIR not set"))) return;
+    qtHandler(type, context, message);
 }
 
 void ensureApplication() {
     if (QCoreApplication::instance()) return;
+    qtHandler = qInstallMessageHandler(quietRuntimeDirWarning);
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && qEnvironmentVariableIsEmpty("DISPLAY") &&
         qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
@@ -326,9 +338,10 @@ bool SweepRunner::start(const SweepConfig& config) {
                     const SweepRow row = *p.row;
                     const int done = p.done, total = p.total;
                     const double eta = p.eta_s;
-                    QMetaObject::invokeMethod(this, [this, row, done, total, eta] {
+                    const bool eta_is_limit = p.eta_is_limit;
+                    QMetaObject::invokeMethod(this, [this, row, done, total, eta, eta_is_limit] {
                         Q_EMIT rowFinished(row);
-                        Q_EMIT progress(done, total, eta);
+                        Q_EMIT progress(done, total, eta, eta_is_limit);
                     }, Qt::QueuedConnection);
                 },
                 &cancel_, cache);
@@ -451,10 +464,10 @@ void ParetoPlot::cancelSweep() {
     eta_->setText(tr("cancelling"));
 }
 
-void ParetoPlot::onProgress(int done, int total, double eta_s) {
+void ParetoPlot::onProgress(int done, int total, double eta_s, bool etaIsLimit) {
     progress_->setRange(0, total);
     progress_->setValue(done);
-    eta_->setText(etaText(eta_s));
+    eta_->setText(etaText(eta_s, etaIsLimit));
 }
 
 bool ParetoPlot::exportTo(const QString& path, QString* error) const { return exportWith(result_, path, error); }

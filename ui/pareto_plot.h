@@ -47,7 +47,7 @@ public Q_SLOTS:
 
 Q_SIGNALS:
     void started(int total);
-    void progress(int done, int total, double eta_s);
+    void progress(int done, int total, double eta_s, bool eta_is_limit);
     void rowFinished(const poet::SweepRow& row);
     void finished(const poet::SweepResult& result);
 
@@ -100,7 +100,7 @@ protected:
 private:
     void rebuild();
     void onPlottableClick(QCPAbstractPlottable* plottable, int data_index, QMouseEvent* event);
-    void onProgress(int done, int total, double eta_s);
+    void onProgress(int done, int total, double eta_s, bool etaIsLimit);
 
     poet::SweepResult result_;
     QCustomPlot* plot_ = nullptr;

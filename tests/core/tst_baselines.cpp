@@ -497,10 +497,16 @@ private slots:
         cfg.solver.time_limit_s = 5;
         std::atomic<bool> cancel{false};
         int calls = 0;
+        bool poet_timed = false;
         const SweepResult res = runSweep(cfg, [&](const SweepProgress& p) {
             ++calls;
             QVERIFY(p.done <= p.total);
             QVERIFY(p.eta_s >= 0);
+            // Until a MILP point is timed, the time left is its time limits'
+            // sum, and says it is a bound: six poet points at 5 s.
+            poet_timed = poet_timed || p.row->strategy == "poet";
+            QCOMPARE(p.eta_is_limit, !poet_timed);
+            if (!poet_timed) QVERIFY(p.eta_s >= 6 * 5);
             if (p.done == 3) cancel = true;
         }, &cancel);
         QVERIFY(res.cancelled);

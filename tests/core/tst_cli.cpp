@@ -241,7 +241,9 @@ private slots:
         for (const auto& [args, message] : numbers) {
             r = poet(QStringList{args.front(), "--model", "linear"} + args.mid(1));
             QCOMPARE(r.code, 4);
-            QVERIFY2(r.err.contains(message) && r.err.size() < 200, qPrintable(r.err));
+            // Named like the program's other messages: "poet: --gap: ...".
+            QVERIFY2(r.err.startsWith("poet: " + message) && r.err.size() < 200,
+                     qPrintable(r.err));
         }
 
         // An output that cannot be written is named before the work, not
@@ -272,6 +274,28 @@ private slots:
                  qPrintable(r.err));
         QVERIFY(r.out.isEmpty());
     }
+
+#ifdef POET_CLI_HAS_PLOTS
+    // A plot export says nothing of Qt's runtime directory, which the command
+    // line never uses ("QStandardPaths: XDG_RUNTIME_DIR not set" under su, cron
+    // or CI), and still writes the figure.
+    void sweepPlotIsQuiet()
+    {
+        QTemporaryDir dir;
+        QProcess p;
+        auto env = QProcessEnvironment::systemEnvironment();
+        env.remove("XDG_RUNTIME_DIR");
+        p.setProcessEnvironment(env);
+        const QString pdf = dir.filePath("curve.pdf");
+        p.start(QStringLiteral(POET_CLI_PATH), {"sweep", "--model", "linear", "--platform", "m4", "--points", "2",
+                                                "--strategies", "poet", "--plot", pdf});
+        p.waitForFinished();
+        const QString err = QString::fromUtf8(p.readAllStandardError());
+        QCOMPARE(p.exitCode(), 0);
+        QVERIFY2(QFileInfo(pdf).size() > 1000, qPrintable(err));
+        QVERIFY2(!err.contains("QStandardPaths"), qPrintable(err));
+    }
+#endif
 
     void malformedProfileNamesFileAndLine()
     {
