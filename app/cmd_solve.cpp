@@ -1,5 +1,6 @@
 // `poet solve`: one problem, solved with CBC, checked by the replay.
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 
 #include "atomic_write.h"
@@ -88,6 +89,10 @@ int runSolve(const SolveArgs& a)
         } catch (const std::runtime_error& e) {  // checked before the solve, so rare (a full disk)
             throw BadInput(std::string("--out: ") + e.what());
         }
+    } else if (!a.out.empty()) {
+        // Said, so that a script does not read an older file there as this answer.
+        std::cerr << "poet: --out: no schedule, so " << a.out << " was not written"
+                  << (std::filesystem::exists(a.out) ? " (the file there is from before)" : "") << '\n';
     }
     if (a.json) std::cout << resultSummaryJson(p, r).dump(2) << '\n';
     else printHuman(p, r);

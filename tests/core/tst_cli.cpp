@@ -351,9 +351,14 @@ private slots:
 
     void infeasibleNamesSmallestBudget()
     {
-        const Run r = poet({"solve", "--model", "linear", "--platform", "m4", "--ram-budget", "100"});
+        QTemporaryDir dir;
+        const QString out = dir.filePath("s.json");
+        const Run r = poet({"solve", "--model", "linear", "--platform", "m4", "--ram-budget", "100", "--out", out});
         QCOMPARE(r.code, 2);
         QVERIFY2(r.out.contains("infeasible") && r.out.contains("smallest"), qPrintable(r.out));
+        // No file, and it says so.
+        QVERIFY(!QFileInfo::exists(out));
+        QVERIFY2(r.err.contains("poet: --out: no schedule, so " + out + " was not written\n"), qPrintable(r.err));
         // The reference README's infeasible vgg16_cifar case: below the
         // largest node with its inputs (1 MiB). The JSON names a budget that
         // works, and a solve there finds a schedule the replay accepts.
