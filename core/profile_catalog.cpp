@@ -28,13 +28,27 @@ ProfileCatalog ProfileCatalog::standard()
             start = end + 1;
         }
     }
+    const std::size_t named = roots.size();
     if (const char* home = std::getenv("HOME"); home && *home)
         roots.push_back(fs::path(home) / ".local" / "share" / "poet" / "profiles");
     roots.emplace_back(POET_BUNDLED_PROFILES_DIR);
-    return ProfileCatalog(std::move(roots));
+    return ProfileCatalog(std::move(roots), named);
 }
 
-ProfileCatalog::ProfileCatalog(std::vector<fs::path> roots) : roots_(std::move(roots)) {}
+ProfileCatalog::ProfileCatalog(std::vector<fs::path> roots, std::size_t named_roots)
+    : roots_(std::move(roots)), named_roots_(std::min(named_roots, roots_.size()))
+{
+}
+
+std::vector<fs::path> ProfileCatalog::missingNamedRoots() const
+{
+    std::vector<fs::path> missing;
+    for (std::size_t i = 0; i < named_roots_; ++i) {
+        std::error_code ec;
+        if (!fs::is_directory(roots_[i], ec)) missing.push_back(roots_[i]);
+    }
+    return missing;
+}
 
 std::vector<ProfileEntry> ProfileCatalog::list(const char* subdir) const
 {
@@ -82,8 +96,11 @@ fs::path ProfileCatalog::find(const char* subdir, const char* what, const std::s
     for (const auto& e : entries) known += (known.empty() ? "" : ", ") + e.name;
     std::string searched;
     for (const auto& r : roots_) searched += (searched.empty() ? "" : ", ") + (r / subdir).string();
+    std::string missing;
+    for (const auto& r : missingNamedRoots()) missing += (missing.empty() ? "" : ", ") + r.string();
     throw std::invalid_argument(std::string("unknown ") + what + " '" + name + "'; known " + what + "s: " +
-                                (known.empty() ? "none" : known) + " (searched " + (searched.empty() ? "nothing" : searched) + ")");
+                                (known.empty() ? "none" : known) + " (searched " + (searched.empty() ? "nothing" : searched) +
+                                ")" + (missing.empty() ? "" : "; POET_PROFILES names no directory " + missing));
 }
 
 fs::path ProfileCatalog::modelFile(const std::string& name) const { return find("models", "model", name); }

@@ -17,7 +17,9 @@ public:
     // Search order: $POET_PROFILES (colon-separated), ~/.local/share/poet/profiles,
     // then the bundled directory. A later directory never shadows an earlier one.
     static ProfileCatalog standard();
-    explicit ProfileCatalog(std::vector<std::filesystem::path> roots);
+    // `named_roots`: how many of the first roots the user named ($POET_PROFILES),
+    // whose absence is worth saying (the others are defaults that may be missing).
+    explicit ProfileCatalog(std::vector<std::filesystem::path> roots, std::size_t named_roots = 0);
 
     std::vector<ProfileEntry> models() const;
     std::vector<ProfileEntry> platforms() const;
@@ -25,11 +27,14 @@ public:
     std::filesystem::path modelFile(const std::string& name) const;
     std::filesystem::path platformFile(const std::string& name) const;
     const std::vector<std::filesystem::path>& roots() const { return roots_; }
+    // The roots the user named that are no directory (a mistyped POET_PROFILES).
+    std::vector<std::filesystem::path> missingNamedRoots() const;
 
 private:
     std::vector<ProfileEntry> list(const char* subdir) const;
     std::filesystem::path find(const char* subdir, const char* what, const std::string& name) const;
     std::vector<std::filesystem::path> roots_;
+    std::size_t named_roots_ = 0;
 };
 
 }  // namespace poet

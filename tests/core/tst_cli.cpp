@@ -314,6 +314,31 @@ private slots:
         QCOMPARE(p.exitCode(), 4);
         const QString err = QString::fromUtf8(p.readAllStandardError());
         QVERIFY2(err.contains("broken.yaml:"), qPrintable(err));
+
+        // `poet list` loads each profile: the broken one is named with its
+        // line, the others still listed with their descriptions, and a
+        // POET_PROFILES directory that does not exist is named (both were
+        // listed as fine, or not at all).
+        const QString nowhere = dir.filePath("nowhere");
+        env.insert("POET_PROFILES", dir.path() + ":" + nowhere + ":" + POET_PROFILES_DIR);
+        p.setProcessEnvironment(env);
+        p.start(QStringLiteral(POET_CLI_PATH), {"list"});
+        p.waitForFinished();
+        const QString listed = QString::fromUtf8(p.readAllStandardOutput());
+        const QString listErr = QString::fromUtf8(p.readAllStandardError());
+        QCOMPARE(p.exitCode(), 4);
+        QVERIFY2(listed.contains("  broken  BROKEN: " + dir.filePath("models/broken.yaml") + ":4:"), qPrintable(listed));
+        QVERIFY2(listed.contains("  m4  nRF52840"), qPrintable(listed));
+        QVERIFY2(listed.contains("  " + nowhere + "  (from POET_PROFILES: no such directory)"), qPrintable(listed));
+        QVERIFY2(listErr.contains("1 broken profile and 1 POET_PROFILES directory that does not exist"),
+                 qPrintable(listErr));
+        // A model it cannot find says where POET_PROFILES pointed.
+        p.start(QStringLiteral(POET_CLI_PATH), {"info", "--model", "mine", "--platform", "m4"});
+        p.waitForFinished();
+        QCOMPARE(p.exitCode(), 4);
+        const QString unknown = QString::fromUtf8(p.readAllStandardError());
+        QVERIFY2(unknown.contains("unknown model 'mine'") && unknown.contains("POET_PROFILES names no directory " + nowhere),
+                 qPrintable(unknown));
     }
 
     // `--log` shows CBC's log on stderr, as its help says: on stdout it
