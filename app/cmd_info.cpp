@@ -38,13 +38,15 @@ void addInfoCommand(CLI::App& root, int& exit_code)
                     g.size() - g.forwardCount());
         std::printf("edges                  %zu\n", g.edges().size());
         std::printf("plain-pass peak RAM    %lld B\n", static_cast<long long>(plainPassPeakBytes(g)));
+        const std::int64_t lower = minimumFeasibleBudgetLowerBound(g);
         std::printf("smallest RAM budget    at least %lld B (a node with all its inputs)\n",
-                    static_cast<long long>(minimumFeasibleBudgetLowerBound(g)));
+                    static_cast<long long>(lower));
         // Where a sweep or a first solve can start (0.1 to 0.4 s on bert and
         // resnet50; without paging 0.5 s more: resnet50 16.7 MB, not 21.0 MB).
         if (const auto works = smallestQuickBudget(p))
-            std::printf("a schedule exists at   %lld B (found by the quick heuristics, at %gx)\n",
-                        static_cast<long long>(*works), p.runtime_budget_factor);
+            std::printf("a schedule exists at   %lld B (found by the quick heuristics, at %gx%s)\n",
+                        static_cast<long long>(*works), p.runtime_budget_factor,
+                        *works == lower ? "; the smallest RAM budget there is" : "");
         else
             std::printf("a schedule exists at   no budget the quick heuristics find, at %gx\n",
                         p.runtime_budget_factor);

@@ -64,7 +64,8 @@ std::optional<Schedule> bestQuickSchedule(const Problem& problem, const std::ato
 // The smallest RAM budget (to within 0.1%) at which heuristicSchedule (with
 // paging off: relieveToFit of the plain pass) finds a schedule for this
 // problem's other settings, searched upward from
-// minimumFeasibleBudgetLowerBound, or from `short_of` where the caller knows
+// minimumFeasibleBudgetLowerBound (tried first: where it fits, the answer is
+// exact; it does at 1.5x on m4 for every bundled model), or from `short_of` where the caller knows
 // it finds none there (fewer tries: resnet50 without paging, from 10% of its
 // peak, 3.5 s from the lower bound): an upper bound on the smallest feasible
 // budget. nullopt when it finds none even at the plain-pass peak, or when

@@ -19,6 +19,7 @@ void explainInfeasible(SolveResult& result, const Problem& problem, Clock::time_
         msg += ": the RAM budget is below " + std::to_string(lower) +
                " B, the smallest that holds one node with all its inputs";
         if (works_bytes > 0) msg += "; a schedule exists at " + std::to_string(works_bytes) + " B";
+        if (works_bytes == lower) msg += ", so that is the smallest RAM budget that works";
     } else if (works_bytes > 0) {
         msg += "; the smallest RAM budget that would work lies between " + std::to_string(lower) + " B and " +
                std::to_string(works_bytes) + " B (a schedule exists there" +

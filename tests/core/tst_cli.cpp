@@ -367,6 +367,11 @@ private slots:
         const qint64 lower = number(R"(at least (\d+) B)"), works = number(R"(a schedule exists at\s+(\d+) B)"),
                      peak = number(R"(plain-pass peak RAM\s+(\d+) B)");
         QVERIFY2(lower > 0 && works >= lower && works <= peak, qPrintable(info.out));
+        // The lower bound is tried first: here it works, so it is the
+        // smallest budget there is, and said so (the search's first step
+        // above it named 262,405 B); the solve below confirms it.
+        QCOMPARE(works, lower);
+        QVERIFY2(info.out.contains("; the smallest RAM budget there is)"), qPrintable(info.out));
         const Run solved = poet(QStringList{"solve"} + problem +
                                 QStringList{"--ram-budget", QString::number(works), "--time-limit", "5", "--json"});
         QCOMPARE(solved.code, 0);

@@ -121,7 +121,9 @@ private slots:
         const SolveResult b = solveQuick(problemOf(longSkipGraph(0.2, 0.3), 8, 3.0, true, true));
         QCOMPARE(toString(b.status), "infeasible");
         QCOMPARE(b.ram_budget_that_works_bytes, std::int64_t(9));
-        QVERIFY2(b.message.find("a schedule exists at 9 B") != std::string::npos, b.message.c_str());
+        QVERIFY2(b.message.find("a schedule exists at 9 B, so that is the smallest RAM budget that works") !=
+                     std::string::npos,
+                 b.message.c_str());
         // A runtime budget below one plain pass is infeasible before any
         // solve, and no RAM budget helps.
         const SolveResult c = solveQuick(problemOf(longSkipGraph(0.2, 0.3), 100, 0.9, true, true));
