@@ -56,7 +56,10 @@ void SummaryPanel::setResult(const Problem& problem, const SolveResult& result, 
         table_->setSpan(row, SummaryModel::Value, 1, SummaryModel::ColumnCount - SummaryModel::Value);
 }
 
-void SummaryPanel::clear() { model_->clear(); }
+void SummaryPanel::clear() {
+    model_->clear();
+    table_->clearSpans();  // the status row's, which the next setResult places again
+}
 
 // The title wraps at the panel's width (and the export's).
 void SummaryPanel::setTitle(const QString& title) { title_->setText(keepFiguresWhole(title)); }

@@ -235,6 +235,9 @@ void TestViews::summaryPanelRenders() {
     QVERIFY(table->visualRect(status).width() >
             table->fontMetrics().horizontalAdvance(status.data().toString()) + table->fontMetrics().height() / 2);
     QVERIFY(table->visualRect(status).width() > table->columnWidth(SummaryModel::Value));
+    // Cleared, no span is left over the empty table.
+    panel.clear();
+    QCOMPARE(table->columnSpan(status_row, SummaryModel::Value), 1);
 
     // The title, wrapped just short of its last unit, takes the figure
     // with it: "122.2540" stood at a line's end and "J" alone below.
