@@ -65,12 +65,12 @@ std::optional<Schedule> bestQuickSchedule(const Problem& problem, const std::ato
 // paging off: relieveToFit of the plain pass) finds a schedule for this
 // problem's other settings, searched upward from
 // minimumFeasibleBudgetLowerBound (tried first: where it fits, the answer is
-// exact; it does at 1.5x on m4 for every bundled model), or from `short_of` where the caller knows
-// it finds none there (fewer tries: resnet50 without paging, from 10% of its
-// peak, 3.5 s from the lower bound): an upper bound on the smallest feasible
-// budget. nullopt when it finds none even at the plain-pass peak, or when
-// `stop` is set before it found one (it is read between tries; set later,
-// the budget found so far is returned).
+// exact; it does at 1.5x on m4 for every bundled model), or from `short_of`
+// where the caller knows it finds none there (fewer tries: resnet50 without
+// paging, from 10% of its peak, 3.5 s from the lower bound): an upper bound
+// on the smallest feasible budget. nullopt when it finds none even at the
+// plain-pass peak, or when `stop` is set before it found one (it is read
+// between tries; set later, the budget found so far is returned).
 std::optional<std::int64_t> smallestHeuristicBudget(const Problem& problem, std::int64_t short_of = 0,
                                                     const std::atomic<bool>* stop = nullptr);
 
