@@ -233,13 +233,15 @@ QString etaText(double s, bool isLimit) {
     return QObject::tr("%1 %2 h left").arg(about).arg(s / 3600, 0, 'f', 1);
 }
 
-// Qt's warning that XDG_RUNTIME_DIR is unset (as under su, cron or a CI
-// container): the command line only draws to files, never needs that
-// directory, and a plot export is no place to hear of it. Everything else
-// goes on to Qt's handler.
+// Qt's warnings about its runtime directory (XDG_RUNTIME_DIR unset, as under
+// su, cron or a CI container; or the fallback's permissions): the command
+// line only draws to files, never needs that directory, and a plot export
+// is no place to hear of it. Everything else goes on to Qt's handler.
 QtMessageHandler qtHandler = nullptr;
 void quietRuntimeDirWarning(QtMsgType type, const QMessageLogContext& context, const QString& message) {
-    if (type == QtWarningMsg && message.startsWith(QLatin1String("QStandardPaths: XDG_RUNTIME_DIR not set"))) return;
+    if (type == QtWarningMsg && message.startsWith(QLatin1String("QStandardPaths: ")) &&
+        (message.contains(QLatin1String("XDG_RUNTIME_DIR")) || message.contains(QLatin1String("runtime director"))))
+        return;
     qtHandler(type, context, message);
 }
 
