@@ -17,7 +17,10 @@ namespace {
 using nlohmann::json;
 // 3: infeasible answers keep a RAM budget that works (SolveResult), which
 // older files lack: they are solved again rather than shown without it.
-constexpr const char* kFormat = "poet-solve-cache-3";
+// 4: that budget is the exact smallest where the node lower bound fits
+// (smallestHeuristicBudget tries it first); format 3's named one 0.1% above
+// it ("a schedule exists at 262405 B"), and its message said so.
+constexpr const char* kFormat = "poet-solve-cache-4";
 
 std::string graphKey(const Graph& g)
 {
