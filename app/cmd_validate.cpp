@@ -1,5 +1,9 @@
 // `poet validate FILE`: replays a written schedule against its own problem.
+#include <algorithm>
+#include <cmath>
 #include <iostream>
+#include <sstream>
+#include <vector>
 
 #include "cli_commands.h"
 #include "cli_common.h"
@@ -7,6 +11,34 @@
 #include "schedule_io.h"
 
 namespace poet::cli {
+
+namespace {
+
+// Where the file's own figures disagree with its replay: a file that
+// claims less energy, a shorter runtime or a looser budget than it has is
+// not what it says, however valid its matrices.
+std::vector<std::string> claimsTheReplayRefutes(const LoadedSchedule& s, const Problem& p, const ReplayReport& rep)
+{
+    std::vector<std::string> out;
+    auto check = [&](const char* name, const auto& claimed, double actual, const char* unit,
+                     const char* by = "the replay gives") {
+        if (!claimed) return;
+        const double said = static_cast<double>(*claimed);
+        if (std::abs(said - actual) <= 1e-9 * std::max(std::abs(actual), 1e-12)) return;
+        std::ostringstream m;
+        m.precision(12);
+        m << "the file says " << name << " " << said << " " << unit << ", " << by << " " << actual << " " << unit;
+        out.push_back(m.str());
+    };
+    check("total_energy_j", s.claims.total_energy_j, rep.total_energy_j, "J");
+    check("runtime_s", s.claims.runtime_s, rep.runtime_s, "s");
+    check("peak_ram_bytes", s.claims.peak_ram_bytes, static_cast<double>(rep.peak_ram_bytes), "B");
+    check("runtime_budget_s", s.claims.runtime_budget_s, p.runtimeBudgetSeconds(), "s",
+          "its runtime_budget_factor gives");
+    return out;
+}
+
+}  // namespace
 
 void addValidateCommand(CLI::App& root, int& exit_code)
 {
@@ -33,13 +65,20 @@ void addValidateCommand(CLI::App& root, int& exit_code)
             throw BadInput(*file + ": the schedule has " + std::to_string(s.schedule.size()) + " nodes, " + s.model +
                            " has " + std::to_string(p.graph.size()));
         const ReplayReport rep = replaySchedule(p.graph, s.schedule, limitsOf(p));
-        if (rep.valid) {
+        std::vector<std::string> problems = rep.errors;
+        if (rep.valid) problems = claimsTheReplayRefutes(s, p, rep);
+        std::cout << *file << ": replayed as " << s.model << " on " << s.platform << ", RAM budget "
+                  << s.ram_budget_bytes << " B, runtime " << s.runtime_budget_factor << "x, paging "
+                  << (s.options.paging ? "on" : "off") << ", recomputation " << (s.options.remat ? "on" : "off")
+                  << '\n';
+        if (problems.empty()) {
             std::cout << *file << ": valid; total energy " << rep.total_energy_j << " J, runtime " << rep.runtime_s
                       << " s, peak RAM " << rep.peak_ram_bytes << " B\n";
             exit_code = kSolved;
         } else {
-            std::cout << *file << ": INVALID (" << rep.errors.size() << " problems)\n";
-            for (const auto& e : rep.errors) std::cout << "  " << e << '\n';
+            std::cout << *file << ": INVALID (" << problems.size() << (problems.size() == 1 ? " problem" : " problems")
+                      << ")\n";
+            for (const auto& e : problems) std::cout << "  " << e << '\n';
             exit_code = kInvalidSchedule;
         }
     });

@@ -156,6 +156,13 @@ LoadedSchedule readFields(const json& doc, const std::string& file)
     read(out.runtime_budget_factor, "runtime_budget_factor", "a number");
     read(out.options.paging, "paging", "true or false");
     read(out.options.remat, "remat", "true or false");
+    auto claim = [&]<class T>(std::optional<T>& into, const char* name, const char* kind) {
+        if (doc.contains(name) && !doc.at(name).is_null()) into = fieldAs<T>(doc.at(name), file, name, kind);
+    };
+    claim(out.claims.total_energy_j, "total_energy_j", "a number");
+    claim(out.claims.runtime_s, "runtime_s", "a number");
+    claim(out.claims.runtime_budget_s, "runtime_budget_s", "a number");
+    claim(out.claims.peak_ram_bytes, "peak_ram_bytes", "bytes (a whole number)");
     const json& m = field("schedule");
     const json& nodes = field("nodes");
     if (!nodes.is_array()) throw std::runtime_error(file + ": field 'nodes' must be the list of node names");

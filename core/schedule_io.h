@@ -1,7 +1,9 @@
 #pragma once
 // Schedules as files: the JSON document `poet solve --out` writes (problem,
 // options, status, replay figures and the five matrices) and CSV matrices.
+#include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -27,6 +29,12 @@ struct LoadedSchedule {
     double runtime_budget_factor = 1.0;
     ProblemOptions options;
     Schedule schedule;
+    // What the file says of the schedule (absent or null: nothing), for
+    // `poet validate` to hold against its replay.
+    struct Claims {
+        std::optional<double> total_energy_j, runtime_s, runtime_budget_s;
+        std::optional<std::int64_t> peak_ram_bytes;
+    } claims;
 };
 // Throws std::runtime_error naming the file and the field on bad input.
 LoadedSchedule readScheduleDocument(const std::filesystem::path& file);

@@ -86,7 +86,47 @@ private slots:
         QCOMPARE(solved.code, 0);
         const Run ok = poet({"validate", file});
         QCOMPARE(ok.code, 0);
-        QVERIFY(ok.out.contains("valid"));
+        QVERIFY(ok.out.contains(": valid; "));
+        // It names what it replayed against (a platform changed in the file
+        // gave other figures with no word of it).
+        QVERIFY2(ok.out.contains("replayed as linear on m4, RAM budget ") && ok.out.contains("runtime 1.2x"),
+                 qPrintable(ok.out));
+
+        // The file's own figures are held against the replay: valid matrices
+        // under a false energy or budget are not what the file says.
+        {
+            QFile in(file);
+            QVERIFY(in.open(QIODevice::ReadOnly));
+            const auto written = nlohmann::json::parse(in.readAll().toStdString());
+            auto validateWith = [&](const std::function<void(nlohmann::json&)>& change) {
+                nlohmann::json d = written;
+                change(d);
+                const QString changed = dir.filePath("changed.json");
+                QFile out(changed);
+                if (!out.open(QIODevice::WriteOnly | QIODevice::Truncate)) return Run{-1, {}, {}};
+                out.write(QByteArray::fromStdString(d.dump()));
+                out.close();
+                return poet({"validate", changed});
+            };
+            const Run lies = validateWith([](nlohmann::json& d) {
+                d["total_energy_j"] = 0.1;
+                d["runtime_budget_s"] = 0.001;
+            });
+            QCOMPARE(lies.code, 6);
+            QVERIFY2(lies.out.contains("INVALID (2 problems)") &&
+                         lies.out.contains("the file says total_energy_j 0.1 J, the replay gives ") &&
+                         lies.out.contains("the file says runtime_budget_s 0.001 s, its runtime_budget_factor gives"),
+                     qPrintable(lies.out));
+            const Run one = validateWith([](nlohmann::json& d) { d["peak_ram_bytes"] = 1; });
+            QCOMPARE(one.code, 6);
+            QVERIFY2(one.out.contains("INVALID (1 problem)\n"), qPrintable(one.out));
+            // A figure left null (or out) claims nothing.
+            const Run silent = validateWith([](nlohmann::json& d) {
+                d["total_energy_j"] = nullptr;
+                d.erase("runtime_s");
+            });
+            QCOMPARE(silent.code, 0);
+        }
 
         // Break it: drop every RAM residency; the replay names what is wrong.
         QFile f(file);
