@@ -65,8 +65,7 @@ void addValidateCommand(CLI::App& root, int& exit_code)
             throw BadInput(*file + ": the schedule has " + std::to_string(s.schedule.size()) + " nodes, " + s.model +
                            " has " + std::to_string(p.graph.size()));
         const ReplayReport rep = replaySchedule(p.graph, s.schedule, limitsOf(p));
-        std::vector<std::string> problems = rep.errors;
-        if (rep.valid) problems = claimsTheReplayRefutes(s, p, rep);
+        const std::vector<std::string> problems = rep.valid ? claimsTheReplayRefutes(s, p, rep) : rep.errors;
         std::cout << *file << ": replayed as " << s.model << " on " << s.platform << ", RAM budget "
                   << s.ram_budget_bytes << " B, runtime " << s.runtime_budget_factor << "x, paging "
                   << (s.options.paging ? "on" : "off") << ", recomputation " << (s.options.remat ? "on" : "off")

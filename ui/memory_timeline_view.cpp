@@ -104,7 +104,6 @@ MemoryTimelineView::MemoryTimelineView(QWidget* parent) : QWidget(parent) {
     fill.setAlpha(90);
     ram_->setBrush(fill);
     budget_ = plot_->addGraph(plot_->xAxis, plot_->yAxis);
-    budget_->setName(tr("RAM budget"));
     budget_->setPen(QPen(QColor(0xC0, 0x1B, 0x1B), 1.5, Qt::DashLine));
 
     cursor_ = new QCPItemStraightLine(plot_);
