@@ -75,8 +75,10 @@ void addValidateCommand(CLI::App& root, int& exit_code)
                       << " s, peak RAM " << rep.peak_ram_bytes << " B\n";
             exit_code = kSolved;
         } else {
-            std::cout << *file << ": INVALID (" << problems.size() << (problems.size() == 1 ? " problem" : " problems")
-                      << ")\n";
+            const std::size_t total = problems.size() + rep.errors_not_listed;
+            std::cout << *file << ": INVALID (" << total << (total == 1 ? " problem" : " problems");
+            if (total > problems.size()) std::cout << "; the first " << problems.size() << " listed";
+            std::cout << ")\n";
             for (const auto& e : problems) std::cout << "  " << e << '\n';
             exit_code = kInvalidSchedule;
         }

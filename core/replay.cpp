@@ -15,13 +15,25 @@ public:
     template <typename... Parts>
     void add(int stage, int node, const Parts&... parts)
     {
-        if (errors.size() >= kMaxErrors) return;  // the first ones tell the story
+        if (errors.size() >= kMaxErrors) {  // the first ones tell the story
+            ++not_listed;
+            return;
+        }
         std::ostringstream os;
         os << "stage " << stage << ", node " << node << " (" << g_.node(node).name << "): ";
         (os << ... << parts);
         errors.push_back(os.str());
     }
+    // A fault of the whole schedule, not of one op: listed first, never dropped.
+    template <typename... Parts>
+    void addWhole(const Parts&... parts)
+    {
+        std::ostringstream os;
+        (os << ... << parts);
+        errors.insert(errors.begin(), os.str());
+    }
     std::vector<std::string> errors;
+    int not_listed = 0;
 
 private:
     static constexpr std::size_t kMaxErrors = 50;
@@ -72,6 +84,8 @@ ReplayReport replaySchedule(const Graph& g, const Schedule& s, const ReplayLimit
             if (s.S_RAM(t, i)) ram += g.node(i).memory_bytes;
         auto& trace = rep.ram_trace[t];
         trace.reserve(t + 1);
+        // Over-budget ops of this stage: one fault, reported once at its worst op.
+        int opsOver = 0, worstOp = -1;
         for (int k = 0; k <= t; ++k) {
             if (k > 0 && s.R(t, k - 1)) {
                 // Release the inputs of the previous op that no later op of this stage reads.
@@ -97,9 +111,14 @@ ReplayReport replaySchedule(const Graph& g, const Schedule& s, const ReplayLimit
                 rep.peak_stage = t;
                 rep.peak_node = k;
             }
-            if (limits.ram_budget_bytes >= 0 && ram > limits.ram_budget_bytes)
-                log.add(t, k, "RAM over budget: ", ram, " bytes in use, budget ", limits.ram_budget_bytes);
+            if (limits.ram_budget_bytes >= 0 && ram > limits.ram_budget_bytes) {
+                ++opsOver;
+                if (worstOp < 0 || ram > trace[worstOp]) worstOp = k;
+            }
         }
+        if (opsOver > 0)
+            log.add(t, worstOp, "RAM over budget: ", trace[worstOp], " bytes in use, budget ", limits.ram_budget_bytes,
+                    opsOver > 1 ? " (the stage's most; over at " + std::to_string(opsOver) + " of its ops)" : "");
         for (int i = 0; i < n; ++i) {
             if (s.M_in(t, i)) {
                 rep.paging_energy_j += g.node(i).pagein_energy_j;
@@ -114,8 +133,10 @@ ReplayReport replaySchedule(const Graph& g, const Schedule& s, const ReplayLimit
     rep.recomputations = s.R.count() - n;
     rep.total_energy_j = rep.compute_energy_j + rep.paging_energy_j;
     if (limits.runtime_budget_s >= 0 && rep.runtime_s > acceptedRuntimeS(limits))
-        log.add(0, 0, "runtime ", rep.runtime_s, " s exceeds the budget of ", limits.runtime_budget_s, " s");
+        log.addWhole("runtime ", rep.runtime_s, " s (the whole schedule's compute) exceeds the budget of ",
+                     limits.runtime_budget_s, " s");
     rep.errors = std::move(log.errors);
+    rep.errors_not_listed = log.not_listed;
     rep.valid = rep.errors.empty();
     return rep;
 }

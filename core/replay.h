@@ -32,7 +32,11 @@ inline double acceptedRuntimeS(const ReplayLimits& limits) { return limits.runti
 
 struct ReplayReport {
     bool valid = false;
-    std::vector<std::string> errors;  // empty when valid; each names stage and node
+    // Empty when valid. Each names its stage and node, except a fault of the
+    // whole schedule (its runtime), listed first; an over-budget stage is one
+    // error, at its worst op. At most 50 are listed: errors_not_listed counts the rest.
+    std::vector<std::string> errors;
+    int errors_not_listed = 0;
 
     double compute_energy_j = 0;
     double paging_energy_j = 0;

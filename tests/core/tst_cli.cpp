@@ -163,6 +163,34 @@ private slots:
         }
     }
 
+    // A schedule over budget at every stage: one line per stage, the list
+    // cut at 50 and the cut said (it read "INVALID (50 problems)" of 81).
+    void validateSaysWhereItCutsTheList()
+    {
+        QTemporaryDir dir;
+        const QString file = dir.filePath("v.json");
+        QCOMPARE(poet({"solve", "--model", "vgg16_cifar", "--platform", "m4", "--ram-budget", "100%",
+                       "--runtime-budget", "1", "--out", file})
+                     .code,
+                 0);
+        QFile f(file);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        auto doc = nlohmann::json::parse(f.readAll().toStdString());
+        f.close();
+        const int nodes = static_cast<int>(doc["schedule"]["R"].size());
+        QVERIFY(nodes > 50);
+        doc["ram_budget_bytes"] = 1;
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        f.write(QByteArray::fromStdString(doc.dump()));
+        f.close();
+        const Run r = poet({"validate", file});
+        QCOMPARE(r.code, 6);
+        QVERIFY2(r.out.contains(QString("INVALID (%1 problems; the first 50 listed)").arg(nodes)), qPrintable(r.out));
+        QCOMPARE(r.out.count("RAM over budget"), 50);
+        QVERIFY2(r.out.contains("stage 1, node 1 (") && r.out.contains("(the stage's most; over at 2 of its ops)"),
+                 qPrintable(r.out));
+    }
+
     // The MILP file, read back by CoinMpsIO (not by the code that wrote it):
     // its columns and rows are the formulation's, and the optimal schedule
     // `solve` wrote satisfies every row at the energy `solve` reported, in

@@ -1,6 +1,8 @@
 // The replay: measures what it should and rejects each kind of broken schedule.
 #include <QtTest>
 
+#include <algorithm>
+
 #include "replay.h"
 #include "tiny_graphs.h"
 
@@ -67,6 +69,43 @@ private slots:
         const ReplayReport r = replaySchedule(g, plainSchedule(g), limits);
         QVERIFY(!r.valid);
         QVERIFY(r.errors.front().find("RAM over budget: 12 bytes") != std::string::npos);
+    }
+
+    // One fault, one line: a stage over budget at several ops is reported
+    // once, at its worst op with that op's figure (was one line per op, each
+    // with its own figure, filling the list); the runtime is the whole
+    // schedule's, not stage 0's.
+    void overBudgetStageIsOneErrorAtItsWorstOp()
+    {
+        const Graph g = test::longSkipGraph(0.2, 0.3);
+        ReplayLimits limits;
+        limits.ram_budget_bytes = 7;
+        limits.runtime_budget_s = 3.5;  // 4 s of compute
+        const ReplayReport r = replaySchedule(g, plainSchedule(g), limits);
+        QVERIFY(!r.valid);
+        QCOMPARE(r.errors.front(), std::string("runtime 4 s (the whole schedule's compute) exceeds the budget of 3.5 s"));
+        // U[3,*] is {8, 8, 8, 9} (plainPassIsMeasured): four ops over, worst the last.
+        const auto stage3 = std::find_if(r.errors.begin(), r.errors.end(),
+                                         [](const std::string& e) { return e.rfind("stage 3,", 0) == 0; });
+        QVERIFY(stage3 != r.errors.end());
+        QCOMPARE(*stage3, std::string("stage 3, node 3 (W): RAM over budget: 9 bytes in use, budget 7 "
+                                      "(the stage's most; over at 4 of its ops)"));
+        const auto peaks = peakPerStage(r);
+        const auto overStages = std::count_if(peaks.begin(), peaks.end(), [](std::int64_t p) { return p > 7; });
+        QCOMPARE(static_cast<long>(r.errors.size()), 1 + static_cast<long>(overStages));
+        QCOMPARE(r.errors_not_listed, 0);
+    }
+
+    // A long list is cut at 50, and the cut is counted, not hidden.
+    void longErrorListCountsWhatItLeavesOut()
+    {
+        std::vector<std::int64_t> sizes(40, 4);
+        const Graph g = test::trainingChain(sizes);
+        ReplayLimits limits;
+        limits.ram_budget_bytes = 1;  // every stage is over
+        const ReplayReport r = replaySchedule(g, plainSchedule(g), limits);
+        QCOMPARE(r.errors.size(), std::size_t(50));
+        QCOMPARE(r.errors_not_listed, g.size() - 50);
     }
 
     void acceptsHandWrittenPagingSchedule()
