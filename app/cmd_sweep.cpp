@@ -38,6 +38,11 @@ struct SweepArgs {
     double runtime_min = 1.0;
     double runtime_max = 2.0;
     std::string cache_dir;
+    // Options given on the command line (not left at their defaults): the
+    // varied axis's fixed value and the other axis's range are refused.
+    bool ram_budget_given = false;
+    bool runtime_budget_given = false;
+    bool runtime_range_given = false;
 };
 
 std::string formatDuration(double s) {
@@ -59,6 +64,20 @@ int runSweepCommand(const SweepArgs& a) {
     if (a.vary != "ram" && a.vary != "runtime") throw BadInput("--vary: must be 'ram' or 'runtime', got '" + a.vary + "'");
     if (a.vary == "runtime" && a.problem.ram_budget.empty())
         throw BadInput("--vary runtime needs --ram-budget (the fixed RAM budget)");
+    if (a.vary == "ram" && a.ram_budget_given)
+        throw BadInput("--ram-budget: --vary ram sweeps the RAM budget from the smallest feasible one to the plain-pass "
+                       "peak; leave --ram-budget out, or give --vary runtime to sweep at that RAM budget");
+    if (a.vary == "runtime" && a.runtime_budget_given)
+        throw BadInput("--runtime-budget: --vary runtime sweeps the runtime factor over --runtime-min to --runtime-max; "
+                       "give those instead");
+    if (a.vary == "ram" && a.runtime_range_given)
+        throw BadInput("--runtime-min/--runtime-max: they set the range of --vary runtime; --vary ram sweeps at "
+                       "--runtime-budget");
+    if (a.runtime_min < 1.0) {
+        std::ostringstream m;
+        m << "--runtime-min: must be at least 1 (no schedule runs faster than one plain pass), got " << a.runtime_min;
+        throw BadInput(m.str());
+    }
     if (a.runtime_max < a.runtime_min) throw BadInput("--runtime-max must not be below --runtime-min");
 #ifndef POET_WITH_PLOTS
     if (!a.plot.empty()) throw BadInput("--plot: this build has no plot support (built without the GUI)");
@@ -166,5 +185,10 @@ void addSweepCommand(CLI::App& root, int& exit_code) {
         ->capture_default_str()
         ->check(CLI::Range(1, 64));
     cmd->add_option("--cache-dir", args->cache_dir, "Reuse solved points from (and store them in) this directory");
-    cmd->callback([args, &exit_code] { exit_code = runSweepCommand(*args); });
+    cmd->callback([args, cmd, &exit_code] {
+        args->ram_budget_given = cmd->count("--ram-budget") > 0;
+        args->runtime_budget_given = cmd->count("--runtime-budget") > 0;
+        args->runtime_range_given = cmd->count("--runtime-min") + cmd->count("--runtime-max") > 0;
+        exit_code = runSweepCommand(*args);
+    });
 }

@@ -305,6 +305,14 @@ private slots:
             // Empty is refused, not read as the plain-pass peak (the default
             // where the option is left out): an unset variable in a script.
             {{"solve", "--ram-budget", ""}, "--ram-budget: must be a RAM budget (3000000, 3MB, 2.5MiB, 30%), got ''"},
+            // A sweep's varied axis is not also fixed, nor is the other
+            // axis's range given (each was silently ignored).
+            {{"sweep", "--ram-budget", "50%"}, "--ram-budget: --vary ram sweeps the RAM budget"},
+            {{"sweep", "--vary", "runtime", "--ram-budget", "50%", "--runtime-budget", "1.7"},
+             "--runtime-budget: --vary runtime sweeps the runtime factor"},
+            {{"sweep", "--runtime-max", "1.5"}, "--runtime-min/--runtime-max: they set the range of --vary runtime"},
+            {{"sweep", "--vary", "runtime", "--ram-budget", "50%", "--runtime-min", "0.5"},
+             "--runtime-min: must be at least 1 (no schedule runs faster than one plain pass), got 0.5"},
         };
         for (const auto& [args, message] : numbers) {
             r = poet(QStringList{args.front(), "--model", "linear"} + args.mid(1));
