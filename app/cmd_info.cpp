@@ -33,12 +33,18 @@ void addInfoCommand(CLI::App& root, int& exit_code)
         const Graph& g = p.graph;
         const Formulation f(p);
         const Formulation ref(p, FormulationVariant::Reference);
+        const std::int64_t peak = plainPassPeakBytes(g);
+        const std::int64_t lower = minimumFeasibleBudgetLowerBound(g);
         std::printf("model %s on %s, batch %d\n", p.model.c_str(), p.platform.c_str(), p.batch_size);
+        // The problem size below depends on both budgets: say which were used.
+        std::printf("budgets                RAM %lld B (%.1f%% of the plain-pass peak%s), runtime %gx%s\n",
+                    static_cast<long long>(p.ram_budget_bytes), 100.0 * static_cast<double>(p.ram_budget_bytes) / peak,
+                    p.ram_budget_bytes < lower ? "; below the smallest there is" : "", p.runtime_budget_factor,
+                    p.runtime_budget_factor < 1 ? " (below one plain pass: no schedule exists)" : "");
         std::printf("nodes                  %d (%d forward incl. loss, %d backward)\n", g.size(), g.forwardCount(),
                     g.size() - g.forwardCount());
         std::printf("edges                  %zu\n", g.edges().size());
-        std::printf("plain-pass peak RAM    %lld B\n", static_cast<long long>(plainPassPeakBytes(g)));
-        const std::int64_t lower = minimumFeasibleBudgetLowerBound(g);
+        std::printf("plain-pass peak RAM    %lld B\n", static_cast<long long>(peak));
         std::printf("smallest RAM budget    at least %lld B (a node with all its inputs)\n",
                     static_cast<long long>(lower));
         // Where a sweep or a first solve can start (0.1 to 0.4 s on bert and
@@ -47,8 +53,11 @@ void addInfoCommand(CLI::App& root, int& exit_code)
             std::printf("a schedule exists at   %lld B (found by the quick heuristics, at %gx%s)\n",
                         static_cast<long long>(*works), p.runtime_budget_factor,
                         *works == lower ? "; the smallest RAM budget there is" : "");
+        else if (p.runtime_budget_factor < 1)
+            std::printf("a schedule exists at   no RAM budget at %gx (none runs faster than one plain pass)\n",
+                        p.runtime_budget_factor);
         else
-            std::printf("a schedule exists at   no budget the quick heuristics find, at %gx\n",
+            std::printf("a schedule exists at   (none found by the quick heuristics at %gx; a solve may find one)\n",
                         p.runtime_budget_factor);
         std::printf("plain-pass runtime     %.9f s\n", g.totalComputeTime());
         std::printf("plain-pass energy      %.9f J\n", g.totalComputeEnergy());

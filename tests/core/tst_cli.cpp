@@ -448,6 +448,19 @@ private slots:
         // above it named 262,405 B); the solve below confirms it.
         QCOMPARE(works, lower);
         QVERIFY2(info.out.contains("; the smallest RAM budget there is)"), qPrintable(info.out));
+        // The budgets the problem size was built for are named; one below
+        // the lower bound, or a runtime below one plain pass, is said to be.
+        QVERIFY2(info.out.contains(QString("budgets                RAM %1 B (100.0% of the plain-pass peak), runtime 1.5x\n")
+                                       .arg(peak)),
+                 qPrintable(info.out));
+        const Run below = poet({"info", "--model", "resnet18_cifar", "--platform", "m4", "--ram-budget", "10%",
+                                "--runtime-budget", "0.5"});
+        QCOMPARE(below.code, 0);
+        QVERIFY2(below.out.contains("% of the plain-pass peak; below the smallest there is), runtime 0.5x (below one "
+                                    "plain pass: no schedule exists)") &&
+                     below.out.contains("a schedule exists at   no RAM budget at 0.5x (none runs faster than one plain "
+                                        "pass)"),
+                 qPrintable(below.out));
         const Run solved = poet(QStringList{"solve"} + problem +
                                 QStringList{"--ram-budget", QString::number(works), "--time-limit", "5", "--json"});
         QCOMPARE(solved.code, 0);
