@@ -2,11 +2,13 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <sstream>
 
 #include "atomic_write.h"
 #include "cli_commands.h"
 #include "cli_common.h"
 #include "cli_interrupt.h"
+#include "problem_loader.h"
 #include "schedule_io.h"
 #include "solve_cache.h"
 #include "solver.h"
@@ -26,12 +28,25 @@ struct SolveArgs {
     std::string cache_dir;
 };
 
-void printHuman(const Problem& p, const SolveResult& r)
+// `interrupted`: Ctrl-C ended the solve (else a result short of the gap
+// asked for was stopped by the time limit).
+void printHuman(const Problem& p, const SolveResult& r, const SolveArgs& a, bool interrupted)
 {
     const ReplayReport& rep = r.replay;
     std::printf("model %s on %s, batch %d, paging %s, remat %s\n", p.model.c_str(), p.platform.c_str(), p.batch_size,
                 p.options.paging ? "on" : "off", p.options.remat ? "on" : "off");
+    // What was asked, also where no schedule answers it.
+    std::printf("budgets           RAM %lld B (%.1f%% of the plain-pass peak), runtime %gx (%.6f s)\n",
+                static_cast<long long>(p.ram_budget_bytes),
+                100.0 * static_cast<double>(p.ram_budget_bytes) / plainPassPeakBytes(p.graph), p.runtime_budget_factor,
+                p.runtimeBudgetSeconds());
     std::printf("status            %s (source: %s)\n", toString(r.status), toString(r.source));
+    if (r.status == SolveStatus::Feasible) {
+        const std::string by = r.source == SolutionSource::Cached ? "the cached solve's time limit"
+                               : interrupted ? "Ctrl-C"
+                                             : "the time limit (" + (std::ostringstream() << a.time_limit_s).str() + " s)";
+        std::printf("                  stopped by %s before the gap reached %g%%\n", by.c_str(), 100 * a.gap);
+    }
     if (!r.message.empty()) std::printf("                  %s\n", r.message.c_str());
     if (r.schedule) {
         std::printf("compute energy    %.9f J\n", rep.compute_energy_j);
@@ -74,10 +89,12 @@ int runSolve(const SolveArgs& a)
     opt.relative_gap = a.gap;
     opt.log = a.log;
     SolveResult r;
+    bool interrupted = false;
     {
         const InterruptWatch interrupt;
         r = a.cache_dir.empty() ? solve(p, opt, {}, interrupt.flag())
                                 : solveWithCache(p, opt, SolveCache(a.cache_dir), {}, interrupt.flag());
+        interrupted = interrupt.flag()->load();
     }
     if (r.schedule && !r.replay.valid) {
         std::cerr << "poet: internal error: the replay rejected the schedule: " << r.replay.errors.front() << '\n';
@@ -95,7 +112,7 @@ int runSolve(const SolveArgs& a)
                   << (std::filesystem::exists(a.out) ? " (the file there is from before)" : "") << '\n';
     }
     if (a.json) std::cout << resultSummaryJson(p, r).dump(2) << '\n';
-    else printHuman(p, r);
+    else printHuman(p, r, a, interrupted);
     return exitCodeOf(r.status);
 }
 
