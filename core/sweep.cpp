@@ -266,11 +266,24 @@ namespace {
 // A schedule that fits a budget fits every looser one with the same energy:
 // where a time-limited MILP result at a looser point is worse than (or missing
 // next to) one at a tighter point, report the tighter point's schedule.
-void repairDominance(std::vector<SweepRow*>& curve) {
+// Each replacement is noted: the progress lines showed the point's own result.
+void repairDominance(std::vector<SweepRow*>& curve, SweepAxis axis, std::vector<std::string>& notes) {
     const SweepRow* best = nullptr;
     for (SweepRow* r : curve) {
         if (best && r->status != SolveStatus::Optimal &&
             (!r->hasSchedule() || best->total_energy_j < r->total_energy_j)) {
+            std::ostringstream note;
+            note.precision(9);
+            auto at = [&](const SweepRow& row) -> std::ostream& {
+                if (axis == SweepAxis::RamBudget) return note << " @ " << row.ram_budget_bytes << " B";
+                return note << " @ " << row.runtime_budget_factor << "x";
+            };
+            at(*r) << ": its own result (";
+            if (r->hasSchedule()) note << r->total_energy_j << " J";
+            else note << toString(r->status);
+            note << ") replaced by the schedule of the tighter point";
+            at(*best) << " (" << best->total_energy_j << " J), which fits here too";
+            notes.push_back(r->strategy + note.str());
             r->status = SolveStatus::Feasible;
             r->compute_energy_j = best->compute_energy_j;
             r->paging_energy_j = best->paging_energy_j;
@@ -304,6 +317,8 @@ SweepResult runSweep(const SweepConfig& config, const SweepProgressCallback& pro
     result.model = base.model;
     result.platform = base.platform;
     result.axis = config.axis;
+    result.fixed_runtime_factor = base.runtime_budget_factor;
+    result.fixed_ram_budget_bytes = base.ram_budget_bytes;
     for (const auto& s : config.strategies) {
         if (s == "revolve" && !revolveSchedule(g, 1)) {
             result.notes.push_back("revolve: the forward pass has no chain of checkpoints for its backward to reverse; left out");
@@ -447,7 +462,7 @@ SweepResult runSweep(const SweepConfig& config, const SweepProgressCallback& pro
         std::vector<SweepRow*> curve;
         for (auto& r : result.rows)
             if (r.strategy == s) curve.push_back(&r);
-        repairDominance(curve);
+        repairDominance(curve, result.axis, result.notes);
     }
     result.elapsed_s = secondsSince(start);
     return result;

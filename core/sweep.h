@@ -89,6 +89,9 @@ struct SweepResult {
     std::string model;
     std::string platform;
     SweepAxis axis = SweepAxis::RamBudget;
+    // The budget of the axis not varied (a figure must say it).
+    double fixed_runtime_factor = 0;         // RamBudget axis
+    std::int64_t fixed_ram_budget_bytes = 0; // RuntimeFactor axis
     std::int64_t ram_lower_bound_bytes = 0;  // no schedule can use less
     std::int64_t plain_peak_bytes = 0;       // the replay's peak of the plain pass
     std::vector<std::int64_t> ram_budgets;   // the points (RamBudget axis)

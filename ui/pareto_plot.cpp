@@ -92,6 +92,19 @@ Unit ramUnit(const SweepResult& r) {
     return {1.0, QStringLiteral("B")};
 }
 
+// The varied budget, and the fixed one where it is known: a figure read
+// away from its command line must say at which budget it was swept.
+QString xAxisLabel(const SweepResult& r, const Unit& unit) {
+    if (r.axis == SweepAxis::RamBudget)
+        return r.fixed_runtime_factor > 0
+                   ? QStringLiteral("RAM budget [%1], runtime %2\u00d7").arg(unit.name).arg(r.fixed_runtime_factor)
+                   : QStringLiteral("RAM budget [%1]").arg(unit.name);
+    return r.fixed_ram_budget_bytes > 0
+               ? QStringLiteral("runtime budget [\u00d7 plain pass], RAM %1")
+                     .arg(QString::fromStdString(formatBytes(r.fixed_ram_budget_bytes)))
+               : QStringLiteral("runtime budget [\u00d7 plain pass]");
+}
+
 struct DrawnGraph { QCPGraph* graph; QString strategy; std::vector<int> rows; };
 
 // Draws `result` into `plot` (cleared first), laid out at `size`, with its
@@ -124,8 +137,7 @@ std::vector<DrawnGraph> drawSweep(QCustomPlot* plot, const SweepResult& result, 
         ax->setLabelPadding(2);
         ax->setTickLabelPadding(2);
     }
-    plot->xAxis->setLabel(ram_axis ? QStringLiteral("RAM budget [%1]").arg(unit.name)
-                                   : QStringLiteral("runtime budget [\u00d7 plain pass]"));
+    plot->xAxis->setLabel(xAxisLabel(result, unit));
     plot->yAxis->setLabel(QStringLiteral("energy [J]"));
     plot->legend->setVisible(true);
     plot->legend->setFont(legend_font);
@@ -136,6 +148,7 @@ std::vector<DrawnGraph> drawSweep(QCustomPlot* plot, const SweepResult& result, 
     plot->legend->setIconSize(QSize(static_cast<int>(ps.font_pt * 2.2), static_cast<int>(ps.font_pt)));
 
     std::vector<DrawnGraph> drawn;
+    QStringList never_fit;  // strategies run at every point, with no schedule at any
     bool any_gap = false;
     double xmin = INFINITY, xmax = -INFINITY, ymin = INFINITY, ymax = -INFINITY;
     auto xOf = [&](const SweepRow& r) {
@@ -182,8 +195,11 @@ std::vector<DrawnGraph> drawSweep(QCustomPlot* plot, const SweepResult& result, 
             }
         }
         line->setData(lx, ly, true);
-        if (std::none_of(curve.begin(), curve.end(), [](const SweepRow& r) { return r.hasSchedule(); }))
-            line->removeFromLegend();  // nothing drawn: no legend entry
+        if (std::none_of(curve.begin(), curve.end(), [](const SweepRow& r) { return r.hasSchedule(); })) {
+            line->removeFromLegend();  // nothing drawn
+            if (curve.size() == (ram_axis ? result.ram_budgets.size() : result.runtime_factors.size()))
+                never_fit << labelFor(name);
+        }
         hollow->setData(hx, hy, true);
         drawn.push_back(std::move(dl));
         drawn.push_back(std::move(dh));
@@ -193,6 +209,20 @@ std::vector<DrawnGraph> drawSweep(QCustomPlot* plot, const SweepResult& result, 
     // legend keeps the strategies' order.
     for (const DrawnGraph& d : drawn)
         if (d.strategy == QLatin1String("poet")) d.graph->setLayer(d.graph->layer());  // to the layer's top
+    if (!never_fit.isEmpty()) {
+        // One legend line, no icon: so that they are not read as left out
+        // of the sweep (they vanished from the legend).
+        QCPGraph* g = plot->addGraph();
+        g->setLineStyle(QCPGraph::lsNone);
+        g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssNone));
+        // Two names a line: the legend is as wide as its widest line, and
+        // five on one line were wider than a paper figure.
+        QString text = QStringLiteral("no schedule fits:");
+        for (int i = 0; i < never_fit.size(); ++i)
+            text += (i == 0 ? QStringLiteral("\n  ") : i % 2 ? QStringLiteral(", ") : QStringLiteral(",\n  ")) +
+                    never_fit[i];
+        g->setName(text);
+    }
     if (any_gap) {
         // Explain filled and hollow markers: the MILP strategies' only (a
         // baseline's schedule is neither proven nor has a gap; its markers

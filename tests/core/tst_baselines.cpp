@@ -516,6 +516,42 @@ private slots:
         QCOMPARE(static_cast<int>(res.rows.size()), 3);
     }
 
+    // A looser point's time-limited result worse than a tighter point's
+    // schedule is replaced by it, and a note says so (the progress line had
+    // shown the point's own result, the CSV the replacement). The worse
+    // result is planted in the cache, as a solve cannot be made to give one.
+    void sweep_notesWhereATighterPointsScheduleIsUsed() {
+        SweepConfig cfg;
+        cfg.problem.graph = chain(5);
+        cfg.problem.runtime_budget_factor = 2.0;
+        cfg.points = 3;
+        cfg.strategies = {"poet"};
+        cfg.solver.time_limit_s = 5;
+        SweepCache mem;
+        const SweepResult honest = runSweep(cfg, {}, nullptr, &mem);
+        QVERIFY(honest.notes.empty());
+        const auto curve = sweepCurve(honest, "poet");
+        QVERIFY(curve.size() == 3 && curve[1].hasSchedule());
+
+        Problem loosest = cfg.problem;
+        loosest.ram_budget_bytes = honest.ram_budgets.back();
+        SweepRow worse = curve.back();
+        worse.status = SolveStatus::Feasible;
+        worse.total_energy_j = curve[1].total_energy_j + 1;
+        worse.best_bound_j = curve[1].total_energy_j - 0.5;
+        mem.store(sweepPointKey(loosest, "poet", cfg.solver.relative_gap), worse, 1e9);
+        const SweepResult repaired = runSweep(cfg, {}, nullptr, &mem);
+        const SweepRow& last = sweepCurve(repaired, "poet").back();
+        QCOMPARE(last.total_energy_j, curve[1].total_energy_j);
+        QCOMPARE(last.gap, 0.5 / curve[1].total_energy_j);
+        QCOMPARE(repaired.notes.size(), std::size_t(1));
+        const std::string note = repaired.notes.front();
+        QVERIFY2(note.rfind("poet @ " + std::to_string(loosest.ram_budget_bytes) + " B: its own result (", 0) == 0 &&
+                     note.find(") replaced by the schedule of the tighter point @ " +
+                               std::to_string(honest.ram_budgets[1]) + " B (") != std::string::npos,
+                 note.c_str());
+    }
+
     void sweep_servedFromCache() {
         QTemporaryDir dir;
         QVERIFY(dir.isValid());

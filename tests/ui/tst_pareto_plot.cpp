@@ -209,6 +209,34 @@ private slots:
         QVERIFY(pixelsUnderLegend(plot) > 0);
     }
 
+    // A strategy with no schedule at any point is named in the legend's
+    // "no schedule fits" line (it vanished, and read as left out of the
+    // sweep); the x axis says
+    // the budget held fixed (a figure lacked it).
+    void legendKeepsAStrategyThatNeverFits() {
+        SweepResult res = sample();
+        res.fixed_runtime_factor = 1.5;
+        res.strategies.push_back("paging-only");
+        for (const std::int64_t b : res.ram_budgets) res.rows.push_back(row("paging-only", b, SolveStatus::Infeasible, 0));
+        ParetoPlot w;
+        w.resize(640, 480);
+        w.setResult(res);
+        QStringList names;
+        for (int i = 0; i < w.plot()->legend->itemCount(); ++i)
+            if (auto* item = qobject_cast<QCPPlottableLegendItem*>(w.plot()->legend->item(i)))
+                names << item->plottable()->name();
+        QVERIFY2(names.contains("no schedule fits:\n  paging only") && !names.contains("paging only"),
+                 qPrintable(names.join(", ")));
+        QVERIFY2(names.contains("plain pass"), qPrintable(names.join(", ")));  // fits at one point: its own entry
+        QCOMPARE(w.plot()->xAxis->label(), QString("RAM budget [MB], runtime 1.5\u00d7"));
+
+        SweepResult runtime;
+        runtime.axis = SweepAxis::RuntimeFactor;
+        runtime.fixed_ram_budget_bytes = 490'752;
+        w.setResult(runtime);
+        QCOMPARE(w.plot()->xAxis->label(), QString("runtime budget [\u00d7 plain pass], RAM 490.8 KB"));
+    }
+
     // POET's curve is drawn over every other curve (a baseline with the
     // same energies would hide it), and stays first in the legend.
     void poetIsDrawnOnTop() {
