@@ -56,8 +56,11 @@ void printHuman(const Problem& p, const SolveResult& r, const SolveArgs& a, bool
                     p.runtimeBudgetSeconds(), rep.runtime_s / p.graph.totalComputeTime());
         std::printf("peak RAM          %lld B of %lld B budget\n", static_cast<long long>(rep.peak_ram_bytes),
                     static_cast<long long>(p.ram_budget_bytes));
-        std::printf("recomputations    %d\npage-ins          %d\npage-outs         %d\n", rep.recomputations, rep.page_ins,
-                    rep.page_outs);
+        std::printf("recomputations    %d", rep.recomputations);
+        if (rep.free_recomputations > 0)
+            std::printf(" (%d of them free: a node that costs nothing, as the input, read again)",
+                        rep.free_recomputations);
+        std::printf("\npage-ins          %d\npage-outs         %d\n", rep.page_ins, rep.page_outs);
         std::printf("best bound        %.9f J, gap %.4f%%\n", r.best_bound_j, 100.0 * r.gap);
     }
     if (r.first_solution_time_s >= 0)

@@ -46,6 +46,9 @@ struct ReplayReport {
     int peak_stage = -1;                // where the peak happens
     int peak_node = -1;
     int recomputations = 0;             // computations beyond the first of each node
+    // Of those, the ones of a node that costs neither time nor energy (the
+    // input, read again): a runtime factor of 1.0 allows them.
+    int free_recomputations = 0;
     int page_ins = 0;
     int page_outs = 0;
 

@@ -65,6 +65,7 @@ json resultSummaryJson(const Problem& problem, const SolveResult& r)
     j["runtime_s"] = has ? json(rep.runtime_s) : json();
     j["peak_ram_bytes"] = has ? json(rep.peak_ram_bytes) : json();
     j["recomputations"] = has ? json(rep.recomputations) : json();
+    j["free_recomputations"] = has ? json(rep.free_recomputations) : json();
     j["page_ins"] = has ? json(rep.page_ins) : json();
     j["page_outs"] = has ? json(rep.page_outs) : json();
     j["best_bound_j"] = r.best_bound_j;

@@ -77,8 +77,15 @@ void SummaryModel::setResult(const Problem& problem, const SolveResult& result, 
                                     .arg(q(formatBytes(plain.peak_ram_bytes)))
                               : tr("Most RAM in use at any moment."),
             static_cast<double>(r.peak_ram_bytes), r.peak_ram_bytes > problem.ram_budget_bytes);
-        add("recomputations", tr("Recomputations"), QString::number(r.recomputations), QString(), QString(),
-            tr("Layers computed again because their output was freed to save RAM (rematerialization)."),
+        add("recomputations", tr("Recomputations"),
+            r.free_recomputations > 0 ? tr("%1 (%2 free)").arg(r.recomputations).arg(r.free_recomputations)
+                                      : QString::number(r.recomputations),
+            QString(), QString(),
+            tr("Layers computed again because their output was freed to save RAM (rematerialization).") +
+                (r.free_recomputations > 0
+                     ? tr(" %n of them cost nothing: a node with no compute cost (the input) read again.", nullptr,
+                          r.free_recomputations)
+                     : QString()),
             r.recomputations);
         add("page_ins", tr("Page-ins"), QString::number(r.page_ins), QString(), QString(),
             tr("Outputs read back from flash."), r.page_ins);

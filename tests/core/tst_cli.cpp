@@ -34,8 +34,8 @@ private slots:
         QCOMPARE(r.code, 0);
         const auto j = nlohmann::json::parse(r.out.toStdString());
         for (const char* f : {"status", "source", "compute_energy_j", "paging_energy_j", "total_energy_j", "runtime_s",
-                              "runtime_budget_s", "peak_ram_bytes", "ram_budget_bytes", "recomputations", "page_ins",
-                              "page_outs", "solve_time_s", "gap"})
+                              "runtime_budget_s", "peak_ram_bytes", "ram_budget_bytes", "recomputations",
+                              "free_recomputations", "page_ins", "page_outs", "solve_time_s", "gap"})
             QVERIFY2(j.contains(f), f);
         QCOMPARE(j["status"].get<std::string>(), std::string("optimal"));
         QVERIFY(j["peak_ram_bytes"].get<std::int64_t>() <= j["ram_budget_bytes"].get<std::int64_t>());
@@ -44,6 +44,23 @@ private slots:
     // At one plain pass the paging plan is the whole problem; its message
     // gives the reason that holds (with --no-remat it used to give the
     // default's, a cost-free input read again, which it does not do).
+    // At 1.0x nothing can be recomputed but a node that costs nothing: the
+    // input, read again. Counted apart, so "recomputations 1" at 1.0x is
+    // not read as a layer computed twice.
+    void freeRecomputationsAreCountedApart()
+    {
+        const QStringList problem{"solve", "--model", "linear", "--platform", "m4", "--ram-budget", "4643",
+                                  "--runtime-budget", "1"};
+        const Run json = poet(problem + QStringList{"--json"});
+        QCOMPARE(json.code, 0);
+        const auto doc = nlohmann::json::parse(json.out.toStdString());
+        QVERIFY(doc.at("recomputations").get<int>() >= 1);
+        QCOMPARE(doc.at("free_recomputations").get<int>(), doc.at("recomputations").get<int>());
+        const Run human = poet(problem);
+        QVERIFY2(human.out.contains(" of them free: a node that costs nothing, as the input, read again)"),
+                 qPrintable(human.out));
+    }
+
     void pagingPlanSaysWhy()
     {
         const QStringList args{"solve", "--model", "linear", "--platform", "m4", "--ram-budget", "50%",
