@@ -41,7 +41,16 @@ int main(int argc, char** argv)
         // Named like every other message of this program ("poet: ..."), so
         // that in a script's log it says which program complained.
         app.failure_message([](const CLI::App* top, const CLI::Error& error) {
-            return "poet: " + CLI::FailureMessage::simple(top, error);
+            std::string text = CLI::FailureMessage::simple(top, error);
+            // An option given twice: CLI11 says "At Most 1 required but
+            // received 2", which reads as if the value were wrong.
+            const std::string twice = "At Most 1 required but received ";
+            if (const auto at = text.find(twice); at != std::string::npos) {
+                const auto end = text.find_first_not_of("0123456789", at + twice.size());
+                text.replace(at, end - at,
+                             "given " + text.substr(at + twice.size(), end - at - twice.size()) + " times; give it once");
+            }
+            return "poet: " + text;
         });
         const int code = app.exit(e);
         return code == 0 ? 0 : kBadInput;

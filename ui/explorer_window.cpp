@@ -544,7 +544,7 @@ bool ExplorerWindow::loadGraph(QString* error) {
     ram_->refreshUnit();  // the usable part of the budget is the new graph's
     updateBudgetMarks();
     const auto& g = problem_.graph;
-    problemInfo_->setText(tr("%1 layers (%2 forward incl. loss, %3 backward) \u2022 plain pass: %4 peak RAM, %5, %6 "
+    problemInfo_->setText(tr("%1 nodes (%2 forward incl. loss, %3 backward) \u2022 plain pass: %4 peak RAM, %5, %6 "
                              "\u2022 smallest budget that could work \u2265 %7")
                               .arg(g.size())
                               .arg(g.forwardCount())

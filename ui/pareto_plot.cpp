@@ -429,8 +429,15 @@ ParetoPlot::ParetoPlot(QWidget* parent) : QWidget(parent) {
         setResult(r);
         progress_->setVisible(false);
         cancel_->setVisible(false);
-        eta_->setText(r.cancelled ? tr("cancelled after %1 of %2 points").arg(r.done).arg(r.total)
-                                  : tr("%1 points (%2 from the cache)").arg(r.done).arg(r.cache_hits));
+        QString done = r.cancelled ? tr("cancelled after %1 of %2 points").arg(r.done).arg(r.total)
+                                   : tr("%1 points (%2 from the cache)").arg(r.done).arg(r.cache_hits);
+        // The sweep's notes (a strategy left out, a point given a tighter
+        // point's schedule): counted in the line, read in its tooltip.
+        QStringList notes;
+        for (const auto& n : r.notes) notes << QString::fromStdString(n);
+        if (!notes.isEmpty()) done += tr(", %n note(s): hover", nullptr, static_cast<int>(notes.size()));
+        eta_->setText(done);
+        eta_->setToolTip(notes.join(QLatin1Char('\n')));
     });
     rebuild();
 }

@@ -2,6 +2,7 @@
 
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QRegularExpression>
 #include <QTimer>
 #include <QToolButton>
 
@@ -15,6 +16,20 @@ QString q(const std::string& s) { return QString::fromStdString(s); }
 // A link that sets the RAM budget to `bytes` ("Use 300.0 KB").
 QString budgetLink(const QString& verb, std::int64_t bytes) {
     return QStringLiteral("<a href=\"budget:%1\">%2 %3</a>").arg(bytes).arg(verb, q(formatBytes(bytes)));
+}
+
+// The solver's messages give budgets in bytes ("below 1048576 B"), beside
+// links and sliders in the explorer's units ("Use 1.05 MB"): one unit.
+QString inExplorerUnits(QString message) {
+    static const QRegularExpression bytes(QStringLiteral("\\b(\\d+) B\\b"));
+    QString out;
+    qsizetype from = 0;
+    for (auto it = bytes.globalMatch(message); it.hasNext();) {
+        const QRegularExpressionMatch m = it.next();
+        out += message.mid(from, m.capturedStart() - from) + q(formatBytes(m.captured(1).toLongLong()));
+        from = m.capturedEnd();
+    }
+    return out + message.mid(from);
 }
 
 QColor toneColor(StatusTone t) {
@@ -78,7 +93,8 @@ StatusMessage statusForResult(const SolveResult& r, const StatusContext& ctx) {
         break;
     case SolveStatus::Infeasible: {
         m.tone = StatusTone::Bad;
-        QString reason = r.message.empty() ? QObject::tr("no schedule meets these budgets") : q(r.message).toHtmlEscaped();
+        QString reason = r.message.empty() ? QObject::tr("no schedule meets these budgets")
+                                           : inExplorerUnits(q(r.message).toHtmlEscaped());
         if (reason.endsWith('.')) reason.chop(1);
         // The solver's message says why, with the budgets in bytes; the link
         // sets the one that works (or, where none is known, the least that
@@ -104,7 +120,7 @@ StatusMessage statusForResult(const SolveResult& r, const StatusContext& ctx) {
         // The solver's message may add ways out, each after "; ": a budget
         // where a schedule exists (linked, first, as for Infeasible: it is
         // not repeated in bytes), and that paging on has one.
-        QStringList ways = q(r.message).toHtmlEscaped().split(QStringLiteral("; "));
+        QStringList ways = inExplorerUnits(q(r.message).toHtmlEscaped()).split(QStringLiteral("; "));
         ways.removeFirst();  // "no schedule found ...": said below
         const QString limit = QObject::tr("No schedule found within the time limit (%1 s)").arg(ctx.time_limit_s, 0, 'g', 3);
         if (r.ram_budget_that_works_bytes > ctx.ram_budget_bytes) {

@@ -135,8 +135,11 @@ QVariant SummaryModel::data(const QModelIndex& index, int role) const {
         }
         return {};
     case Qt::TextAlignmentRole:
-        return index.column() == Quantity ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
-                                          : QVariant(Qt::AlignRight | Qt::AlignVCenter);
+        // Figures align right; the status (words, spanning the row: see
+        // SummaryPanel::setResult) starts under "This schedule".
+        return index.column() == Quantity || row.key == QLatin1String("status")
+                   ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
+                   : QVariant(Qt::AlignRight | Qt::AlignVCenter);
     case RawValueRole: return row.raw;
     case KeyRole: return row.key;
     default: return {};

@@ -325,6 +325,8 @@ private slots:
             // A sweep's varied axis is not also fixed, nor is the other
             // axis's range given (each was silently ignored).
             {{"sweep", "--ram-budget", "50%"}, "--ram-budget: --vary ram sweeps the RAM budget"},
+            // Twice: not CLI11's "At Most 1 required but received 2".
+            {{"sweep", "--csv", "a.csv", "--csv", "b.csv"}, "--csv: given 2 times; give it once"},
             {{"sweep", "--vary", "runtime", "--ram-budget", "50%", "--runtime-budget", "1.7"},
              "--runtime-budget: --vary runtime sweeps the runtime factor"},
             {{"sweep", "--runtime-max", "1.5"}, "--runtime-min/--runtime-max: they set the range of --vary runtime"},

@@ -244,6 +244,17 @@ void TestUiModels::statusWords() {
              qPrintable(m.text));
     // The link comes before the reason, which a narrow window cuts off.
     QVERIFY2(m.text.indexOf("budget:300000") < m.text.indexOf("largest working set"), qPrintable(m.text));
+    // The solver's bytes are in the link's units ("Use 1.05 MB — ... below
+    // 1048576 B" mixed them).
+    r.message = "no schedule fits these budgets: the RAM budget is below 1048576 B, the smallest that holds one node "
+                "with all its inputs; a schedule exists at 1048576 B";
+    r.ram_budget_that_works_bytes = 1048576;
+    m = statusForResult(r, ctx);
+    QVERIFY2(m.text.contains("Use 1.05 MB") && m.text.contains("below 1.05 MB, the smallest") &&
+                 m.text.contains("exists at 1.05 MB") && !m.text.contains("1048576 B") &&
+                 m.text.contains("budget:1048576"),
+             qPrintable(m.text));
+    r.message = "RAM budget below the largest working set";
     r.ram_budget_that_works_bytes = 0;
     r.status = SolveStatus::Feasible;
     r.gap = 0.0123;

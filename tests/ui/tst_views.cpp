@@ -235,6 +235,12 @@ void TestViews::summaryPanelRenders() {
     QVERIFY(table->visualRect(status).width() >
             table->fontMetrics().horizontalAdvance(status.data().toString()) + table->fontMetrics().height() / 2);
     QVERIFY(table->visualRect(status).width() > table->columnWidth(SummaryModel::Value));
+    // It starts under "This schedule", as words do (right-aligned, it sat
+    // under "Ratio"); the figures stay right-aligned.
+    QCOMPARE(status.data(Qt::TextAlignmentRole).value<Qt::Alignment>() & Qt::AlignHorizontal_Mask, Qt::AlignLeft);
+    const QModelIndex energy = panel.model()->index(panel.model()->rowOf(QStringLiteral("total_energy_j")),
+                                                    SummaryModel::Value);
+    QCOMPARE(energy.data(Qt::TextAlignmentRole).value<Qt::Alignment>() & Qt::AlignHorizontal_Mask, Qt::AlignRight);
     // Cleared, no span is left over the empty table.
     panel.clear();
     QCOMPARE(table->columnSpan(status_row, SummaryModel::Value), 1);
