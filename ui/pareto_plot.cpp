@@ -492,6 +492,8 @@ bool ParetoPlot::runSweep(const SweepConfig& config) {
     result_.axis = config.axis;
     result_.model = config.problem.model;
     result_.platform = config.problem.platform;
+    result_.fixed_runtime_factor = config.problem.runtime_budget_factor;
+    result_.fixed_ram_budget_bytes = config.problem.ram_budget_bytes;
     result_.strategies = config.strategies;
     rebuild();
     return runner_->start(config);
