@@ -86,9 +86,7 @@ ExplorerWindow::ExplorerWindow(QWidget* parent) : QMainWindow(parent) {
         solveAct_->setEnabled(true);
         cancelAct_->setEnabled(false);
         lastStatus_ = r.status;
-        StatusContext ctx{problem_.ram_budget_bytes, min_budget_, timeLimit_->value(), problem_.options.paging,
-                          problem_.options.remat};
-        status_->showResult(r, ctx);
+        status_->showResult(r, statusContext());
         if (r.schedule) {
             showResult(r, true);
             if (r.status == SolveStatus::Optimal) cache_.insert(cacheKey(), r);
@@ -626,6 +624,11 @@ QString ExplorerWindow::cacheKey() const {
 
 double ExplorerWindow::relativeGap() const { return gap_->value() / 100.0; }
 
+StatusContext ExplorerWindow::statusContext() const {
+    return {problem_.ram_budget_bytes, min_budget_,         timeLimit_->value(),
+            problem_.options.paging,   problem_.options.remat, relativeGap()};
+}
+
 bool ExplorerWindow::isSolving() const { return bridge_->isBusy(); }
 
 void ExplorerWindow::solveNow() {
@@ -642,9 +645,7 @@ void ExplorerWindow::solveNow() {
         cancelAct_->setEnabled(false);
         SolveResult r = *hit;
         lastStatus_ = r.status;
-        StatusContext ctx{problem_.ram_budget_bytes, min_budget_, timeLimit_->value(), problem_.options.paging,
-                          problem_.options.remat};
-        status_->showResult(r, ctx);
+        status_->showResult(r, statusContext());
         showResult(r, true);
         emit solveSettled(true);
         return;

@@ -15,6 +15,7 @@
 #include "replay.h"
 #include "solve_result.h"
 #include "solver.h"
+#include "status_line.h"
 
 class QAction;
 class QCheckBox;
@@ -132,6 +133,7 @@ private:
     void writeSettings();
     QString cacheKey() const;
     double relativeGap() const;  // the gap box, as a fraction
+    StatusContext statusContext() const;  // what the status line words a result against
     void updateBudgetMarks();
 
     SolveBridge* bridge_;

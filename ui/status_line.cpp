@@ -13,20 +13,21 @@ namespace poet::ui {
 namespace {
 QString q(const std::string& s) { return QString::fromStdString(s); }
 
-// A link that sets the RAM budget to `bytes` ("Use 300.0 KB").
+// A link that sets the RAM budget to `bytes` ("Use 262,144 B"): exact, as
+// the budget box shows it; a rounded "262.1 KB" typed in did not fit.
 QString budgetLink(const QString& verb, std::int64_t bytes) {
-    return QStringLiteral("<a href=\"budget:%1\">%2 %3</a>").arg(bytes).arg(verb, q(formatBytes(bytes)));
+    return QStringLiteral("<a href=\"budget:%1\">%2 %3</a>").arg(bytes).arg(verb, q(formatBytesExact(bytes)));
 }
 
 // The solver's messages give budgets in bytes ("below 1048576 B"), beside
-// links and sliders in the explorer's units ("Use 1.05 MB"): one unit.
+// the links' and the budget box's "1,048,576 B": written the same way.
 QString inExplorerUnits(QString message) {
     static const QRegularExpression bytes(QStringLiteral("\\b(\\d+) B\\b"));
     QString out;
     qsizetype from = 0;
     for (auto it = bytes.globalMatch(message); it.hasNext();) {
         const QRegularExpressionMatch m = it.next();
-        out += message.mid(from, m.capturedStart() - from) + q(formatBytes(m.captured(1).toLongLong()));
+        out += message.mid(from, m.capturedStart() - from) + q(formatBytesExact(m.captured(1).toLongLong()));
         from = m.capturedEnd();
     }
     return out + message.mid(from);
@@ -49,15 +50,15 @@ StatusMessage statusForSolving(double elapsed_s, const std::optional<SolveResult
     m.tone = StatusTone::Busy;
     m.text = QObject::tr("Solving\u2026 %1 s").arg(elapsed_s, 0, 'f', 1);
     if (best && best->schedule)
-        m.text += QObject::tr(" \u2014 best so far %1, gap %2 %")
+        m.text += QObject::tr(" \u2014 best so far %1, gap %2")
                       .arg(q(formatEnergy(best->replay.total_energy_j)))
-                      .arg(best->gap * 100, 0, 'f', 1);
+                      .arg(q(formatGapPercent(best->gap)));
     m.text += QObject::tr(" (Esc cancels)");
     return m;
 }
 
 QString provenWithin(double gap) {
-    return gap >= 5e-5 ? QObject::tr("within %1 %").arg(gap * 100, 0, 'f', 2) : QString();
+    return gap >= 5e-5 ? QObject::tr("within %1").arg(q(formatGapPercent(gap))) : QString();
 }
 
 QString statusPhrase(const SolveResult& r) {
@@ -75,9 +76,14 @@ StatusMessage statusForResult(const SolveResult& r, const StatusContext& ctx) {
     case SolveStatus::Optimal:
     {
         m.tone = StatusTone::Good;
-        // Stopped at the target gap: say how close, not "proven optimal".
+        // Stopped at the target gap: say how close, not "proven optimal"
+        // (a longer solve may find a cheaper schedule within that gap).
         const QString within = provenWithin(r.gap);
-        const QString proven = within.isEmpty() ? QObject::tr("Proven optimal") : QObject::tr("Optimal %1").arg(within);
+        QString proven = QObject::tr("Proven optimal");
+        if (!within.isEmpty()) {
+            proven = QObject::tr("Within %1 of the optimum").arg(q(formatGapPercent(r.gap)));
+            if (ctx.target_gap > 0) proven += QObject::tr(" (target %1)").arg(q(formatGapPercent(ctx.target_gap)));
+        }
         m.text = cached ? QObject::tr("%1: %2 per iteration, peak RAM %3 (from the solve cache).")
                               .arg(proven, energy, q(formatBytes(r.replay.peak_ram_bytes)))
                         : QObject::tr("%1: %2 per iteration, peak RAM %3 (solved in %4).")
@@ -86,9 +92,8 @@ StatusMessage statusForResult(const SolveResult& r, const StatusContext& ctx) {
     }
     case SolveStatus::Feasible:
         m.tone = StatusTone::Warning;
-        m.text = QObject::tr("Feasible, not proven optimal: %1, gap %2 % (%3).")
-                     .arg(energy)
-                     .arg(r.gap * 100, 0, 'f', 2)
+        m.text = QObject::tr("Feasible, not proven optimal: %1, gap %2 (%3).")
+                     .arg(energy, q(formatGapPercent(r.gap)))
                      .arg(cached ? QObject::tr("from the solve cache") : QObject::tr("stopped after %1").arg(took));
         break;
     case SolveStatus::Infeasible: {

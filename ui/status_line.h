@@ -21,6 +21,7 @@ struct StatusContext {
     std::int64_t min_budget_lower_bound_bytes = 0;  // minimumFeasibleBudgetLowerBound
     double time_limit_s = 0;
     bool paging = true, remat = true;
+    double target_gap = 0;  // the gap the solve was asked to stop at (relative)
 };
 
 enum class StatusTone { Neutral, Busy, Good, Warning, Bad };

@@ -39,7 +39,7 @@ void SummaryModel::setResult(const Problem& problem, const SolveResult& result, 
     add("source", tr("Source"), QString::fromUtf8(toString(result.source)), QString(), QString(),
         tr("Where the schedule came from: a heuristic, a cache, a solver incumbent, or the proven optimum."),
         static_cast<double>(result.source));
-    add("gap", tr("Gap"), has ? QStringLiteral("%1 %").arg(result.gap * 100, 0, 'f', 2) : QString(), QString(),
+    add("gap", tr("Gap"), has ? q(formatGapPercent(result.gap)) : QString(), QString(),
         QString(), tr("Relative distance between this schedule's energy and the best proven lower bound."),
         result.gap);
     // Also where no schedule was found in time: what any schedule would cost

@@ -63,4 +63,12 @@ std::string formatFactor(double factor) {
     return s + "x";
 }
 
+std::string formatGapPercent(double gap) {
+    const double percent = gap * 100;
+    char buf[64];
+    const int digits = percent >= 1 ? 3 : 2;
+    return std::string(buf, std::to_chars(buf, buf + sizeof buf, percent, std::chars_format::general, digits).ptr) +
+           " %";
+}
+
 }  // namespace poet::ui

@@ -13,5 +13,9 @@ std::string formatEnergy(double joules);            // "7.8895 J", "12.3 mJ"
 std::string formatSeconds(double seconds);          // "1.234 s", "12.3 ms"
 std::string formatRatio(double ratio);              // "1.23x"
 std::string formatFactor(double factor);            // a runtime budget: "1.50x", "1.002x"
+// A relative gap in percent: two significant digits below 1 % (0.014 % is
+// not "0.01 %", the target it missed), three above: "0.014 %", "0.5 %",
+// "1.23 %", "5 %".
+std::string formatGapPercent(double gap);
 
 }  // namespace poet::ui

@@ -137,7 +137,7 @@ void TestUiModels::summaryModelPassesTester() {
     r.gap = 0.005;
     model.setResult(p, r, plain);
     QCOMPARE(model.index(model.rowOf("status"), SummaryModel::Value).data().toString(),
-             QStringLiteral("optimal within 0.50 %"));
+             QStringLiteral("optimal within 0.5 %"));
     SolveResult none;
     none.status = SolveStatus::Infeasible;
     model.setResult(p, none, plain);
@@ -232,7 +232,7 @@ void TestUiModels::statusWords() {
     r.status = SolveStatus::Infeasible;
     r.message = "RAM budget below the largest working set";
     StatusMessage m = statusForResult(r, ctx);
-    QVERIFY2(m.text.contains("Infeasible") && m.text.contains("largest working set") && m.text.contains("262.1 KB") &&
+    QVERIFY2(m.text.contains("Infeasible") && m.text.contains("largest working set") && m.text.contains("Try 262,100 B") &&
                  m.text.contains("budget:262100"),
              qPrintable(m.text));
     QCOMPARE(m.tone, StatusTone::Bad);
@@ -240,18 +240,19 @@ void TestUiModels::statusWords() {
     // not the lower bound.
     r.ram_budget_that_works_bytes = 300000;
     m = statusForResult(r, ctx);
-    QVERIFY2(m.text.contains("Use 300.0 KB") && m.text.contains("budget:300000") && !m.text.contains("budget:262100"),
+    QVERIFY2(m.text.contains("Use 300,000 B") && m.text.contains("budget:300000") && !m.text.contains("budget:262100"),
              qPrintable(m.text));
     // The link comes before the reason, which a narrow window cuts off.
     QVERIFY2(m.text.indexOf("budget:300000") < m.text.indexOf("largest working set"), qPrintable(m.text));
-    // The solver's bytes are in the link's units ("Use 1.05 MB — ... below
-    // 1048576 B" mixed them).
+    // The solver's bytes are written as the link's ("Use 1.05 MB — ...
+    // below 1048576 B" mixed them), exactly: "262.1 KB" typed in is 262,100
+    // B, which did not fit where 262,144 B was the smallest that works.
     r.message = "no schedule fits these budgets: the RAM budget is below 1048576 B, the smallest that holds one node "
                 "with all its inputs; a schedule exists at 1048576 B";
     r.ram_budget_that_works_bytes = 1048576;
     m = statusForResult(r, ctx);
-    QVERIFY2(m.text.contains("Use 1.05 MB") && m.text.contains("below 1.05 MB, the smallest") &&
-                 m.text.contains("exists at 1.05 MB") && !m.text.contains("1048576 B") &&
+    QVERIFY2(m.text.contains("Use 1,048,576 B") && m.text.contains("below 1,048,576 B, the smallest") &&
+                 m.text.contains("exists at 1,048,576 B") && !m.text.contains("1048576 B") &&
                  m.text.contains("budget:1048576"),
              qPrintable(m.text));
     r.message = "RAM budget below the largest working set";
@@ -261,7 +262,19 @@ void TestUiModels::statusWords() {
     m = statusForResult(r, ctx);
     QVERIFY2(m.text.contains("gap 1.23 %"), qPrintable(m.text));
     r.status = SolveStatus::Optimal;
-    QVERIFY2(statusForResult(r, ctx).text.contains("Optimal within 1.23 %"), qPrintable(statusForResult(r, ctx).text));
+    QVERIFY2(statusForResult(r, ctx).text.contains("Within 1.23 % of the optimum:"),
+             qPrintable(statusForResult(r, ctx).text));
+    // Against the target it stopped at, with two significant digits below
+    // 1 % (0.014 % read "0.01 %", as if the 0.01 % target were met).
+    ctx.target_gap = 0.005;
+    r.gap = 0.0007;
+    QVERIFY2(statusForResult(r, ctx).text.contains("Within 0.07 % of the optimum (target 0.5 %):"),
+             qPrintable(statusForResult(r, ctx).text));
+    r.status = SolveStatus::Feasible;
+    r.gap = 0.00014;
+    QVERIFY2(statusForResult(r, ctx).text.contains("gap 0.014 %"), qPrintable(statusForResult(r, ctx).text));
+    r.status = SolveStatus::Optimal;
+    r.gap = 0.0123;
     r.gap = 0;
     QVERIFY(statusForResult(r, ctx).text.contains("Proven optimal"));
     r.status = SolveStatus::NoSolution;
@@ -275,7 +288,7 @@ void TestUiModels::statusWords() {
                 "with paging on, a schedule exists at these budgets";
     r.ram_budget_that_works_bytes = 300000;
     m = statusForResult(r, ctx);
-    QVERIFY2(m.text.contains("time limit (5 s). <a href=\"budget:300000\">Use 300.0 KB</a> \u2014 a schedule exists "
+    QVERIFY2(m.text.contains("time limit (5 s). <a href=\"budget:300000\">Use 300,000 B</a> \u2014 a schedule exists "
                              "there; with paging on, a schedule exists at these budgets. Or raise the time limit."),
              qPrintable(m.text));
     QVERIFY2(!m.text.contains("300000 B"), qPrintable(m.text));
@@ -287,6 +300,10 @@ void TestUiModels::units() {
     QCOMPARE(QString::fromStdString(formatBytes(262100)), QStringLiteral("262.1 KB"));
     QCOMPARE(QString::fromStdString(formatBytes(3000000)), QStringLiteral("3.00 MB"));
     QCOMPARE(QString::fromStdString(formatBytesExact(2451072)), QStringLiteral("2,451,072 B"));
+    QCOMPARE(QString::fromStdString(formatGapPercent(0.00014)), QStringLiteral("0.014 %"));
+    QCOMPARE(QString::fromStdString(formatGapPercent(0.005)), QStringLiteral("0.5 %"));
+    QCOMPARE(QString::fromStdString(formatGapPercent(0.0123)), QStringLiteral("1.23 %"));
+    QCOMPARE(QString::fromStdString(formatGapPercent(0.05)), QStringLiteral("5 %"));
 }
 
 QTEST_MAIN(TestUiModels)
