@@ -68,7 +68,7 @@ void addValidateCommand(CLI::App& root, int& exit_code)
         const std::vector<std::string> problems = rep.valid ? claimsTheReplayRefutes(s, p, rep) : rep.errors;
         std::cout << *file << ": replayed as " << s.model << " on " << s.platform << ", RAM budget "
                   << s.ram_budget_bytes << " B, runtime " << s.runtime_budget_factor << "x, paging "
-                  << (s.options.paging ? "on" : "off") << ", recomputation " << (s.options.remat ? "on" : "off")
+                  << (s.options.paging ? "on" : "off") << ", remat " << (s.options.remat ? "on" : "off")
                   << '\n';
         if (problems.empty()) {
             std::cout << *file << ": valid; total energy " << rep.total_energy_j << " J, runtime " << rep.runtime_s

@@ -15,14 +15,23 @@ public:
     template <typename... Parts>
     void add(int stage, int node, const Parts&... parts)
     {
+        addUnplaced(where(stage, node), ": ", parts...);
+    }
+    // An error that says where it is itself (a run of stages).
+    template <typename... Parts>
+    void addUnplaced(const Parts&... parts)
+    {
         if (errors.size() >= kMaxErrors) {  // the first ones tell the story
             ++not_listed;
             return;
         }
         std::ostringstream os;
-        os << "stage " << stage << ", node " << node << " (" << g_.node(node).name << "): ";
         (os << ... << parts);
         errors.push_back(os.str());
+    }
+    std::string where(int stage, int node) const
+    {
+        return "stage " + std::to_string(stage) + ", node " + std::to_string(node) + " (" + g_.node(node).name + ")";
     }
     // A fault of the whole schedule, not of one op: listed first, never dropped.
     template <typename... Parts>
@@ -40,6 +49,41 @@ private:
     const Graph& g_;
 };
 
+// Stages over the RAM budget, one error per run of consecutive stages (one
+// fault, as a value held too long, spans many: listed per op or per stage
+// it filled the list), at the run's worst op.
+class OverBudgetRuns {
+public:
+    OverBudgetRuns(ErrorLog& log, std::int64_t budget) : log_(log), budget_(budget) {}
+    // Stage t's ops over the budget (`ops` > 0), the most RAM at `op`.
+    void over(int t, int ops, int op, std::int64_t most)
+    {
+        if (ops_ > 0 && t != last_ + 1) flush();
+        if (ops_ == 0) first_ = t;
+        last_ = t;
+        ops_ += ops;
+        if (most > most_) most_ = most, stage_ = t, op_ = op;
+    }
+    void flush()
+    {
+        if (ops_ == 0) return;
+        if (first_ == last_)
+            log_.add(stage_, op_, "RAM over budget: ", most_, " B in use, budget ", budget_, " B (over at ", ops_,
+                     ops_ == 1 ? " op)" : " ops)");
+        else
+            log_.addUnplaced("stages ", first_, " to ", last_, ": RAM over budget at ", ops_, " ops, the most ", most_,
+                             " B at ", log_.where(stage_, op_), ", budget ", budget_, " B");
+        ops_ = 0;
+        most_ = -1;
+    }
+
+private:
+    ErrorLog& log_;
+    std::int64_t budget_;
+    int first_ = 0, last_ = 0, ops_ = 0, stage_ = 0, op_ = 0;
+    std::int64_t most_ = -1;
+};
+
 }  // namespace
 
 ReplayReport replaySchedule(const Graph& g, const Schedule& s, const ReplayLimits& limits)
@@ -54,6 +98,7 @@ ReplayReport replaySchedule(const Graph& g, const Schedule& s, const ReplayLimit
     }
 
     rep.ram_trace.assign(n, {});
+    OverBudgetRuns overBudget(log, limits.ram_budget_bytes);
     for (int t = 0; t < n; ++t) {
         // What the previous stage left behind.
         auto inRamAfterPrevious = [&](int i) {
@@ -84,8 +129,7 @@ ReplayReport replaySchedule(const Graph& g, const Schedule& s, const ReplayLimit
             if (s.S_RAM(t, i)) ram += g.node(i).memory_bytes;
         auto& trace = rep.ram_trace[t];
         trace.reserve(t + 1);
-        // Over-budget ops of this stage: one fault, reported once at its worst op.
-        int opsOver = 0, worstOp = -1;
+        int opsOver = 0, worstOp = -1;  // over-budget ops of this stage, and the one with the most RAM
         for (int k = 0; k <= t; ++k) {
             if (k > 0 && s.R(t, k - 1)) {
                 // Release the inputs of the previous op that no later op of this stage reads.
@@ -118,9 +162,7 @@ ReplayReport replaySchedule(const Graph& g, const Schedule& s, const ReplayLimit
                 if (worstOp < 0 || ram > trace[worstOp]) worstOp = k;
             }
         }
-        if (opsOver > 0)
-            log.add(t, worstOp, "RAM over budget: ", trace[worstOp], " bytes in use, budget ", limits.ram_budget_bytes,
-                    opsOver > 1 ? " (the stage's most; over at " + std::to_string(opsOver) + " of its ops)" : "");
+        if (opsOver > 0) overBudget.over(t, opsOver, worstOp, trace[worstOp]);
         for (int i = 0; i < n; ++i) {
             if (s.M_in(t, i)) {
                 rep.paging_energy_j += g.node(i).pagein_energy_j;
@@ -132,6 +174,7 @@ ReplayReport replaySchedule(const Graph& g, const Schedule& s, const ReplayLimit
             }
         }
     }
+    overBudget.flush();
     rep.recomputations = s.R.count() - n;
     rep.total_energy_j = rep.compute_energy_j + rep.paging_energy_j;
     if (limits.runtime_budget_s >= 0 && rep.runtime_s > acceptedRuntimeS(limits))

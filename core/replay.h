@@ -33,8 +33,9 @@ inline double acceptedRuntimeS(const ReplayLimits& limits) { return limits.runti
 struct ReplayReport {
     bool valid = false;
     // Empty when valid. Each names its stage and node, except a fault of the
-    // whole schedule (its runtime), listed first; an over-budget stage is one
-    // error, at its worst op. At most 50 are listed: errors_not_listed counts the rest.
+    // whole schedule (its runtime), listed first; a run of stages over the
+    // RAM budget is one error, naming its worst op. At most 50 are listed:
+    // errors_not_listed counts the rest.
     std::vector<std::string> errors;
     int errors_not_listed = 0;
 

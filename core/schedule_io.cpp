@@ -1,6 +1,8 @@
 #include "schedule_io.h"
 
+#include <cmath>
 #include <fstream>
+#include <regex>
 #include <sstream>
 #include <stdexcept>
 #include <type_traits>
@@ -106,6 +108,13 @@ LoadedSchedule readScheduleDocument(const std::filesystem::path& file)
     try {
         doc = json::parse(in);
     } catch (const json::parse_error& e) {
+        // nlohmann's text: "[json.exception.parse_error.101] parse error at
+        // line 2, column 1: syntax error while ...": as file:line:column.
+        static const std::regex where(R"(at line (\d+), column (\d+): (.*))");
+        const std::string text = e.what();
+        if (std::smatch m; std::regex_search(text, m, where))
+            throw std::runtime_error(file.string() + ":" + m[1].str() + ":" + m[2].str() + ": not valid JSON (" +
+                                     m[3].str() + ")");
         throw std::runtime_error(file.string() + ": not valid JSON: " + e.what());
     } catch (const std::ios_base::failure& e) {  // a read error after the open (libstdc++'s text names no file)
         throw std::runtime_error(file.string() + ": cannot read: " + e.what());
@@ -157,6 +166,15 @@ LoadedSchedule readFields(const json& doc, const std::string& file)
     read(out.runtime_budget_factor, "runtime_budget_factor", "a number");
     read(out.options.paging, "paging", "true or false");
     read(out.options.remat, "remat", "true or false");
+    // The problem's own fields, named as such (validate passed a negative
+    // budget on as "--ram-budget: must be positive", an option not given).
+    auto positive = [&](double value, const char* name) {
+        if (!(value > 0) || !std::isfinite(value))
+            throw std::runtime_error(file + ": field '" + name + "' must be positive, got " + field(name).dump());
+    };
+    positive(static_cast<double>(out.ram_budget_bytes), "ram_budget_bytes");
+    positive(out.runtime_budget_factor, "runtime_budget_factor");
+    positive(out.batch_size, "batch_size");
     auto claim = [&]<class T>(std::optional<T>& into, const char* name, const char* kind) {
         if (doc.contains(name) && !doc.at(name).is_null()) into = fieldAs<T>(doc.at(name), file, name, kind);
     };

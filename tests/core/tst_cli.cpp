@@ -180,8 +180,10 @@ private slots:
         }
     }
 
-    // A schedule over budget at every stage: one line per stage, the list
-    // cut at 50 and the cut said (it read "INVALID (50 problems)" of 81).
+    // A schedule over budget at every stage is one fault, one line (it was
+    // one per op, then per stage: "INVALID (110 problems)" of one overflow);
+    // a list longer than 50 says where it is cut (it read "INVALID (50
+    // problems)" of 81).
     void validateSaysWhereItCutsTheList()
     {
         QTemporaryDir dir;
@@ -192,20 +194,48 @@ private slots:
                  0);
         QFile f(file);
         QVERIFY(f.open(QIODevice::ReadOnly));
-        auto doc = nlohmann::json::parse(f.readAll().toStdString());
+        const auto doc = nlohmann::json::parse(f.readAll().toStdString());
         f.close();
         const int nodes = static_cast<int>(doc["schedule"]["R"].size());
-        QVERIFY(nodes > 50);
-        doc["ram_budget_bytes"] = 1;
+        auto validateWith = [&](const std::function<void(nlohmann::json&)>& change) {
+            nlohmann::json d = doc;
+            change(d);
+            QFile out(file);
+            if (!out.open(QIODevice::WriteOnly | QIODevice::Truncate)) return Run{-1, {}, {}};
+            out.write(QByteArray::fromStdString(d.dump()));
+            out.close();
+            return poet({"validate", file});
+        };
+        const Run over = validateWith([](nlohmann::json& d) { d["ram_budget_bytes"] = 1; });
+        QCOMPARE(over.code, 6);
+        QVERIFY2(over.out.contains("INVALID (1 problem)\n") &&
+                     over.out.contains(QString("  stages 0 to %1: RAM over budget at ").arg(nodes - 1)) &&
+                     over.out.contains(", budget 1 B\n"),
+                 qPrintable(over.out));
+        const Run absent = validateWith([](nlohmann::json& d) {
+            for (auto& row : d["schedule"]["S_RAM"]) row = nlohmann::json::array();
+        });
+        QCOMPARE(absent.code, 6);
+        const QRegularExpressionMatch m =
+            QRegularExpression(R"(INVALID \((\d+) problems; the first 50 listed\))").match(absent.out);
+        QVERIFY2(m.hasMatch() && m.captured(1).toInt() > 50, qPrintable(absent.out.left(400)));
+        QCOMPARE(absent.out.count("value read while absent"), 50);
+
+        // The file's own fields are named as such (a negative budget was
+        // "--ram-budget: must be positive", an option validate has not got),
+        // and a JSON syntax error as file:line:column.
+        const Run negative = validateWith([](nlohmann::json& d) { d["ram_budget_bytes"] = -5; });
+        QCOMPARE(negative.code, 4);
+        QVERIFY2(negative.err.contains(file + ": field 'ram_budget_bytes' must be positive, got -5"),
+                 qPrintable(negative.err));
         QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
-        f.write(QByteArray::fromStdString(doc.dump()));
+        f.write("{\n");
         f.close();
-        const Run r = poet({"validate", file});
-        QCOMPARE(r.code, 6);
-        QVERIFY2(r.out.contains(QString("INVALID (%1 problems; the first 50 listed)").arg(nodes)), qPrintable(r.out));
-        QCOMPARE(r.out.count("RAM over budget"), 50);
-        QVERIFY2(r.out.contains("stage 1, node 1 (") && r.out.contains("(the stage's most; over at 2 of its ops)"),
-                 qPrintable(r.out));
+        const Run broken = poet({"validate", file});
+        QCOMPARE(broken.code, 4);
+        QVERIFY2(broken.err.contains(file + ":2:1: not valid JSON (syntax error") &&
+                     !broken.err.contains("json.exception"),
+                 qPrintable(broken.err));
     }
 
     // The MILP file, read back by CoinMpsIO (not by the code that wrote it):
