@@ -70,10 +70,12 @@ json resultSummaryJson(const Problem& problem, const SolveResult& r)
     j["free_recomputations"] = has ? json(rep.free_recomputations) : json();
     j["page_ins"] = has ? json(rep.page_ins) : json();
     j["page_outs"] = has ? json(rep.page_outs) : json();
-    j["best_bound_j"] = r.best_bound_j;
-    j["gap"] = r.gap;
+    // Null where there is nothing to say, as for the figures above: a gap
+    // of 0 with no schedule read as proven, and -1 s is no time.
+    j["best_bound_j"] = r.status == SolveStatus::Infeasible ? json() : json(r.best_bound_j);
+    j["gap"] = has ? json(r.gap) : json();
     j["solve_time_s"] = r.solve_time_s;
-    j["first_solution_time_s"] = r.first_solution_time_s;
+    j["first_solution_time_s"] = r.first_solution_time_s >= 0 ? json(r.first_solution_time_s) : json();
     j["variables"] = r.variables;
     j["constraints"] = r.constraints;
     j["replay_valid"] = has && rep.valid;

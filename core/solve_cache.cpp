@@ -55,7 +55,7 @@ std::optional<Stored> load(const std::filesystem::path& file, const Problem& pro
         const auto status = solveStatusFromString(doc.at("status").get<std::string>());
         if (!status) return std::nullopt;
         s.result.status = *status;
-        s.result.best_bound_j = doc.at("best_bound_j").get<double>();
+        if (!doc.at("best_bound_j").is_null()) s.result.best_bound_j = doc.at("best_bound_j").get<double>();
         s.ram_budget_bytes = doc.at("ram_budget_bytes").get<std::int64_t>();
         s.runtime_budget_factor = doc.at("runtime_budget_factor").get<double>();
         s.options.paging = doc.at("paging").get<bool>();
