@@ -72,6 +72,12 @@ CLI::Validator positiveWholeNumber()
     return numberCheck([](double v) { return v >= 1 && v == std::floor(v) && v <= 1e9; }, "a positive whole number");
 }
 
+CLI::Validator wholeNumberFrom(int lo, int hi)
+{
+    return numberCheck([lo, hi](double v) { return v >= lo && v <= hi && v == std::floor(v); },
+                       "a whole number from " + std::to_string(lo) + " to " + std::to_string(hi));
+}
+
 CLI::Validator fractionFrom0To1()
 {
     return numberCheck([](double v) { return v >= 0 && v <= 1; }, "a fraction from 0 to 1 (0.005 = 0.5%)");

@@ -48,6 +48,7 @@ Problem loadProblem(const ProblemArgs& args);
 CLI::Validator positiveNumber();
 CLI::Validator positiveWholeNumber();
 CLI::Validator fractionFrom0To1();  // a relative gap: 0.005 = 0.5%
+CLI::Validator wholeNumberFrom(int lo, int hi);  // --threads, --points ("Value 0 not in range 1 to 64")
 
 // Throws BadInput ("--out: x.json: is a directory") unless `path`, the value
 // of `option`, can be written: checked before a solve or a sweep, not after.

@@ -133,7 +133,7 @@ void addSolveCommand(CLI::App& root, int& exit_code)
                     "Cores to use: with 2, the paging plan runs beside the lower bounds, and CBC's search gets 2 "
                     "threads")
         ->capture_default_str()
-        ->check(CLI::Range(1, 64));
+        ->check(wholeNumberFrom(1, 64));
     cmd->add_option("--gap", args->gap, "Stop at this relative gap (0.01 = 1%)")
         ->capture_default_str()
         ->check(fractionFrom0To1());

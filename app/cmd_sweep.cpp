@@ -88,6 +88,11 @@ int runSweepCommand(const SweepArgs& a) {
 
     SweepConfig cfg;
     cfg.problem = loadProblem(a.problem);
+    if (const std::int64_t lower = minimumFeasibleBudgetLowerBound(cfg.problem.graph);
+        a.vary == "runtime" && cfg.problem.ram_budget_bytes < lower)
+        throw BadInput("--ram-budget: " + std::to_string(cfg.problem.ram_budget_bytes) + " B is below " +
+                       std::to_string(lower) +
+                       " B, the smallest that holds one node with all its inputs: no point of this sweep can fit");
     if (!a.csv.empty()) checkOutputFile("--csv", a.csv);
     if (!a.plot.empty()) checkOutputFile("--plot", a.plot);
     cfg.axis = a.vary == "ram" ? SweepAxis::RamBudget : SweepAxis::RuntimeFactor;
@@ -95,6 +100,7 @@ int runSweepCommand(const SweepArgs& a) {
     cfg.strategies = a.strategies;
     cfg.runtime_min = a.runtime_min;
     cfg.runtime_max = a.runtime_max;
+    if (cfg.axis == SweepAxis::RuntimeFactor && a.runtime_min == a.runtime_max) cfg.points = 1;  // one factor
     cfg.solver.time_limit_s = a.time_limit_s;
     cfg.solver.relative_gap = a.gap;
     cfg.solver.threads = a.threads;
@@ -103,11 +109,15 @@ int runSweepCommand(const SweepArgs& a) {
     const bool tty = ::isatty(STDERR_FILENO);
     std::optional<InterruptWatch> interrupt;  // Ctrl-C ends the sweep, until its result is printed
     interrupt.emplace();
-    std::fprintf(stderr, "sweep %s on %s: %d points x %zu strategies, %s\n", cfg.problem.model.c_str(),
-                 cfg.problem.platform.c_str(), cfg.points, cfg.strategies.size(),
-                 cfg.axis == SweepAxis::RamBudget
-                     ? ("runtime budget " + std::to_string(cfg.problem.runtime_budget_factor) + "x").c_str()
-                     : ("RAM budget " + std::to_string(cfg.problem.ram_budget_bytes) + " B").c_str());
+    {
+        std::ostringstream head;
+        head << "sweep " << cfg.problem.model << " on " << cfg.problem.platform << ": " << cfg.points
+             << (cfg.points == 1 ? " point x " : " points x ") << cfg.strategies.size()
+             << (cfg.strategies.size() == 1 ? " strategy, " : " strategies, ");
+        if (cfg.axis == SweepAxis::RamBudget) head << "runtime budget " << cfg.problem.runtime_budget_factor << "x";
+        else head << "RAM budget " << cfg.problem.ram_budget_bytes << " B";
+        std::fprintf(stderr, "%s\n", head.str().c_str());
+    }
     const SweepResult res = runSweep(
         cfg,
         [&](const SweepProgress& p) {
@@ -119,7 +129,7 @@ int runSweepCommand(const SweepArgs& a) {
             line << ": " << toString(r.status);
             if (r.hasSchedule()) {
                 char e[48];
-                std::snprintf(e, sizeof e, " %.6f J", r.total_energy_j);
+                std::snprintf(e, sizeof e, " %.9g J", r.total_energy_j);  // 0.000456 J hid the differences
                 line << e;
             }
             if (r.from_cache) line << " (cached)";
@@ -160,7 +170,7 @@ void addSweepCommand(CLI::App& root, int& exit_code) {
     addProblemOptions(cmd, args->problem, /*require_budget=*/false);
     cmd->add_option("--points", args->points, "Number of budgets (between the smallest feasible and the plain-pass peak)")
         ->capture_default_str()
-        ->check(CLI::Range(1, 1000));
+        ->check(wholeNumberFrom(1, 1000));
     cmd->add_option("--strategies", args->strategies,
                     "Comma-separated: poet,remat-only,paging-only,chen-sqrtn,chen-greedy,revolve,dtr,plain")
         ->delimiter(',')
@@ -174,7 +184,7 @@ void addSweepCommand(CLI::App& root, int& exit_code) {
         ->capture_default_str()
         ->check(positiveNumber());
     cmd->add_option("--csv", args->csv, "Write the rows to this CSV file (default: stdout)");
-    cmd->add_option("--plot", args->plot, "Write the plot to this file (.pdf, .svg, .png)");
+    cmd->add_option("--plot", args->plot, "Write the plot to this file (.pdf, .svg, .png; .csv writes the rows)");
     cmd->add_option("--time-limit", args->time_limit_s, "Wall-clock limit per MILP point, seconds")
         ->capture_default_str()
         ->check(positiveNumber());
@@ -183,7 +193,7 @@ void addSweepCommand(CLI::App& root, int& exit_code) {
         ->check(fractionFrom0To1());
     cmd->add_option("--threads", args->threads, "Cores per point (see `poet solve --help`)")
         ->capture_default_str()
-        ->check(CLI::Range(1, 64));
+        ->check(wholeNumberFrom(1, 64));
     cmd->add_option("--cache-dir", args->cache_dir, "Reuse solved points from (and store them in) this directory");
     cmd->callback([args, cmd, &exit_code] {
         args->ram_budget_given = cmd->count("--ram-budget") > 0;

@@ -1,9 +1,31 @@
 // `poet`: the command line face of the core. Each subcommand lives in its own
 // cmd_*.cpp; this file only registers them and maps errors to exit codes.
 #include <iostream>
+#include <regex>
+#include <string>
+#include <utility>
 
 #include "cli_commands.h"
 #include "cli_common.h"
+
+namespace {
+
+// CLI11's parse errors in this program's words: some read as if something
+// else were wrong ("At Most 1 required but received 2" of an option given
+// twice; "1 required TEXT missing" of an option with no value).
+std::string inPlainWords(std::string text)
+{
+    static const std::pair<std::regex, const char*> rewrites[] = {
+        {std::regex("At Most 1 required but received (\\d+)"), "given $1 times; give it once"},
+        {std::regex("1 required [^\\n]* missing"), "needs a value"},
+        {std::regex("The following arguments? (was|were) not expected: "), "not an option or argument here: "},
+        {std::regex("A subcommand is required"), "give a command: solve, validate, list, info or sweep"},
+    };
+    for (const auto& [pattern, words] : rewrites) text = std::regex_replace(text, pattern, words);
+    return text;
+}
+
+}  // namespace
 
 int main(int argc, char** argv)
 {
@@ -12,7 +34,8 @@ int main(int argc, char** argv)
                  "(rematerialization + paging, POET ICML 2022) with COIN-OR CBC"};
     app.footer(
         "Exit codes: 0 solved (optimal or feasible), 1 internal error, 2 infeasible (proven), "
-        "3 no schedule within the time limit, 4 bad input, 5 cancelled, 6 schedule rejected by the replay.");
+        "3 no schedule within the time limit, 4 bad input, 5 interrupted (Ctrl-C) before any schedule, "
+        "6 schedule rejected by the replay (validate).");
     app.require_subcommand(1);
     int exit_code = kSolved;
     addSolveCommand(app, exit_code);
@@ -41,16 +64,7 @@ int main(int argc, char** argv)
         // Named like every other message of this program ("poet: ..."), so
         // that in a script's log it says which program complained.
         app.failure_message([](const CLI::App* top, const CLI::Error& error) {
-            std::string text = CLI::FailureMessage::simple(top, error);
-            // An option given twice: CLI11 says "At Most 1 required but
-            // received 2", which reads as if the value were wrong.
-            const std::string twice = "At Most 1 required but received ";
-            if (const auto at = text.find(twice); at != std::string::npos) {
-                const auto end = text.find_first_not_of("0123456789", at + twice.size());
-                text.replace(at, end - at,
-                             "given " + text.substr(at + twice.size(), end - at - twice.size()) + " times; give it once");
-            }
-            return "poet: " + text;
+            return "poet: " + inPlainWords(CLI::FailureMessage::simple(top, error));
         });
         const int code = app.exit(e);
         return code == 0 ? 0 : kBadInput;

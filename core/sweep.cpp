@@ -341,10 +341,14 @@ SweepResult runSweep(const SweepConfig& config, const SweepProgressCallback& pro
             points.push_back(std::move(p));
         }
     } else {
-        const int n = std::max(1, config.points);
+        // One point where the range is one factor (three were the same point).
+        const int n = config.runtime_min == config.runtime_max ? 1 : std::max(1, config.points);
         for (int i = 0; i < n; ++i) {
-            const double f = n == 1 ? config.runtime_max
-                                    : config.runtime_min + (config.runtime_max - config.runtime_min) * i / (n - 1);
+            double f = n == 1 ? config.runtime_max
+                              : config.runtime_min + (config.runtime_max - config.runtime_min) * i / (n - 1);
+            // To nine decimals: 1.4, not 1.4000000000000001, in the CSV and the
+            // progress (no budget is finer than that).
+            f = std::round(f * 1e9) / 1e9;
             result.runtime_factors.push_back(f);
             Problem p = base;
             p.runtime_budget_factor = f;

@@ -552,6 +552,25 @@ private slots:
                  note.c_str());
     }
 
+    // The runtime factors are the decimals asked for (the CSV said
+    // 1.4000000000000001), and a range of one factor is one point (it was
+    // three, the same).
+    void sweep_runtimeFactorsAreRound() {
+        SweepConfig cfg;
+        cfg.problem.graph = chain(4);
+        cfg.problem.ram_budget_bytes = plainPassPeakBytes(cfg.problem.graph);
+        cfg.axis = SweepAxis::RuntimeFactor;
+        cfg.strategies = {"plain"};
+        cfg.points = 4;
+        cfg.runtime_min = 1.0;
+        cfg.runtime_max = 1.6;
+        QCOMPARE(runSweep(cfg).runtime_factors, (std::vector<double>{1.0, 1.2, 1.4, 1.6}));
+        QVERIFY(sweepCsv(runSweep(cfg)).find("1.4000000000000001") == std::string::npos);
+        cfg.runtime_min = 1.5;
+        cfg.runtime_max = 1.5;
+        QCOMPARE(runSweep(cfg).runtime_factors, (std::vector<double>{1.5}));
+    }
+
     void sweep_servedFromCache() {
         QTemporaryDir dir;
         QVERIFY(dir.isValid());

@@ -357,6 +357,16 @@ private slots:
             {{"sweep", "--ram-budget", "50%"}, "--ram-budget: --vary ram sweeps the RAM budget"},
             // Twice: not CLI11's "At Most 1 required but received 2".
             {{"sweep", "--csv", "a.csv", "--csv", "b.csv"}, "--csv: given 2 times; give it once"},
+            // CLI11's other words: "1 required TEXT missing", "Value 0 not in
+            // range 1 to 64", "The following argument was not expected".
+            {{"solve", "--ram-budget"}, "--ram-budget: needs a value"},
+            {{"solve", "--ram-budget", "1MB", "--threads", "0"}, "--threads: must be a whole number from 1 to 64, got '0'"},
+            {{"sweep", "--points", "0"}, "--points: must be a whole number from 1 to 1000, got '0'"},
+            {{"solve", "--ram-budget", "1MB", "extra"}, "not an option or argument here: extra"},
+            // A fixed RAM budget no point can fit: said before the sweep (it
+            // ran every point and exited 0).
+            {{"sweep", "--vary", "runtime", "--ram-budget", "1000"},
+             "--ram-budget: 1000 B is below 3256 B, the smallest that holds one node with all its inputs"},
             {{"sweep", "--vary", "runtime", "--ram-budget", "50%", "--runtime-budget", "1.7"},
              "--runtime-budget: --vary runtime sweeps the runtime factor"},
             {{"sweep", "--runtime-max", "1.5"}, "--runtime-min/--runtime-max: they set the range of --vary runtime"},
