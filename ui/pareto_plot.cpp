@@ -105,6 +105,25 @@ QString xAxisLabel(const SweepResult& r, const Unit& unit) {
                : QStringLiteral("runtime budget [\u00d7 plain pass]");
 }
 
+// Energies in J, mJ or uJ by the largest drawn (linear's 0.0005 J read
+// "0.00045575" on every tick of a one-point sweep).
+Unit energyUnit(const SweepResult& r) {
+    double mx = 0;
+    for (const auto& row : r.rows)
+        if (row.hasSchedule()) mx = std::max(mx, row.total_energy_j);
+    if (mx >= 1) return {1.0, QStringLiteral("J")};
+    if (mx >= 1e-3) return {1e-3, QStringLiteral("mJ")};
+    return {1e-6, QStringLiteral("\u00b5J")};
+}
+
+// [lo, hi] widened by `share` of its span each way; around a single value
+// (one point) by `share` of the value (a zero-width range drew the same
+// tick label five times).
+std::pair<double, double> paddedRange(double lo, double hi, double share) {
+    const double span = hi > lo ? hi - lo : std::max(std::abs(hi), 1e-12);
+    return {lo - share * span, hi + share * span};
+}
+
 struct DrawnGraph { QCPGraph* graph; QString strategy; std::vector<int> rows; };
 
 // Draws `result` into `plot` (cleared first), laid out at `size`, with its
@@ -138,7 +157,8 @@ std::vector<DrawnGraph> drawSweep(QCustomPlot* plot, const SweepResult& result, 
         ax->setTickLabelPadding(2);
     }
     plot->xAxis->setLabel(xAxisLabel(result, unit));
-    plot->yAxis->setLabel(QStringLiteral("energy [J]"));
+    const Unit joules = energyUnit(result);
+    plot->yAxis->setLabel(QStringLiteral("energy [%1]").arg(joules.name));
     plot->legend->setVisible(true);
     plot->legend->setFont(legend_font);
     plot->legend->setBrush(QBrush(QColor(255, 255, 255, 230)));
@@ -183,13 +203,14 @@ std::vector<DrawnGraph> drawSweep(QCustomPlot* plot, const SweepResult& result, 
                 continue;
             }
             lx.push_back(x);
-            ly.push_back(r.total_energy_j);
+            const double y = r.total_energy_j / joules.divisor;
+            ly.push_back(y);
             dl.rows.push_back(i);
-            ymin = std::min(ymin, r.total_energy_j);
-            ymax = std::max(ymax, r.total_energy_j);
+            ymin = std::min(ymin, y);
+            ymax = std::max(ymax, y);
             if (hasGap(r)) {
                 hx.push_back(x);
-                hy.push_back(r.total_energy_j);
+                hy.push_back(y);
                 dh.rows.push_back(i);
                 any_gap = true;
             }
@@ -237,12 +258,12 @@ std::vector<DrawnGraph> drawSweep(QCustomPlot* plot, const SweepResult& result, 
         }
     }
     if (std::isfinite(xmin)) {
-        const double dx = std::max(1e-9, xmax - xmin);
-        plot->xAxis->setRange(xmin - 0.04 * dx, xmax + 0.04 * dx);
+        const auto [lo, hi] = paddedRange(xmin, xmax, 0.04);
+        plot->xAxis->setRange(lo, hi);
     }
     if (std::isfinite(ymin)) {
-        const double dy = std::max(1e-9 * std::max(1.0, std::abs(ymax)), ymax - ymin);
-        plot->yAxis->setRange(ymin - 0.06 * dy, ymax + 0.06 * dy);
+        const auto [lo, hi] = paddedRange(ymin, ymax, 0.06);
+        plot->yAxis->setRange(lo, hi);
     }
     if (ps.title && (!result.model.empty() || !result.platform.empty())) {
         plot->plotLayout()->insertRow(0);

@@ -62,6 +62,9 @@ bool exportView(const ViewRenderer& render, QSizeF size, const QString& path, co
         img.fill(Qt::white);
         {
             QCPPainter p(&img);
+            // Pens scale with the image as on paper (QCustomPlot draws
+            // width-1 pens cosmetic: 1 px curves beside 4x markers).
+            p.setMode(QCPPainter::pmNonCosmetic);
             p.setRenderHint(QPainter::Antialiasing);
             p.setRenderHint(QPainter::TextAntialiasing);
             render(p, target);

@@ -237,6 +237,29 @@ private slots:
         QCOMPARE(w.plot()->xAxis->label(), QString("runtime budget [\u00d7 plain pass], RAM 490.8 KB"));
     }
 
+    // Small energies in a unit of their size, and one point on a range
+    // around it (linear's one-point sweep drew "0.00045575" on every tick).
+    void energiesInTheirUnitAndOnePointHasARange() {
+        SweepResult one;
+        one.strategies = {"poet"};
+        one.plain_peak_bytes = 7416;
+        one.ram_budgets = {7416};
+        one.rows = {row("poet", 7416, SolveStatus::Optimal, 0.00045575)};
+        ParetoPlot w;
+        w.resize(640, 480);
+        w.setResult(one);
+        QCOMPARE(w.plot()->yAxis->label(), QString("energy [\u00b5J]"));
+        const QCPRange y = w.plot()->yAxis->range(), x = w.plot()->xAxis->range();
+        QVERIFY2(y.lower < 455.75 && y.upper > 455.75 && y.size() > 40, qPrintable(QString::number(y.size())));
+        QVERIFY(x.lower < 7.416 && x.upper > 7.416 && x.size() > 0.5);
+        QCOMPARE(w.plot()->graph(0)->data()->at(0)->value, 0.00045575 / 1e-6);
+        one.rows.front().total_energy_j = 0.0015;
+        w.setResult(one);
+        QCOMPARE(w.plot()->yAxis->label(), QString("energy [mJ]"));
+        w.setResult(sample());
+        QCOMPARE(w.plot()->yAxis->label(), QString("energy [J]"));
+    }
+
     // POET's curve is drawn over every other curve (a baseline with the
     // same energies would hide it), and stays first in the legend.
     void poetIsDrawnOnTop() {
