@@ -21,7 +21,7 @@ QString budgetLink(const QString& verb, std::int64_t bytes) {
 
 // The solver's messages give budgets in bytes ("below 1048576 B"), beside
 // the links' and the budget box's "1,048,576 B": written the same way.
-QString inExplorerUnits(QString message) {
+QString withExactBytes(QString message) {
     static const QRegularExpression bytes(QStringLiteral("\\b(\\d+) B\\b"));
     QString out;
     qsizetype from = 0;
@@ -99,7 +99,7 @@ StatusMessage statusForResult(const SolveResult& r, const StatusContext& ctx) {
     case SolveStatus::Infeasible: {
         m.tone = StatusTone::Bad;
         QString reason = r.message.empty() ? QObject::tr("no schedule meets these budgets")
-                                           : inExplorerUnits(q(r.message).toHtmlEscaped());
+                                           : withExactBytes(q(r.message).toHtmlEscaped());
         if (reason.endsWith('.')) reason.chop(1);
         // The solver's message says why, with the budgets in bytes; the link
         // sets the one that works (or, where none is known, the least that
@@ -125,7 +125,7 @@ StatusMessage statusForResult(const SolveResult& r, const StatusContext& ctx) {
         // The solver's message may add ways out, each after "; ": a budget
         // where a schedule exists (linked, first, as for Infeasible: it is
         // not repeated in bytes), and that paging on has one.
-        QStringList ways = inExplorerUnits(q(r.message).toHtmlEscaped()).split(QStringLiteral("; "));
+        QStringList ways = withExactBytes(q(r.message).toHtmlEscaped()).split(QStringLiteral("; "));
         ways.removeFirst();  // "no schedule found ...": said below
         const QString limit = QObject::tr("No schedule found within the time limit (%1 s)").arg(ctx.time_limit_s, 0, 'g', 3);
         if (r.ram_budget_that_works_bytes > ctx.ram_budget_bytes) {
