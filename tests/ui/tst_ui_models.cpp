@@ -194,6 +194,13 @@ void TestUiModels::summaryFiguresComeFromReplay() {
              QString::number(r.replay.page_ins));
     QCOMPARE(r.replay.recomputations, 1);
     QCOMPARE(r.replay.page_ins, 1);
+    // The runtime's ratio is to the budget; its tooltip gives the factor of
+    // one plain pass too, as `poet solve` prints it.
+    const QString runtimeTip =
+        model.index(model.rowOf("runtime_s"), SummaryModel::Value).data(Qt::ToolTipRole).toString();
+    QVERIFY2(runtimeTip.contains(QString("the schedule runs %1 one plain pass")
+                                     .arg(QString::fromStdString(formatFactor(r.replay.runtime_s / plain.runtime_s)))),
+             qPrintable(runtimeTip));
     QCOMPARE(r.replay.page_outs, 1);
 }
 
