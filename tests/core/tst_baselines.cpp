@@ -433,7 +433,8 @@ private slots:
         QCOMPARE(order.size(), expected.size());
         for (std::size_t k = 0; k < order.size(); ++k) {
             QCOMPARE(order[k].first, expected[k].first);
-            QVERIFY2(std::abs(order[k].second - expected[k].second) < 1e-12,
+            // The factors are rounded to nine decimals (sweep.cpp): 1.333333333.
+            QVERIFY2(std::abs(order[k].second - expected[k].second) < 1e-9,
                      qPrintable(QString("row %1: %2x").arg(k).arg(order[k].second)));
         }
         const auto curve = sweepCurve(res, "poet");
