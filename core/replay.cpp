@@ -62,7 +62,11 @@ public:
         if (ops_ == 0) first_ = t;
         last_ = t;
         ops_ += ops;
-        if (most > most_) most_ = most, stage_ = t, op_ = op;
+        if (most > most_) {
+            most_ = most;
+            stage_ = t;
+            op_ = op;
+        }
     }
     void flush()
     {

@@ -41,9 +41,6 @@ private slots:
         QVERIFY(j["peak_ram_bytes"].get<std::int64_t>() <= j["ram_budget_bytes"].get<std::int64_t>());
     }
 
-    // At one plain pass the paging plan is the whole problem; its message
-    // gives the reason that holds (with --no-remat it used to give the
-    // default's, a cost-free input read again, which it does not do).
     // At 1.0x nothing can be recomputed but a node that costs nothing: the
     // input, read again. Counted apart, so "recomputations 1" at 1.0x is
     // not read as a layer computed twice.
@@ -61,6 +58,9 @@ private slots:
                  qPrintable(human.out));
     }
 
+    // At one plain pass the paging plan is the whole problem; its message
+    // gives the reason that holds (with --no-remat it used to give the
+    // default's, a cost-free input read again, which it does not do).
     void pagingPlanSaysWhy()
     {
         const QStringList args{"solve", "--model", "linear", "--platform", "m4", "--ram-budget", "50%",
