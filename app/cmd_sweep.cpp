@@ -100,7 +100,6 @@ int runSweepCommand(const SweepArgs& a) {
     cfg.strategies = a.strategies;
     cfg.runtime_min = a.runtime_min;
     cfg.runtime_max = a.runtime_max;
-    if (cfg.axis == SweepAxis::RuntimeFactor && a.runtime_min == a.runtime_max) cfg.points = 1;  // one factor
     cfg.solver.time_limit_s = a.time_limit_s;
     cfg.solver.relative_gap = a.gap;
     cfg.solver.threads = a.threads;
@@ -110,9 +109,10 @@ int runSweepCommand(const SweepArgs& a) {
     std::optional<InterruptWatch> interrupt;  // Ctrl-C ends the sweep, until its result is printed
     interrupt.emplace();
     {
+        const int points = cfg.axis == SweepAxis::RuntimeFactor ? runtimeSweepPointCount(cfg) : cfg.points;
         std::ostringstream head;
-        head << "sweep " << cfg.problem.model << " on " << cfg.problem.platform << ": " << cfg.points
-             << (cfg.points == 1 ? " point x " : " points x ") << cfg.strategies.size()
+        head << "sweep " << cfg.problem.model << " on " << cfg.problem.platform << ": " << points
+             << (points == 1 ? " point x " : " points x ") << cfg.strategies.size()
              << (cfg.strategies.size() == 1 ? " strategy, " : " strategies, ");
         if (cfg.axis == SweepAxis::RamBudget) head << "runtime budget " << cfg.problem.runtime_budget_factor << "x";
         else head << "RAM budget " << cfg.problem.ram_budget_bytes << " B";

@@ -13,16 +13,17 @@ namespace {
 // CLI11's parse errors in this program's words: some read as if something
 // else were wrong ("At Most 1 required but received 2" of an option given
 // twice; "1 required TEXT missing" of an option with no value).
-std::string inPlainWords(std::string text)
+// `commands`: the subcommands' names, listed where none was given.
+std::string inPlainWords(std::string text, const std::string& commands)
 {
     static const std::pair<std::regex, const char*> rewrites[] = {
         {std::regex("At Most 1 required but received (\\d+)"), "given $1 times; give it once"},
         {std::regex("1 required [^\\n]* missing"), "needs a value"},
         {std::regex("The following arguments? (was|were) not expected: "), "not an option or argument here: "},
-        {std::regex("A subcommand is required"), "give a command: solve, validate, list, info or sweep"},
     };
     for (const auto& [pattern, words] : rewrites) text = std::regex_replace(text, pattern, words);
-    return text;
+    static const std::regex noCommand("A subcommand is required");
+    return std::regex_replace(text, noCommand, "give a command; the commands are " + commands);
 }
 
 }  // namespace
@@ -43,28 +44,25 @@ int main(int argc, char** argv)
     addListCommand(app, exit_code);
     addInfoCommand(app, exit_code);
     addSweepCommand(app, exit_code);
+    std::string names;  // the commands, for the messages that list them
+    bool known = false;
+    for (const CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) {
+        known = known || (argc >= 2 && sub->get_name() == argv[1]);
+        names += (names.empty() ? "" : ", ") + sub->get_name();
+    }
     // CLI11 answers a mistyped command ("poet slove") with "A subcommand is
     // required", which hides what was wrong.
-    if (argc >= 2 && argv[1][0] != '-') {
-        std::string names;
-        bool known = false;
-        for (const CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) {
-            known = known || sub->get_name() == argv[1];
-            names += (names.empty() ? "" : ", ") + sub->get_name();
-        }
-        if (!known) {
-            std::cerr << "poet: unknown command '" << argv[1] << "'; the commands are " << names
-                      << " (poet --help)\n";
-            return kBadInput;
-        }
+    if (argc >= 2 && argv[1][0] != '-' && !known) {
+        std::cerr << "poet: unknown command '" << argv[1] << "'; the commands are " << names << " (poet --help)\n";
+        return kBadInput;
     }
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
         // Named like every other message of this program ("poet: ..."), so
         // that in a script's log it says which program complained.
-        app.failure_message([](const CLI::App* top, const CLI::Error& error) {
-            return "poet: " + inPlainWords(CLI::FailureMessage::simple(top, error));
+        app.failure_message([&names](const CLI::App* top, const CLI::Error& error) {
+            return "poet: " + inPlainWords(CLI::FailureMessage::simple(top, error), names);
         });
         const int code = app.exit(e);
         return code == 0 ? 0 : kBadInput;

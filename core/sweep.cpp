@@ -174,6 +174,10 @@ std::string sweepPointKey(const Problem& p, const std::string& strategy, double 
     return h.hex();
 }
 
+int runtimeSweepPointCount(const SweepConfig& config) {
+    return config.runtime_min == config.runtime_max ? 1 : std::max(1, config.points);
+}
+
 std::vector<std::int64_t> ramSweepBudgets(std::int64_t lo, std::int64_t hi, int points) {
     std::vector<std::int64_t> out;
     if (points <= 0) return out;
@@ -341,8 +345,7 @@ SweepResult runSweep(const SweepConfig& config, const SweepProgressCallback& pro
             points.push_back(std::move(p));
         }
     } else {
-        // One point where the range is one factor (three were the same point).
-        const int n = config.runtime_min == config.runtime_max ? 1 : std::max(1, config.points);
+        const int n = runtimeSweepPointCount(config);
         for (int i = 0; i < n; ++i) {
             double f = n == 1 ? config.runtime_max
                               : config.runtime_min + (config.runtime_max - config.runtime_min) * i / (n - 1);

@@ -132,6 +132,10 @@ private:
 // and edges, the budgets, the options, the strategy and the solver's gap.
 std::string sweepPointKey(const Problem& problem, const std::string& strategy, double relative_gap);
 
+// How many runtime factors a runtime sweep runs: one where the range is one
+// factor (three were the same point), else config.points (at least one).
+int runtimeSweepPointCount(const SweepConfig& config);
+
 // The budgets of a RAM sweep: `points` values evenly spaced in [lo, hi].
 std::vector<std::int64_t> ramSweepBudgets(std::int64_t lo, std::int64_t hi, int points);
 
