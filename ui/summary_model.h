@@ -1,6 +1,6 @@
 #pragma once
-// The summary of one result as a table: quantity, this schedule, the figure it
-// is compared with (plain pass or budget), and the ratio. Every figure comes
+// The summary of one result as a table: quantity, this schedule, one plain
+// pass, and the ratio of the two (the budgets are in the tooltips). Every figure comes
 // from the replay of the schedule (and of the plain pass), never from the
 // solver's variables.
 #include <QAbstractTableModel>

@@ -45,6 +45,12 @@ std::string formatEnergy(double joules) {
     return fixed(joules * 1e6, 3, " \xC2\xB5J");
 }
 
+std::string formatEnergyBeside(double joules, double neighbour) {
+    if (joules != 0 || neighbour == 0) return formatEnergy(joules);
+    const std::string unit = formatEnergy(neighbour);
+    return "0" + unit.substr(unit.find(' '));
+}
+
 std::string formatSeconds(double seconds) {
     const double a = std::fabs(seconds);
     if (a >= 1) return fixed(seconds, 3, " s");
@@ -52,8 +58,6 @@ std::string formatSeconds(double seconds) {
     if (a == 0) return "0 s";
     return fixed(seconds * 1e6, 1, " \xC2\xB5s");
 }
-
-std::string formatRatio(double ratio) { return fixed(ratio, 2, "x"); }
 
 // Three decimals where the third says something: 1.001 to 1.005 are
 // budgets of their own (a few recomputations fit), not 1.00.

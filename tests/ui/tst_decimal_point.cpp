@@ -79,7 +79,8 @@ private slots:
         QCOMPARE(ui::formatSeconds(0.0125), std::string("12.50 ms"));
         QCOMPARE(ui::formatBytes(2451072), std::string("2.45 MB"));
         QCOMPARE(ui::formatBytes(40680554), std::string("40.7 MB"));
-        QCOMPARE(ui::formatRatio(1.5), std::string("1.50x"));
+        QCOMPARE(ui::formatEnergyBeside(0, 0.5), std::string("0 mJ"));
+        QCOMPARE(ui::formatEnergyBeside(0.0123, 5), std::string("12.300 mJ"));
         QCOMPARE(ui::formatFactor(1.5), std::string("1.50x"));
         QCOMPARE(ui::formatFactor(1.002), std::string("1.002x"));
         QCOMPARE(ui::formatFactor(2), std::string("2.00x"));
