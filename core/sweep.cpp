@@ -288,6 +288,8 @@ void repairDominance(std::vector<SweepRow*>& curve, SweepAxis axis, std::vector<
             note << ") replaced by the schedule of the tighter point";
             at(*best) << " (" << best->total_energy_j << " J), which fits here too";
             notes.push_back(r->strategy + note.str());
+            r->schedule_from_budget = axis == SweepAxis::RamBudget ? std::to_string(best->ram_budget_bytes)
+                                                                   : fmtDouble(best->runtime_budget_factor);
             r->status = SolveStatus::Feasible;
             r->compute_energy_j = best->compute_energy_j;
             r->paging_energy_j = best->paging_energy_j;
@@ -491,14 +493,15 @@ std::vector<SweepRow> sweepCurve(const SweepResult& result, const std::string& s
 std::string sweepCsv(const SweepResult& result) {
     std::ostringstream out;
     out << "strategy,ram_budget_bytes,runtime_budget_factor,status,compute_energy_j,paging_energy_j,"
-           "total_energy_j,runtime_s,peak_ram_bytes,gap\n";
+           "total_energy_j,runtime_s,peak_ram_bytes,gap,schedule_from_budget\n";
     for (const auto& r : result.rows) {
         const bool has = r.hasSchedule();
         out << r.strategy << ',' << r.ram_budget_bytes << ',' << fmtDouble(r.runtime_budget_factor) << ','
             << toString(r.status) << ',' << (has ? fmtDouble(r.compute_energy_j) : "") << ','
             << (has ? fmtDouble(r.paging_energy_j) : "") << ',' << (has ? fmtDouble(r.total_energy_j) : "")
             << ',' << (has ? fmtDouble(r.runtime_s) : "") << ','
-            << (has ? std::to_string(r.peak_ram_bytes) : "") << ',' << (has ? fmtDouble(r.gap) : "") << '\n';
+            << (has ? std::to_string(r.peak_ram_bytes) : "") << ',' << (has ? fmtDouble(r.gap) : "") << ','
+            << r.schedule_from_budget << '\n';
     }
     return out.str();
 }

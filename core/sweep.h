@@ -44,6 +44,10 @@ struct SweepRow {
     double runtime_s = 0;
     std::int64_t peak_ram_bytes = 0;
     double gap = 0;
+    // Empty where the row is the point's own result; else the budget of the
+    // varied axis (bytes, or a runtime factor) of the tighter point whose
+    // schedule replaced a worse time-limited result here (a note says so too).
+    std::string schedule_from_budget;
 
     // Not in the CSV.
     double best_bound_j = 0;

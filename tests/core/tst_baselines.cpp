@@ -551,6 +551,13 @@ private slots:
                      note.find(") replaced by the schedule of the tighter point @ " +
                                std::to_string(honest.ram_budgets[1]) + " B (") != std::string::npos,
                  note.c_str());
+        // The CSV says which rows are another point's schedule (only the note did).
+        QCOMPARE(last.schedule_from_budget, std::to_string(honest.ram_budgets[1]));
+        QVERIFY(sweepCurve(repaired, "poet")[1].schedule_from_budget.empty());
+        const std::string csv = sweepCsv(repaired);
+        QVERIFY2(csv.find("poet," + std::to_string(loosest.ram_budget_bytes) + ",") != std::string::npos &&
+                     csv.find("," + std::to_string(honest.ram_budgets[1]) + "\n") != std::string::npos,
+                 csv.c_str());
     }
 
     // The runtime factors are the decimals asked for (the CSV said
@@ -673,7 +680,7 @@ private slots:
         QVERIFY(f.open(QIODevice::ReadOnly));
         const QStringList lines = QString::fromUtf8(f.readAll()).split('\n', Qt::SkipEmptyParts);
         QCOMPARE(lines.front(), QString("strategy,ram_budget_bytes,runtime_budget_factor,status,compute_energy_j,"
-                                        "paging_energy_j,total_energy_j,runtime_s,peak_ram_bytes,gap"));
+                                        "paging_energy_j,total_energy_j,runtime_s,peak_ram_bytes,gap,schedule_from_budget"));
         QCOMPARE(lines.size(), 1 + 6);
         QVERIFY(lines.filter("plain,").filter(",infeasible,").size() == 2);
         QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden).size(), 1);  // no temp file left

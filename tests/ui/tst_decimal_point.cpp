@@ -70,7 +70,7 @@ private slots:
         res.rows.push_back(r);
         const std::string csv = sweepCsv(res);
         const std::string row = csv.substr(csv.find('\n') + 1);
-        QCOMPARE(row, std::string("poet,737719,1.5,optimal,0.5,0.05102,0.55102,0.125,737000,0.00058\n"));
+        QCOMPARE(row, std::string("poet,737719,1.5,optimal,0.5,0.05102,0.55102,0.125,737000,0.00058,\n"));
     }
 
     void explorerFiguresUseAPoint() {
