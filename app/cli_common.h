@@ -41,6 +41,13 @@ void addProblemOptions(CLI::App* cmd, ProblemArgs& args, bool require_budget = t
 // names the bad option, file, line and field.
 Problem loadProblem(const ProblemArgs& args);
 
+// The first two lines of `poet solve` and `poet info`: the problem, and the
+// budgets asked for (also where nothing answers them), the budgets' figures
+// starting at column `width`. A note goes inside the RAM or the runtime's
+// parentheses ("below the smallest there is").
+void printProblemAndBudgets(const Problem& p, int width, const std::string& ram_note = {},
+                            const std::string& runtime_note = {});
+
 // Checks for numeric options whose failures say what is wanted and what came:
 // "--time-limit: must be a positive number, got '-1'". CLI11's own
 // PositiveNumber prints its range to 1.8e308 in full (and calls 0 out of

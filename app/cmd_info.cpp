@@ -35,13 +35,9 @@ void addInfoCommand(CLI::App& root, int& exit_code)
         const Formulation ref(p, FormulationVariant::Reference);
         const std::int64_t peak = plainPassPeakBytes(g);
         const std::int64_t lower = minimumFeasibleBudgetLowerBound(g);
-        std::printf("model %s on %s, batch %d, paging %s, remat %s\n", p.model.c_str(), p.platform.c_str(),
-                    p.batch_size, p.options.paging ? "on" : "off", p.options.remat ? "on" : "off");
         // The problem size below depends on both budgets: say which were used.
-        std::printf("budgets                RAM %lld B (%.1f%% of the plain-pass peak%s), runtime %gx%s\n",
-                    static_cast<long long>(p.ram_budget_bytes), 100.0 * static_cast<double>(p.ram_budget_bytes) / peak,
-                    p.ram_budget_bytes < lower ? "; below the smallest there is" : "", p.runtime_budget_factor,
-                    p.runtime_budget_factor < 1 ? " (below one plain pass: no schedule exists)" : "");
+        printProblemAndBudgets(p, 23, p.ram_budget_bytes < lower ? "below the smallest there is" : "",
+                               p.runtime_budget_factor < 1 ? "below one plain pass: no schedule exists" : "");
         std::printf("nodes                  %d (%d forward incl. loss, %d backward)\n", g.size(), g.forwardCount(),
                     g.size() - g.forwardCount());
         std::printf("edges                  %zu\n", g.edges().size());

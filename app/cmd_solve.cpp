@@ -33,13 +33,7 @@ struct SolveArgs {
 void printHuman(const Problem& p, const SolveResult& r, const SolveArgs& a, bool interrupted)
 {
     const ReplayReport& rep = r.replay;
-    std::printf("model %s on %s, batch %d, paging %s, remat %s\n", p.model.c_str(), p.platform.c_str(), p.batch_size,
-                p.options.paging ? "on" : "off", p.options.remat ? "on" : "off");
-    // What was asked, also where no schedule answers it.
-    std::printf("budgets           RAM %lld B (%.1f%% of the plain-pass peak), runtime %gx (%.6f s)\n",
-                static_cast<long long>(p.ram_budget_bytes),
-                100.0 * static_cast<double>(p.ram_budget_bytes) / plainPassPeakBytes(p.graph), p.runtime_budget_factor,
-                p.runtimeBudgetSeconds());
+    printProblemAndBudgets(p, 18);  // what was asked, also where no schedule answers it
     std::printf("status            %s (source: %s)\n", toString(r.status), toString(r.source));
     if (r.status == SolveStatus::Feasible) {
         const std::string by = r.source == SolutionSource::Cached ? "the cached solve's time limit"
