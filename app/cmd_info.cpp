@@ -60,6 +60,11 @@ void addInfoCommand(CLI::App& root, int& exit_code)
         std::printf("plain-pass energy      %.9f J\n", g.totalComputeEnergy());
         std::printf("problem size           %d variables (%d integer), %d constraints\n", f.columns(),
                     f.integerColumns(), f.rows());
+        // Nothing to choose: `poet solve` answers without this MILP.
+        if (!p.options.paging && !p.options.remat)
+            std::printf("                       (a solve needs none of it: with paging and remat off the plain pass "
+                        "is the only schedule, and it fits from %lld B)\n",
+                        static_cast<long long>(peak));
         std::printf("  formulation.md form  %d variables (%d integer), %d constraints\n", ref.columns(),
                     ref.integerColumns(), ref.rows());
         if (!args->mps.empty()) {

@@ -525,6 +525,19 @@ private slots:
         QCOMPARE(solved.code, 0);
         const auto doc = nlohmann::json::parse(solved.out.toStdString());
         QVERIFY(doc.at("replay_valid").get<bool>() && doc.at("peak_ram_bytes").get<qint64>() <= works);
+        // With nothing to choose, the MILP's size is said to be moot (it read
+        // as the size of what a solve would face), and the solve agrees: the
+        // plain pass, at its peak, without a search.
+        QVERIFY(!info.out.contains("a solve needs none of it"));
+        const QStringList fixed{"--model", "linear", "--platform", "m4", "--no-paging", "--no-remat"};
+        const Run moot = poet(QStringList{"info"} + fixed);
+        QVERIFY2(moot.out.contains("(a solve needs none of it: with paging and remat off the plain pass is the only "
+                                   "schedule, and it fits from 7416 B)"),
+                 qPrintable(moot.out));
+        const Run plain = poet(QStringList{"solve"} + fixed + QStringList{"--ram-budget", "7416", "--json"});
+        const auto plain_doc = nlohmann::json::parse(plain.out.toStdString());
+        QCOMPARE(plain_doc.at("peak_ram_bytes").get<qint64>(), qint64(7416));
+        QCOMPARE(plain_doc.at("recomputations").get<int>(), 0);
     }
 
     void infeasibleNamesSmallestBudget()
