@@ -6,7 +6,6 @@
 #include <optional>
 
 #include "atomic_write.h"
-#include "cost_model.h"
 #include "problem_loader.h"
 #include "profile_error.h"
 #include "ram_budget_text.h"
@@ -114,17 +113,12 @@ Problem loadProblem(const ProblemArgs& a)
                        std::to_string(a.runtime_budget));
     Problem p;
     try {
-        const ProfileCatalog catalog = ProfileCatalog::standard();
-        const Network net = loadNetwork(catalog.modelFile(a.model), a.batch_size);
-        p.graph = buildTrainingGraph(net, loadPlatform(catalog.platformFile(a.platform)));
-        p.batch_size = net.batch_size;
+        p = loadProblemGraph(ProfileCatalog::standard(), a.model, a.platform, a.batch_size);
     } catch (const ProfileError& e) {
         throw BadInput(e.what());
     } catch (const std::invalid_argument& e) {
         throw BadInput(e.what());
     }
-    p.model = a.model;
-    p.platform = a.platform;
     p.runtime_budget_factor = a.runtime_budget;
     p.options.paging = !a.no_paging;
     p.options.remat = !a.no_remat;

@@ -10,9 +10,19 @@ namespace poet {
 Graph loadTrainingGraph(const ProfileCatalog& catalog, const std::string& model, const std::string& platform,
                         int batch_size)
 {
+    return loadProblemGraph(catalog, model, platform, batch_size).graph;
+}
+
+Problem loadProblemGraph(const ProfileCatalog& catalog, const std::string& model, const std::string& platform,
+                         int batch_size)
+{
     const Network net = loadNetwork(catalog.modelFile(model), batch_size);
-    const Platform plat = loadPlatform(catalog.platformFile(platform));
-    return buildTrainingGraph(net, plat);
+    Problem p;
+    p.graph = buildTrainingGraph(net, loadPlatform(catalog.platformFile(platform)));
+    p.model = model;
+    p.platform = platform;
+    p.batch_size = net.batch_size;
+    return p;
 }
 
 std::int64_t plainPassPeakBytes(const Graph& g)

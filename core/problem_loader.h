@@ -14,6 +14,13 @@ namespace poet {
 Graph loadTrainingGraph(const ProfileCatalog& catalog, const std::string& model, const std::string& platform,
                         int batch_size = 0);
 
+// The same graph as a problem with its names and the batch size it was built
+// for (the model profile's where `batch_size` is 0: a schedule file says 1,
+// not 0, which `poet validate` refuses). Budgets and switches are the
+// caller's.
+Problem loadProblemGraph(const ProfileCatalog& catalog, const std::string& model, const std::string& platform,
+                         int batch_size = 0);
+
 // Peak RAM of the plain pass (every node once, each output kept until its last reader ran).
 std::int64_t plainPassPeakBytes(const Graph& g);
 

@@ -518,19 +518,18 @@ bool ExplorerWindow::initialize(const ExplorerOptions& o, QString* error) {
 
 bool ExplorerWindow::loadGraph(QString* error) {
     try {
-        const ProfileCatalog catalog = ProfileCatalog::standard();
-        Graph g = loadTrainingGraph(catalog, model_->currentText().toStdString(), platform_->currentText().toStdString(),
-                                    batch_->value());
-        problem_.graph = std::move(g);
+        Problem loaded = loadProblemGraph(ProfileCatalog::standard(), model_->currentText().toStdString(),
+                                          platform_->currentText().toStdString(), batch_->value());
+        problem_.graph = std::move(loaded.graph);
+        problem_.model = std::move(loaded.model);
+        problem_.platform = std::move(loaded.platform);
+        problem_.batch_size = loaded.batch_size;  // the profile's where the box says "default"
     } catch (const std::exception& e) {
         if (error) *error = QString::fromUtf8(e.what());
         status_->showFailure(QString::fromUtf8(e.what()));
         clearViews(tr("Could not load the problem."));
         return false;
     }
-    problem_.model = model_->currentText().toStdString();
-    problem_.platform = platform_->currentText().toStdString();
-    problem_.batch_size = batch_->value();
     problem_.options.paging = paging_->isChecked();
     problem_.options.remat = remat_->isChecked();
     plain_ = replaySchedule(problem_.graph, plainSchedule(problem_.graph));
@@ -666,7 +665,7 @@ void ExplorerWindow::cancelSolve() {
 }
 
 QString ExplorerWindow::viewTitle(const SolveResult& r) const {
-    QString batch = problem_.batch_size > 0 ? tr(", batch %1").arg(problem_.batch_size) : QString();
+    QString batch = batch_->value() > 0 ? tr(", batch %1").arg(problem_.batch_size) : QString();
     return tr("%1 on %2%3 \u2014 RAM budget %4, runtime %5 \u2014 %6, %7")
         .arg(q(problem_.model), q(problem_.platform), batch, q(formatBytes(problem_.ram_budget_bytes)),
              q(formatFactor(problem_.runtime_budget_factor)), statusPhrase(r),

@@ -24,6 +24,7 @@
 #include "pareto_plot.h"
 #include "replay.h"
 #include "schedule_cell_model.h"
+#include "schedule_io.h"
 #include "solve_bridge.h"
 #include "status_line.h"
 #include "summary_panel.h"
@@ -467,6 +468,16 @@ void TestViews::windowSolvesUndoesAndExports() {
     QFile json(QDir(dir.path()).filePath(files.filter(".json").first()));
     QVERIFY(json.open(QIODevice::ReadOnly));
     QVERIFY(json.readAll().contains("\"status\""));
+    // The document `poet validate` reads, with the batch the graph was built
+    // for (the batch box's "default" was written as batch_size 0, which it
+    // refuses).
+    try {
+        const LoadedSchedule saved = readScheduleDocument(json.fileName().toStdString());
+        QCOMPARE(saved.batch_size, 1);  // linear's profile
+        QCOMPARE(saved.model, std::string("linear"));
+    } catch (const std::exception& e) {
+        QFAIL(e.what());
+    }
 
     // The Pareto plot: nothing before a sweep, then the figure and its
     // points, in "Export all views" too.
