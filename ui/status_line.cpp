@@ -49,10 +49,13 @@ StatusMessage statusForSolving(double elapsed_s, const std::optional<SolveResult
     StatusMessage m;
     m.tone = StatusTone::Busy;
     m.text = QObject::tr("Solving\u2026 %1 s").arg(elapsed_s, 0, 'f', 1);
+    // A schedule shown mid-solve carries no bound yet: its gap 0 read as
+    // proven optimal.
     if (best && best->schedule)
-        m.text += QObject::tr(" \u2014 best so far %1, gap %2")
-                      .arg(q(formatEnergy(best->replay.total_energy_j)))
-                      .arg(q(formatGapPercent(best->gap)));
+        m.text += QObject::tr(" \u2014 best so far %1, %2")
+                      .arg(q(formatEnergy(best->replay.total_energy_j)),
+                           best->best_bound_j > 0 ? QObject::tr("gap %1").arg(q(formatGapPercent(best->gap)))
+                                                  : QObject::tr("no bound yet"));
     m.text += QObject::tr(" (Esc cancels)");
     return m;
 }

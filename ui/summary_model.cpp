@@ -44,8 +44,13 @@ void SummaryModel::setResult(const Problem& problem, const SolveResult& result, 
     add("source", tr("Source"), QString::fromUtf8(toString(result.source)), QString(), QString(),
         tr("Where the schedule came from: a heuristic, a cache, a solver incumbent, or the proven optimum."),
         static_cast<double>(result.source));
-    add("gap", tr("Gap"), has ? q(formatGapPercent(result.gap)) : QString(), QString(),
-        QString(), tr("Relative distance between this schedule's energy and the best proven lower bound."),
+    // A schedule shown while the solve runs has no bound yet (its gap is 0,
+    // which is not "proven").
+    const bool bounded = result.best_bound_j > 0;
+    add("gap", tr("Gap"), has ? (bounded ? q(formatGapPercent(result.gap)) : tr("not known yet")) : QString(),
+        QString(), QString(),
+        tr("Relative distance between this schedule's energy and the best proven lower bound.") +
+            (has && !bounded ? tr(" The solve has proven no bound yet.") : QString()),
         result.gap);
     // Also where no schedule was found in time: what any schedule would cost
     // at least (remat-only at a tight budget, against paging on). The

@@ -69,6 +69,8 @@ std::string formatFactor(double factor) {
 
 std::string formatGapPercent(double gap) {
     const double percent = gap * 100;
+    // A solver's rounding ("9.7e-08 %") is no figure to read.
+    if (percent > 0 && percent < 0.001) return "< 0.001 %";
     char buf[64];
     const int digits = percent >= 1 ? 3 : 2;
     return std::string(buf, std::to_chars(buf, buf + sizeof buf, percent, std::chars_format::general, digits).ptr) +

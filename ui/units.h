@@ -17,7 +17,7 @@ std::string formatSeconds(double seconds);          // "1.234 s", "12.3 ms"
 std::string formatFactor(double factor);            // a runtime budget or a ratio: "1.50x", "1.002x"
 // A relative gap in percent: two significant digits below 1 % (0.014 % is
 // not "0.01 %", the target it missed), three above: "0.014 %", "0.5 %",
-// "1.23 %", "5 %".
+// "1.23 %", "5 %"; below 0.001 % "< 0.001 %" (not "9.7e-08 %").
 std::string formatGapPercent(double gap);
 
 }  // namespace poet::ui

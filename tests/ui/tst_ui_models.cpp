@@ -328,6 +328,20 @@ void TestUiModels::statusWords() {
              qPrintable(m.text));
     QVERIFY2(!m.text.contains("300000 B"), qPrintable(m.text));
     QVERIFY(statusForSolving(1.25, std::nullopt).text.contains("Solving"));
+    // A schedule shown mid-solve has no bound yet: not "gap 0 %", which
+    // reads as proven.
+    const Problem p = uitest::tinyProblem();
+    SolveResult shown = uitest::tinyResult(p, SolveStatus::Feasible);
+    const QString unbounded = statusForSolving(1.25, shown).text;
+    QVERIFY2(unbounded.contains("no bound yet") && !unbounded.contains("gap"), qPrintable(unbounded));
+    SummaryModel model;
+    model.setResult(p, shown, replaySchedule(p.graph, plainSchedule(p.graph)));
+    QCOMPARE(model.index(model.rowOf("gap"), SummaryModel::Value).data().toString(), QStringLiteral("not known yet"));
+    shown.best_bound_j = shown.replay.total_energy_j * 0.99;
+    shown.gap = 0.01;
+    QVERIFY2(statusForSolving(1.25, shown).text.contains("gap 1 %"), qPrintable(statusForSolving(1.25, shown).text));
+    model.setResult(p, shown, replaySchedule(p.graph, plainSchedule(p.graph)));
+    QCOMPARE(model.index(model.rowOf("gap"), SummaryModel::Value).data().toString(), QStringLiteral("1 %"));
 }
 
 void TestUiModels::units() {
@@ -338,6 +352,8 @@ void TestUiModels::units() {
     QCOMPARE(QString::fromStdString(formatGapPercent(0.00014)), QStringLiteral("0.014 %"));
     QCOMPARE(QString::fromStdString(formatGapPercent(0.005)), QStringLiteral("0.5 %"));
     QCOMPARE(QString::fromStdString(formatGapPercent(0.0123)), QStringLiteral("1.23 %"));
+    QCOMPARE(QString::fromStdString(formatGapPercent(9.7e-10)), QStringLiteral("< 0.001 %"));
+    QCOMPARE(QString::fromStdString(formatGapPercent(0)), QStringLiteral("0 %"));
     QCOMPARE(QString::fromStdString(formatGapPercent(0.05)), QStringLiteral("5 %"));
 }
 
