@@ -8,6 +8,8 @@
 #include <QRegularExpression>
 #include <QSaveFile>
 #include <QTimer>
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
@@ -34,6 +36,13 @@ int badInput(const QString& message) {
     return kBadInput;
 }
 
+using Ranges = poet::ui::ExplorerRanges;
+
+// Whether the window's box, with `decimals`, holds `v` as given (it rounds).
+bool hasAtMostDecimals(double v, int decimals) {
+    const double scaled = v * std::pow(10.0, decimals);
+    return std::abs(scaled - std::round(scaled)) <= 1e-9 * std::max(1.0, std::abs(scaled));
+}
 
 }  // namespace
 
@@ -70,13 +79,15 @@ int main(int argc, char** argv) {
                                  "plain-pass peak).",
                                  "BYTES");
     const QCommandLineOption runtime(QStringList{"runtime-budget"},
-                                     "Runtime budget as a factor of one plain pass (default 1.0).", "F");
+                                     "Runtime budget as a factor of one plain pass, 1.0 to 100, up to four "
+                                     "decimals (default 1.0).",
+                                     "F");
     const QCommandLineOption noPaging(QStringList{"no-paging"}, "Switch paging off.");
     const QCommandLineOption noRemat(QStringList{"no-remat"}, "Switch rematerialization off.");
-    const QCommandLineOption timeLimit(QStringList{"time-limit"}, "Solver time limit in seconds (default 30).", "S");
+    const QCommandLineOption timeLimit(QStringList{"time-limit"}, "Solver time limit in seconds, 0.5 to 3600 (default 30).", "S");
     const QCommandLineOption gap(QStringList{"gap"},
                                  "Stop when the schedule is proven within this relative gap of the optimum "
-                                 "(default 0.005 = 0.5 %).",
+                                 "(0 to 0.1 in steps of 0.0001; default 0.005 = 0.5 %).",
                                  "G");
     const QCommandLineOption screenshot(QStringList{"screenshot"},
                                         "Render the window to FILE.png once the first solve finished, then exit.",
@@ -114,8 +125,11 @@ int main(int argc, char** argv) {
     if (parser.isSet(runtime)) {
         bool ok = false;
         const double f = parser.value(runtime).toDouble(&ok);
-        if (!ok || !(f >= 1.0) || f > 1000)
-            return badInput(QStringLiteral("--runtime-budget must be a factor >= 1.0 of one plain pass, not '%1'")
+        if (!ok || !(f >= 1.0) || f > Ranges::kRuntimeFactorMax || !hasAtMostDecimals(f, Ranges::kRuntimeFactorDecimals))
+            return badInput(QStringLiteral("--runtime-budget must be a factor of one plain pass from 1.0 to %1, with "
+                                           "at most %2 decimals (1.0005), not '%3'")
+                                .arg(Ranges::kRuntimeFactorMax)
+                                .arg(Ranges::kRuntimeFactorDecimals)
                                 .arg(parser.value(runtime)));
         opts.runtime_budget = f;
     }
@@ -124,16 +138,22 @@ int main(int argc, char** argv) {
     if (parser.isSet(timeLimit)) {
         bool ok = false;
         const double s = parser.value(timeLimit).toDouble(&ok);
-        if (!ok || !(s > 0) || s > 86400)
-            return badInput(QStringLiteral("--time-limit must be a positive number of seconds, not '%1'")
+        if (!ok || !(s >= Ranges::kTimeLimitMinS) || s > Ranges::kTimeLimitMaxS ||
+            !hasAtMostDecimals(s, Ranges::kTimeLimitDecimals))
+            return badInput(QStringLiteral("--time-limit must be %1 to %2 seconds, in steps of 0.1 s, not '%3'")
+                                .arg(Ranges::kTimeLimitMinS)
+                                .arg(Ranges::kTimeLimitMaxS)
                                 .arg(parser.value(timeLimit)));
         opts.time_limit_s = s;
     }
     if (parser.isSet(gap)) {
         bool ok = false;
         const double g = parser.value(gap).toDouble(&ok);
-        if (!ok || !(g >= 0) || g > 0.1)
-            return badInput(QStringLiteral("--gap must be a relative gap from 0 to 0.1 (0.005 = 0.5 %), not '%1'")
+        if (!ok || !(g >= 0) || g * 100 > Ranges::kGapPercentMax ||
+            !hasAtMostDecimals(g * 100, Ranges::kGapPercentDecimals))
+            return badInput(QStringLiteral("--gap must be a relative gap from 0 to %1 in steps of 0.0001 (0.005 = "
+                                           "0.5 %), not '%2'")
+                                .arg(Ranges::kGapPercentMax / 100)
                                 .arg(parser.value(gap)));
         opts.gap = g;
     }

@@ -38,6 +38,14 @@ public:
         static const QRegularExpression partial(QStringLiteral(R"(^\s*[0-9.,eE+-]*\s*[A-Za-z%]*\s*$)"));
         return partial.match(body).hasMatch() ? QValidator::Intermediate : QValidator::Invalid;
     }
+    int shown_decimals = -1;
+    QString textFromValue(double v) const override {
+        QString text = QDoubleSpinBox::textFromValue(v);
+        const qsizetype point = text.indexOf(locale().decimalPoint());
+        if (shown_decimals < 0 || point < 0) return text;
+        while (text.size() - point - 1 > shown_decimals && text.endsWith(QLatin1Char('0'))) text.chop(1);
+        return text;
+    }
     double valueFromText(const QString& text) const override {
         if (!read) return QDoubleSpinBox::valueFromText(text);
         return read(withoutSuffix(text)).value_or(value());
@@ -177,8 +185,10 @@ void BudgetControl::setSliderRange(double min, double max) {
     strip_->update();
 }
 
-void BudgetControl::setEntryRange(double min, double max, int decimals, double step, const QString& suffix) {
+void BudgetControl::setEntryRange(double min, double max, int decimals, double step, const QString& suffix,
+                                  int shown_decimals) {
     updating_ = true;
+    static_cast<ReadingSpinBox*>(entry_)->shown_decimals = shown_decimals;
     entry_->setDecimals(decimals);
     entry_->setRange(min, max);
     entry_->setSingleStep(step);

@@ -32,7 +32,10 @@ public:
 
     void setFormatter(std::function<QString(double)> format);
     void setSliderRange(double min, double max);  // the slider's scale
-    void setEntryRange(double min, double max, int decimals, double step, const QString& suffix);
+    // The box keeps `decimals`, and shows at least `shown_decimals` of them
+    // (trailing zeros beyond are dropped: "1.50 x", "1.0005 x"); -1: all.
+    void setEntryRange(double min, double max, int decimals, double step, const QString& suffix,
+                       int shown_decimals = -1);
     // How the entry box reads what is typed into it, beyond its own numbers
     // (the RAM budget's "3MB" or "30%"): the value, or nothing for text that
     // is none (or not yet one, while it is typed).

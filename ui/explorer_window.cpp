@@ -135,15 +135,15 @@ void ExplorerWindow::buildUi() {
     remat_->setToolTip(tr("Rematerialization (recomputation): free a layer's output early and compute it again "
                           "when a later layer needs it. Saves RAM, costs compute energy and time."));
     timeLimit_ = new QDoubleSpinBox(problemBox);
-    timeLimit_->setRange(0.5, 3600);
-    timeLimit_->setDecimals(1);
+    timeLimit_->setRange(ExplorerRanges::kTimeLimitMinS, ExplorerRanges::kTimeLimitMaxS);
+    timeLimit_->setDecimals(ExplorerRanges::kTimeLimitDecimals);
     timeLimit_->setValue(30);
     timeLimit_->setSuffix(tr(" s"));
     timeLimit_->setToolTip(tr("Time limit of one solve (wall clock). When it passes, the best schedule found so "
                               "far is shown, marked \"feasible\" with its gap to the proven bound."));
     gap_ = new QDoubleSpinBox(problemBox);
-    gap_->setRange(0.0, 10.0);
-    gap_->setDecimals(2);
+    gap_->setRange(0.0, ExplorerRanges::kGapPercentMax);
+    gap_->setDecimals(ExplorerRanges::kGapPercentDecimals);
     gap_->setSingleStep(0.1);
     gap_->setValue(kDefaultGapPercent);
     gap_->setSuffix(tr(" %"));
@@ -198,9 +198,11 @@ void ExplorerWindow::buildUi() {
                                 "RAM any schedule can hold within the budget, a sum of layer output sizes; the "
                                 "budgets with the same usable RAM admit the same schedules."));
     runtime_ = new BudgetControl(budgetBox);
-    // Three decimals: 1.001 to 1.005 are budgets of their own (a few
-    // recomputations fit), which two decimals showed and read as 1.00.
-    runtime_->setEntryRange(1.0, 100.0, 3, 0.05, tr(" x"));
+    // Four decimals, three shown at least: 1.001 to 1.005 are budgets of
+    // their own (a few recomputations fit), which two decimals showed and
+    // read as 1.00; the benchmarks' 1.0005 showed as 1.000.
+    runtime_->setEntryRange(1.0, ExplorerRanges::kRuntimeFactorMax, ExplorerRanges::kRuntimeFactorDecimals, 0.05,
+                            tr(" x"), 3);
     runtime_->setSliderRange(1.0, 3.0);
     runtime_->setControlToolTips(tr("Runtime budget as a multiple of one plain pass's compute time: 1.0 allows no "
                                     "recomputation, 2.0 allows twice the compute time."));

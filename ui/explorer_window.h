@@ -56,6 +56,19 @@ struct ExplorerOptions {
     bool use_settings = true;
 };
 
+// The ranges of the window's boxes. The command line's options are checked
+// against them: a value outside, or with more decimals, was clamped or
+// rounded without a word while the solve used it as given (1.0005 showed
+// as "1.000 x").
+struct ExplorerRanges {
+    static constexpr double kRuntimeFactorMax = 100;
+    static constexpr int kRuntimeFactorDecimals = 4;
+    static constexpr double kTimeLimitMinS = 0.5, kTimeLimitMaxS = 3600;
+    static constexpr int kTimeLimitDecimals = 1;
+    static constexpr double kGapPercentMax = 10;
+    static constexpr int kGapPercentDecimals = 2;
+};
+
 class ExplorerWindow : public QMainWindow {
     Q_OBJECT
 public:

@@ -11,9 +11,7 @@ namespace poet::ui {
 
 namespace {
 QString q(const std::string& s) { return QString::fromStdString(s); }
-// Three decimals where they say something: a schedule at 1.004x a plain
-// pass's runtime is not "1.00x".
-QString ratioText(double a, double b) { return b > 0 ? q(formatFactor(a / b)) : QString(); }
+QString ratioText(double a, double b) { return b > 0 ? q(formatRatio(a / b)) : QString(); }
 QString percentOf(double a, double b) {
     return b > 0 ? QString::number(100.0 * a / b, 'f', 1) + QStringLiteral(" %") : QString();
 }
@@ -56,7 +54,9 @@ void SummaryModel::setResult(const Problem& problem, const SolveResult& result, 
     // at least (remat-only at a tight budget, against paging on). The
     // message names the bound only where there is a schedule.
     if (result.best_bound_j > 0 && result.status != SolveStatus::Infeasible)
-        add("best_bound_j", tr("Lower bound"), q(formatEnergy(result.best_bound_j)), QString(), QString(),
+        add("best_bound_j", tr("Lower bound"),
+            q(has ? formatEnergyLike(result.best_bound_j, r.total_energy_j) : formatEnergy(result.best_bound_j)),
+            QString(), QString(),
             tr("No schedule for these budgets uses less energy than this.") +
                 (!has || result.message.empty() ? QString() : QStringLiteral(" ") + q(result.message) + QStringLiteral(".")),
             result.best_bound_j);
@@ -64,17 +64,19 @@ void SummaryModel::setResult(const Problem& problem, const SolveResult& result, 
         // One reference for the whole column: the plain pass (the budgets
         // are in the title and the tooltips). A column that compared energy
         // with the plain pass and runtime with the budget read 0.69x for a
-        // schedule that runs 1.04x a plain pass.
+        // schedule that runs 1.04x a plain pass. The energies are in the
+        // total's unit: "38.296 mJ" stood under "3.4407 J".
         const double total = r.total_energy_j;
-        add("compute_energy_j", tr("Compute energy"), q(formatEnergyBeside(r.compute_energy_j, total)),
-            q(formatEnergyBeside(plain.compute_energy_j, total)), ratioText(r.compute_energy_j, plain.compute_energy_j),
+        add("compute_energy_j", tr("Compute energy"), q(formatEnergyLike(r.compute_energy_j, total)),
+            q(formatEnergyLike(plain.compute_energy_j, total)), ratioText(r.compute_energy_j, plain.compute_energy_j),
             tr("Energy spent computing layers, recomputations included, against one plain pass."),
             r.compute_energy_j);
-        add("paging_energy_j", tr("Paging energy"), q(formatEnergyBeside(r.paging_energy_j, total)),
-            q(formatEnergyBeside(plain.paging_energy_j, total)), QString(),
+        add("paging_energy_j", tr("Paging energy"), q(formatEnergyLike(r.paging_energy_j, total)),
+            q(formatEnergyLike(plain.paging_energy_j, total)), QString(),
             tr("Energy spent writing outputs to flash and reading them back (a plain pass pages nothing)."),
             r.paging_energy_j);
-        add("total_energy_j", tr("Total energy"), q(formatEnergy(total)), q(formatEnergy(plain.total_energy_j)),
+        add("total_energy_j", tr("Total energy"), q(formatEnergy(total)),
+            q(formatEnergyLike(plain.total_energy_j, total)),
             ratioText(total, plain.total_energy_j),
             tr("Compute plus paging energy of one training iteration, against one plain pass."), total);
         const double rtBudget = problem.runtimeBudgetSeconds();

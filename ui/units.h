@@ -10,11 +10,13 @@ namespace poet::ui {
 std::string formatBytes(std::int64_t bytes);        // "512 B", "64.0 KB", "2.45 MB"
 std::string formatBytesExact(std::int64_t bytes);   // "2,451,072 B"
 std::string formatEnergy(double joules);            // "7.8895 J", "12.3 mJ"
-// An energy shown beside another (a table's column): zero takes the other's
-// unit ("0 mJ" among mJ figures, not "0 J"); anything else as formatEnergy.
-std::string formatEnergyBeside(double joules, double neighbour);
+// An energy in the unit (and decimals) formatEnergy gives `like`: one
+// column of a table in one unit ("0.0383 J" under "3.4407 J", not
+// "38.296 mJ"; "0 mJ" among mJ figures, not "0 J").
+std::string formatEnergyLike(double joules, double like);
 std::string formatSeconds(double seconds);          // "1.234 s", "12.3 ms"
-std::string formatFactor(double factor);            // a runtime budget or a ratio: "1.50x", "1.002x"
+std::string formatFactor(double factor);            // a runtime budget: "1.50x", "1.002x", "1.0005x"
+std::string formatRatio(double ratio);              // a measured ratio: "1.50x", "1.036x", "0.194x"
 // A relative gap in percent: two significant digits below 1 % (0.014 % is
 // not "0.01 %", the target it missed), three above: "0.014 %", "0.5 %",
 // "1.23 %", "5 %"; below 0.001 % "< 0.001 %" (not "9.7e-08 %").

@@ -79,11 +79,15 @@ private slots:
         QCOMPARE(ui::formatSeconds(0.0125), std::string("12.50 ms"));
         QCOMPARE(ui::formatBytes(2451072), std::string("2.45 MB"));
         QCOMPARE(ui::formatBytes(40680554), std::string("40.7 MB"));
-        QCOMPARE(ui::formatEnergyBeside(0, 0.5), std::string("0 mJ"));
-        QCOMPARE(ui::formatEnergyBeside(0.0123, 5), std::string("12.300 mJ"));
+        QCOMPARE(ui::formatEnergyLike(0, 0.5), std::string("0 mJ"));
+        QCOMPARE(ui::formatEnergyLike(0.038296, 3.4407), std::string("0.0383 J"));
+        QCOMPARE(ui::formatEnergyLike(3.4407, 3.4407), ui::formatEnergy(3.4407));
         QCOMPARE(ui::formatFactor(1.5), std::string("1.50x"));
         QCOMPARE(ui::formatFactor(1.002), std::string("1.002x"));
         QCOMPARE(ui::formatFactor(2), std::string("2.00x"));
+        QCOMPARE(ui::formatFactor(1.0005), std::string("1.0005x"));  // read "1.00x" beside a 1.0005 solve
+        QCOMPARE(ui::formatRatio(1.0362), std::string("1.036x"));
+        QCOMPARE(ui::formatRatio(1.5), std::string("1.50x"));
     }
 
     void typedBudgetsReadAPoint() {

@@ -59,6 +59,14 @@ void TestExplorerCli::badOptionsExit4_data() {
     QTest::newRow("bad batch") << QStringList{"--batch-size", "-3"} << "--batch-size";
     QTest::newRow("bad time limit") << QStringList{"--time-limit", "soon"} << "--time-limit";
     QTest::newRow("negative gap") << QStringList{"--gap", "-0.01"} << "--gap";
+    // Outside the window's boxes, or finer than they hold: refused, not
+    // clamped or rounded without a word (500 showed as 100 x and 1.00005
+    // as 1.0001 x while the solve used the value given).
+    QTest::newRow("runtime above the box") << QStringList{"--runtime-budget", "500"} << "from 1.0 to 100";
+    QTest::newRow("runtime finer than the box") << QStringList{"--runtime-budget", "1.00005"}
+                                                << "at most 4 decimals (1.0005), not '1.00005'";
+    QTest::newRow("time limit below the box") << QStringList{"--time-limit", "0.2"} << "0.5 to 3600 seconds";
+    QTest::newRow("gap finer than the box") << QStringList{"--gap", "0.00004"} << "steps of 0.0001";
     QTest::newRow("screenshot not png") << QStringList{"--screenshot", "/tmp/x.jpg"} << "png";
     // Before the solve it would wait for (it exited 1 after it).
     QTest::newRow("screenshot nowhere") << QStringList{"--screenshot", "/nonexistent/x.png"}

@@ -203,11 +203,11 @@ void TestUiModels::summaryFiguresComeFromReplay() {
     QCOMPARE(model.headerData(SummaryModel::Reference, Qt::Horizontal).toString(), QStringLiteral("Plain pass"));
     QCOMPARE(cell("runtime_s", SummaryModel::Reference), QString::fromStdString(formatSeconds(plain.runtime_s)));
     QCOMPARE(cell("runtime_s", SummaryModel::Ratio),
-             QString::fromStdString(formatFactor(r.replay.runtime_s / plain.runtime_s)));
+             QString::fromStdString(formatRatio(r.replay.runtime_s / plain.runtime_s)));
     QVERIFY(r.replay.runtime_s > plain.runtime_s);  // a recomputation: the ratio says something
     QCOMPARE(cell("peak_ram_bytes", SummaryModel::Reference), QString::fromStdString(formatBytes(plain.peak_ram_bytes)));
     QCOMPARE(cell("peak_ram_bytes", SummaryModel::Ratio),
-             QString::fromStdString(formatFactor(double(r.replay.peak_ram_bytes) / double(plain.peak_ram_bytes))));
+             QString::fromStdString(formatRatio(double(r.replay.peak_ram_bytes) / double(plain.peak_ram_bytes))));
     const QString runtimeTip = cell("runtime_s", SummaryModel::Value, Qt::ToolTipRole);
     QVERIFY2(runtimeTip.contains(QString("the runtime budget is %1 (%2 one plain pass)")
                                      .arg(QString::fromStdString(formatSeconds(p.runtimeBudgetSeconds())),
@@ -216,6 +216,10 @@ void TestUiModels::summaryFiguresComeFromReplay() {
     const QString ramTip = cell("peak_ram_bytes", SummaryModel::Value, Qt::ToolTipRole);
     QVERIFY2(ramTip.contains(QString("The RAM budget is %1").arg(QString::fromStdString(formatBytesExact(p.ram_budget_bytes)))),
              qPrintable(ramTip));
+    // One unit down the energy column, the total's: the 0.12 J of paging
+    // read "120.000 mJ" under "3.6… J".
+    QVERIFY(r.replay.paging_energy_j < 1 && r.replay.total_energy_j >= 1);
+    QCOMPARE(cell("paging_energy_j", SummaryModel::Value), QStringLiteral("0.1200 J"));
     // A plain pass pages nothing: its zero is in the unit of the figures
     // beside it ("0 J" stood among mJ). The same graph in millijoules:
     std::vector<Node> milli = p.graph.nodes();
