@@ -131,7 +131,7 @@ void ExplorerWindow::buildUi() {
     paging_ = new QCheckBox(tr("&Paging"), problemBox);
     paging_->setToolTip(tr("Paging: write a layer's output to flash (secondary storage) and read it back just "
                            "before it is needed again. Saves RAM, costs energy for the flash traffic."));
-    remat_ = new QCheckBox(tr("&Rematerialization"), problemBox);
+    remat_ = new QCheckBox(tr("Rematerial&ization"), problemBox);  // Alt+R is the RAM budget
     remat_->setToolTip(tr("Rematerialization (recomputation): free a layer's output early and compute it again "
                           "when a later layer needs it. Saves RAM, costs compute energy and time."));
     timeLimit_ = new QDoubleSpinBox(problemBox);

@@ -2,10 +2,13 @@
 // expected colours at known cells of a hand-built schedule, the timeline draws
 // the curve and the budget, exports are vector PDF/SVG and PNG, and the main
 // window solves, undoes and exports.
+#include <QAbstractButton>
 #include <QFile>
 #include <QHeaderView>
 #include <QImage>
+#include <QLabel>
 #include <QLineEdit>
+#include <QMenuBar>
 #include <QProcess>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -77,6 +80,7 @@ private slots:
     void teachingHighlightsOps();
     void windowSolvesUndoesAndExports();
     void windowStopsAtTheTargetGap();
+    void mnemonicsAreUnique();
     void ramLabelShowsTheUsableBudget();
     void budgetBoxesReadWhatIsTyped();
 };
@@ -513,6 +517,32 @@ void TestViews::windowSolvesUndoesAndExports() {
 // The reference's API example is not proven within 0.01 % in 20 s, but its
 // schedule is within 0.5 % of the LP bound after about a second: a 5 % target
 // gap must end the solve as optimal long before the time limit.
+// Each Alt+letter goes to one place: Alt+R was both Rematerialization and
+// the RAM budget (the first press only focused the checkbox).
+void TestViews::mnemonicsAreUnique() {
+    ExplorerWindow w;
+    QSignalSpy settled(&w, &ExplorerWindow::solveSettled);
+    ExplorerOptions o;
+    o.model = "linear";
+    o.platform = "m4";
+    QVERIFY(openAndSettle(w, settled, o));
+    QStringList texts;
+    for (QAction* menu : w.menuBar()->actions()) texts << menu->text();
+    for (QAbstractButton* b : w.findChildren<QAbstractButton*>()) texts << b->text();
+    for (QLabel* l : w.findChildren<QLabel*>())
+        if (l->buddy()) texts << l->text();
+    QHash<QKeySequence, QString> owner;
+    int found = 0;
+    for (const QString& t : texts) {
+        const QKeySequence key = QKeySequence::mnemonic(t);
+        if (key.isEmpty()) continue;
+        ++found;
+        QVERIFY2(!owner.contains(key), qPrintable(t + " and " + owner.value(key) + ": " + key.toString()));
+        owner.insert(key, t);
+    }
+    QVERIFY2(found >= 12, qPrintable(texts.join(", ")));  // menus, switches, budgets, pickers
+}
+
 void TestViews::windowStopsAtTheTargetGap() {
     ExplorerWindow w;
     QSignalSpy settled(&w, &ExplorerWindow::solveSettled);
