@@ -253,7 +253,9 @@ void ExplorerWindow::buildUi() {
         points->setValue(12);
         points->setSuffix(tr(" points"));
         points->setToolTip(tr("How many RAM budgets the sweep solves, from the lower bound to the plain-pass peak"));
-        auto* hint = new QLabel(tr("Click a point to open its schedule."), page);
+        // A baseline's point opens POET's schedule at its budgets (the
+        // explorer solves POET only): the hint says so.
+        auto* hint = new QLabel(tr("Click a point to solve POET at its budgets."), page);
         bar->addWidget(run);
         bar->addWidget(points);
         bar->addWidget(hint, 1);
@@ -262,7 +264,7 @@ void ExplorerWindow::buildUi() {
         lay->addWidget(pareto, 1);
         pareto_ = pareto;
         tabs_->addTab(page, tr("Pareto"));
-        tabs_->setTabToolTip(2, tr("Energy against RAM budget for POET and baselines: click a point to open it"));
+        tabs_->setTabToolTip(2, tr("Energy against RAM budget for POET and baselines: click a point to solve POET there"));
         connect(pareto, &ParetoPlot::pointActivated, this, [this](std::int64_t ram, double rt, const QString&) {
             setBudgets(Budgets{ram, rt});
             tabs_->setCurrentIndex(0);

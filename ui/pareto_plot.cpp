@@ -450,8 +450,15 @@ ParetoPlot::ParetoPlot(QWidget* parent) : QWidget(parent) {
         setResult(r);
         progress_->setVisible(false);
         cancel_->setVisible(false);
+        // "12 points" asked for are 12 budgets, each solved for every
+        // strategy: the count of solves alone read as a mistake (96).
+        const auto budgets = r.axis == SweepAxis::RamBudget ? r.ram_budgets.size() : r.runtime_factors.size();
         QString done = r.cancelled ? tr("cancelled after %1 of %2 points").arg(r.done).arg(r.total)
-                                   : tr("%1 points (%2 from the cache)").arg(r.done).arg(r.cache_hits);
+                                   : tr("%1 budgets \u00d7 %2 strategies: %3 points (%4 from the cache)")
+                                         .arg(budgets)
+                                         .arg(r.strategies.size())
+                                         .arg(r.done)
+                                         .arg(r.cache_hits);
         // The sweep's notes (a strategy left out, a point given a tighter
         // point's schedule): counted in the line, read in its tooltip.
         QStringList notes;
