@@ -204,8 +204,9 @@ void ExplorerWindow::buildUi() {
     runtime_->setEntryRange(1.0, ExplorerRanges::kRuntimeFactorMax, ExplorerRanges::kRuntimeFactorDecimals, 0.05,
                             tr(" x"), 3);
     runtime_->setSliderRange(1.0, 3.0);
-    runtime_->setControlToolTips(tr("Runtime budget as a multiple of one plain pass's compute time: 1.0 allows no "
-                                    "recomputation, 2.0 allows twice the compute time."));
+    runtime_->setControlToolTips(tr("Runtime budget as a multiple of one plain pass's compute time (paging is not "
+                                    "timed, as in POET): 1.0 allows no recomputation that takes time, 2.0 allows "
+                                    "twice the compute time."));
     auto* ramLabel = new QLabel(tr("&RAM budget"), budgetBox);
     ramLabel->setBuddy(ram_->entry());
     auto* rtLabel = new QLabel(tr("R&untime budget"), budgetBox);
