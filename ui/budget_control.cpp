@@ -123,7 +123,7 @@ BudgetControl::BudgetControl(QWidget* parent) : QWidget(parent) {
     entry_->setKeyboardTracking(false);
     entry_->setAccelerated(true);
     unit_ = new QLabel(this);
-    unit_->setMinimumWidth(fontMetrics().horizontalAdvance(QStringLiteral("000.00 MB")));
+    setUnitWidthFor(QStringLiteral("000.00 MB"));
     strip_ = new BudgetMarkStrip(this);
 
     auto* grid = new QGridLayout(this);
@@ -174,6 +174,10 @@ void BudgetControl::setControlToolTips(const QString& tip) {
     slider_->setToolTip(tip);
     entry_->setToolTip(tip);
     unit_->setToolTip(tip);
+}
+
+void BudgetControl::setUnitWidthFor(const QString& longest) {
+    unit_->setMinimumWidth(unit_->fontMetrics().horizontalAdvance(longest));
 }
 
 void BudgetControl::setSliderRange(double min, double max) {

@@ -31,6 +31,9 @@ public:
     explicit BudgetControl(QWidget* parent = nullptr);
 
     void setFormatter(std::function<QString(double)> format);
+    // The unit label keeps the width of `longest` (its longest text), so the
+    // slider does not change length under the pointer as the text does.
+    void setUnitWidthFor(const QString& longest);
     void setSliderRange(double min, double max);  // the slider's scale
     // The box keeps `decimals`, and shows at least `shown_decimals` of them
     // (trailing zeros beyond are dropped: "1.50 x", "1.0005 x"); -1: all.

@@ -184,6 +184,8 @@ void ExplorerWindow::buildUi() {
             text += tr(" (usable %1)").arg(q(formatBytes(usable)));
         return text;
     });
+    // The slider was 75 px shorter while "(usable …)" showed.
+    ram_->setUnitWidthFor(tr("000.00 MB (usable 000.00 MB)"));
     ram_->setEntryRange(0, 1e13, 0, 1000, tr(" B"));
     // The box reads what --ram-budget reads: "3MB", "2.5MiB", "30%" of the plain-pass peak.
     ram_->setEntryReader([this](const QString& text) -> std::optional<double> {

@@ -580,6 +580,7 @@ void TestViews::ramLabelShowsTheUsableBudget() {
     QCOMPARE(w.ramControl()->unitLabel()->text(),
              QString("%1 (usable %2)").arg(QString::fromStdString(formatBytes(budget)),
                                           QString::fromStdString(formatBytes(usable))));
+    const int sliderWithUsable = w.ramControl()->slider()->width();
     // 1,000 B more is the same problem: answered from the window's own
     // cache, with no solve started.
     auto* bridge = w.findChild<SolveBridge*>();
@@ -594,6 +595,10 @@ void TestViews::ramLabelShowsTheUsableBudget() {
     // At its peak every byte is usable: the budget alone.
     w.setBudgets({w.plainPeakBytes(), 1.5});
     QCOMPARE(w.ramControl()->unitLabel()->text(), QString::fromStdString(formatBytes(w.plainPeakBytes())));
+    // The slider keeps its length as the text shortens (it grew by 75 px
+    // under the pointer).
+    QApplication::processEvents();
+    QCOMPARE(w.ramControl()->slider()->width(), sliderWithUsable);
 }
 
 void TestViews::budgetBoxesReadWhatIsTyped() {
