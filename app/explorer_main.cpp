@@ -90,7 +90,9 @@ int main(int argc, char** argv) {
                                  "(0 to 0.1 in steps of 0.0001; default 0.005 = 0.5 %).",
                                  "G");
     const QCommandLineOption screenshot(QStringList{"screenshot"},
-                                        "Render the window to FILE.png once the first solve finished, then exit.",
+                                        "Render the window to FILE.png once the first solve finished, then exit: "
+                                        "0 with a schedule, 2 infeasible (proven), 3 no schedule within the time "
+                                        "limit, 4 bad input, as `poet solve`.",
                                         "FILE.png");
     for (const QCommandLineOption* o : {&help, &version, &model, &platformHelp, &platform, &batch, &ram, &runtime,
                                         &noPaging, &noRemat, &timeLimit, &gap, &screenshot})

@@ -9,6 +9,7 @@ class TestExplorerCli : public QObject {
     Q_OBJECT
 private slots:
     void screenshot();
+    void screenshotExitCodeSaysWhatCame();
     void badOptionsExit4_data();
     void badOptionsExit4();
 
@@ -47,6 +48,24 @@ void TestExplorerCli::screenshot() {
         for (int x = 0; x < img.width(); x += 2)
             if (img.pixelColor(x, y) == QColor(0x00, 0x72, 0xB2)) ++blue;
     QVERIFY2(blue > 20, "the screenshot shows no computed cells");
+}
+
+// A script that takes screenshots learns from the exit code whether there
+// was a schedule to show, and --help says which code is which.
+void TestExplorerCli::screenshotExitCodeSaysWhatCame() {
+    QTemporaryDir dir;
+    QByteArray err;
+    QCOMPARE(run({"--model", "linear", "--platform", "m4", "--ram-budget", "100", "--screenshot", dir.filePath("x.png")},
+                 &err),
+             2);
+    QVERIFY(QFileInfo::exists(dir.filePath("x.png")));  // the window says why
+    QProcess help;
+    help.start(POET_EXPLORER_BIN, {"--help"});
+    QVERIFY(help.waitForFinished(30000));
+    const QString text = QString::fromUtf8(help.readAllStandardOutput()).simplified();
+    QVERIFY2(text.contains("0 with a schedule, 2 infeasible (proven), 3 no schedule within the time limit, 4 bad "
+                           "input"),
+             qPrintable(text));
 }
 
 void TestExplorerCli::badOptionsExit4_data() {
