@@ -79,7 +79,7 @@ ExplorerWindow::ExplorerWindow(QWidget* parent) : QMainWindow(parent) {
     connect(bridge_, &SolveBridge::incumbent, this, [this](quint64 id, const SolveResult& r) {
         if (id != pendingId_) return;
         status_->showIncumbent(r);
-        if (r.schedule) showResult(r, false);
+        if (r.schedule) showResult(r);
     });
     connect(bridge_, &SolveBridge::finished, this, [this](quint64 id, const SolveResult& r) {
         if (id != pendingId_) return;
@@ -88,7 +88,7 @@ ExplorerWindow::ExplorerWindow(QWidget* parent) : QMainWindow(parent) {
         lastStatus_ = r.status;
         status_->showResult(r, statusContext());
         if (r.schedule) {
-            showResult(r, true);
+            showResult(r);
             if (r.status == SolveStatus::Optimal) cache_.insert(cacheKey(), r);
         } else if (r.status == SolveStatus::Cancelled && shown_) {
             // keep what is on screen; the status says it was cancelled
@@ -652,7 +652,7 @@ void ExplorerWindow::solveNow() {
         SolveResult r = *hit;
         lastStatus_ = r.status;
         status_->showResult(r, statusContext());
-        showResult(r, true);
+        showResult(r);
         emit solveSettled(true);
         return;
     }
@@ -679,7 +679,7 @@ QString ExplorerWindow::viewTitle(const SolveResult& r) const {
              q(formatEnergy(r.replay.total_energy_j)));
 }
 
-void ExplorerWindow::showResult(const SolveResult& r, bool final) {
+void ExplorerWindow::showResult(const SolveResult& r) {
     if (!r.schedule || r.schedule->size() != problem_.graph.size()) return;
     shown_ = r;
     const QString title = viewTitle(r);
@@ -687,10 +687,11 @@ void ExplorerWindow::showResult(const SolveResult& r, bool final) {
     timeline_->setData(problem_.graph, *r.schedule, r.replay, plain_, problem_.ram_budget_bytes);
     summary_->setResult(problem_, r, plain_);
     summary_->setTitle(title);
-    if (final) {
-        teaching_->setSchedule(problem_.graph, *r.schedule, r.replay, problem_.ram_budget_bytes);
-        cellModel_->setSchedule(problem_.graph, *r.schedule);
-    }
+    // Every view shows the same schedule, the solve's best so far too: the
+    // cells and teaching mode waited for the final one and disagreed with
+    // the heatmap until then (up to the time limit).
+    teaching_->setSchedule(problem_.graph, *r.schedule, r.replay, problem_.ram_budget_bytes);
+    cellModel_->setSchedule(problem_.graph, *r.schedule);
 }
 
 void ExplorerWindow::clearViews(const QString& why) {

@@ -133,7 +133,7 @@ private:
     void onProblemSwitchChanged();
     void applyBudgets(const Budgets& b);
     void scheduleSolve();
-    void showResult(const SolveResult& r, bool final);
+    void showResult(const SolveResult& r);
     void clearViews(const QString& why);
     QString viewTitle(const SolveResult& r) const;
     // What an export draws from: the schedule on screen, or the Pareto tab's sweep.

@@ -87,7 +87,11 @@ TeachingPanel::TeachingPanel(QWidget* parent) : QWidget(parent) {
 }
 
 void TeachingPanel::setSchedule(const Graph& g, const Schedule& s, const ReplayReport& report, std::int64_t budget) {
-    const bool same = graph_.size() == g.size();
+    // The walk goes on where the schedule is the same (a new budget that
+    // keeps it); another schedule starts it over: op 182 of the last one is
+    // some other op of this one.
+    const bool same = graph_.size() == g.size() && schedule_ == s;
+    if (!same) play_->setChecked(false);
     graph_ = g;
     schedule_ = s;
     report_ = report;

@@ -392,6 +392,17 @@ void TestViews::teachingHighlightsOps() {
     panel.stop();
     QVERIFY(!panel.isPlaying());
     QCOMPARE(spy.last().at(0).toInt(), -1);
+    // The same schedule again (a budget that keeps it) keeps the walk's
+    // place; another schedule (the solve's next best) starts it over, as
+    // its ops are others.
+    panel.setPosition(4);
+    panel.setSchedule(g, s, r, 25000);
+    QCOMPARE(panel.position(), 4);
+    Schedule other = s;
+    other.R.set(5, 0, false);  // no recomputation of the input
+    panel.setSchedule(g, other, replaySchedule(g, other), 25000);
+    QCOMPARE(panel.position(), -1);
+    QCOMPARE(panel.stepCount(), 8);
 }
 
 void TestViews::windowSolvesUndoesAndExports() {
