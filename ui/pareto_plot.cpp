@@ -554,6 +554,17 @@ void ParetoPlot::rebuild() {
         marker_->setPen(QPen(QColor(0x44, 0x44, 0x44), 1.0, Qt::DashLine));
         marker_->setSelectable(false);
     }
+    // Before any sweep the axes stood empty, beside "Click a point": say
+    // what fills them.
+    if (result_.rows.empty()) {
+        auto* hint = new QCPItemText(plot_);
+        hint->position->setType(QCPItemPosition::ptAxisRectRatio);
+        hint->position->setCoords(0.5, 0.5);
+        hint->setText(tr("No sweep yet: Run sweep draws the energy of POET and the baselines\nagainst the RAM "
+                         "budget, from the smallest that could work to the plain pass's peak."));
+        hint->setColor(QColor(0x55, 0x55, 0x55));
+        hint->setSelectable(false);
+    }
     plot_->replot();
 }
 

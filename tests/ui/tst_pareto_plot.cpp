@@ -182,6 +182,21 @@ private slots:
         QCOMPARE(spy.at(1).at(2).toString(), QString("poet"));
     }
 
+    // Before any sweep the plot says what fills it (its axes stood empty);
+    // the hint goes once there is a result.
+    void emptyPlotSaysWhatFillsIt() {
+        ParetoPlot w;
+        const auto hints = [&] {
+            QStringList texts;
+            for (int i = 0; i < w.plot()->itemCount(); ++i)
+                if (auto* t = qobject_cast<QCPItemText*>(w.plot()->item(i))) texts << t->text();
+            return texts;
+        };
+        QCOMPARE(hints().filter("No sweep yet").size(), 1);
+        w.setResult(flatBaselineOnTop());
+        QVERIFY(hints().filter("No sweep yet").isEmpty());
+    }
+
     // The legend goes to a corner where it hides nothing, on screen and at
     // each new size; the old top-right place covered the flat baseline.
     void legendCoversNoData() {
