@@ -8,7 +8,9 @@
 #include <QPushButton>
 #include <QThread>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <cmath>
+#include <map>
 #include <qcustomplot.h>
 
 #include "legend_placement.h"
@@ -126,6 +128,37 @@ std::pair<double, double> paddedRange(double lo, double hi, double share) {
 
 struct DrawnGraph { QCPGraph* graph; QString strategy; std::vector<int> rows; };
 
+// A curve whose every point has the same energy as another curve drawn over
+// it (POET is on top, then the strategies in their order) cannot be seen:
+// its legend name says which one covers it, "remat only (= POET)" (a
+// figure showed six strategies and four lines).
+void nameHiddenCurves(const SweepResult& result, const std::vector<DrawnGraph>& drawn) {
+    std::vector<std::string> order = result.strategies;  // bottom to top
+    std::stable_partition(order.begin(), order.end(), [](const std::string& s) { return s != "poet"; });
+    const auto pointsOf = [&](const std::string& s) {
+        std::map<std::pair<std::int64_t, double>, double> energy;  // (RAM, runtime) -> J
+        for (const SweepRow& r : sweepCurve(result, s))
+            if (r.hasSchedule()) energy[{r.ram_budget_bytes, r.runtime_budget_factor}] = r.total_energy_j;
+        return energy;
+    };
+    for (std::size_t i = 0; i < order.size(); ++i) {
+        const auto below = pointsOf(order[i]);
+        if (below.empty()) continue;
+        for (std::size_t k = order.size(); k-- > i + 1;) {
+            const auto above = pointsOf(order[k]);
+            const bool covered = std::all_of(below.begin(), below.end(), [&](const auto& point) {
+                const auto it = above.find(point.first);
+                return it != above.end() && std::abs(it->second - point.second) <= 1e-9 * std::abs(point.second);
+            });
+            if (!covered) continue;
+            for (const DrawnGraph& d : drawn)
+                if (d.strategy == QString::fromStdString(order[i]) && d.graph->name() == labelFor(order[i]))
+                    d.graph->setName(QStringLiteral("%1 (= %2)").arg(labelFor(order[i]), labelFor(order[k])));
+            break;
+        }
+    }
+}
+
 // Draws `result` into `plot` (cleared first), laid out at `size`, with its
 // legend clear of the data; returns the graphs with the curve rows behind
 // their data points.
@@ -230,6 +263,7 @@ std::vector<DrawnGraph> drawSweep(QCustomPlot* plot, const SweepResult& result, 
     // legend keeps the strategies' order.
     for (const DrawnGraph& d : drawn)
         if (d.strategy == QLatin1String("poet")) d.graph->setLayer(d.graph->layer());  // to the layer's top
+    nameHiddenCurves(result, drawn);
     if (!never_fit.isEmpty()) {
         // One legend line, no icon: so that they are not read as left out
         // of the sweep (they vanished from the legend).
