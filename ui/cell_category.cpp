@@ -157,6 +157,11 @@ std::string describeCell(const Graph& g, const Schedule& s, int t, int i) {
         if (s.M_in(t, i)) body += " Also paged in during this stage.";
         if (s.M_out(t, i)) body += " Also paged out during this stage.";
     }
+    // The heatmap's dashed lines frame this stage; nothing else said why.
+    if (g.node(t).kind == NodeKind::Loss)
+        body += " Stage " + std::to_string(t) +
+                " computes the loss (between the dashed lines): the forward pass runs before it, the backward "
+                "pass after.";
     return head + body;
 }
 

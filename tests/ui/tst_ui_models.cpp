@@ -74,6 +74,10 @@ void TestUiModels::cellWords() {
     const QString first = QString::fromStdString(describeCell(g, s, 1, 1));
     QVERIFY2(first.contains("first time") && first.contains("input"), qPrintable(first));
     QVERIFY(QString::fromStdString(describeCell(g, s, 0, 5)).contains("not computed yet"));
+    // The loss's stage (3) says what the dashed lines around it mark; others do not.
+    QVERIFY2(QString::fromStdString(describeCell(g, s, 3, 2)).contains("computes the loss (between the dashed lines)"),
+             describeCell(g, s, 3, 2).c_str());
+    QVERIFY(!QString::fromStdString(describeCell(g, s, 4, 2)).contains("dashed"));
     QCOMPARE(lastFreedBefore(s, 0, 5), 1);
     QCOMPARE(nextUseFrom(g, s, 1, 3), 5);
 }
