@@ -45,10 +45,12 @@ struct SweepArgs {
     bool runtime_range_given = false;
 };
 
+// Tenths below 10 s: a 0.156 s sweep read "in 1s".
 std::string formatDuration(double s) {
     char buf[32];
     if (s < 0) return "?";
-    if (s < 60) std::snprintf(buf, sizeof buf, "%.0fs", std::ceil(s));
+    if (s < 10) std::snprintf(buf, sizeof buf, "%.1fs", s);
+    else if (s < 60) std::snprintf(buf, sizeof buf, "%.0fs", s);
     else if (s < 3600) std::snprintf(buf, sizeof buf, "%dm%02ds", static_cast<int>(s) / 60, static_cast<int>(s) % 60);
     else std::snprintf(buf, sizeof buf, "%.1fh", s / 3600);
     return buf;

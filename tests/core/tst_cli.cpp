@@ -586,8 +586,12 @@ private slots:
         const QStringList lines = QString::fromUtf8(f.readAll()).trimmed().split('\n');
         QCOMPARE(lines.size(), 1 + 3 * 3);  // header + strategies x points
         for (const char* col : {"strategy", "ram_budget_bytes", "runtime_budget_factor", "status", "compute_energy_j",
-                                "paging_energy_j", "total_energy_j", "runtime_s", "peak_ram_bytes", "gap"})
+                                "paging_energy_j", "total_energy_j", "runtime_s", "peak_ram_bytes", "gap",
+                                "schedule_from_budget"})
             QVERIFY2(lines.front().contains(col), col);
+        // Its time in tenths where short (a 0.2 s sweep said "in 1s").
+        QVERIFY2(QRegularExpression(R"(\n9 of 9 points in \d\.\ds \(0 from the cache\)\n$)").match(r.err).hasMatch(),
+                 qPrintable(r.err));
     }
 
     // Ctrl-C while the bounds and the window search run on two threads
