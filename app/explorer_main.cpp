@@ -84,7 +84,8 @@ int main(int argc, char** argv) {
                                      "F");
     const QCommandLineOption noPaging(QStringList{"no-paging"}, "Switch paging off.");
     const QCommandLineOption noRemat(QStringList{"no-remat"}, "Switch rematerialization off.");
-    const QCommandLineOption timeLimit(QStringList{"time-limit"}, "Solver time limit in seconds, 0.5 to 3600 (default 30).", "S");
+    const QCommandLineOption timeLimit(QStringList{"time-limit"},
+                                       "Solver time limit in seconds, 0.5 to 3600 (default 30).", "S");
     const QCommandLineOption gap(QStringList{"gap"},
                                  "Stop when the schedule is proven within this relative gap of the optimum "
                                  "(0 to 0.1 in steps of 0.0001; default 0.005 = 0.5 %).",
@@ -127,7 +128,8 @@ int main(int argc, char** argv) {
     if (parser.isSet(runtime)) {
         bool ok = false;
         const double f = parser.value(runtime).toDouble(&ok);
-        if (!ok || !(f >= 1.0) || f > Ranges::kRuntimeFactorMax || !hasAtMostDecimals(f, Ranges::kRuntimeFactorDecimals))
+        if (!ok || !(f >= 1.0) || f > Ranges::kRuntimeFactorMax ||
+            !hasAtMostDecimals(f, Ranges::kRuntimeFactorDecimals))
             return badInput(QStringLiteral("--runtime-budget must be a factor of one plain pass from 1.0 to %1, with "
                                            "at most %2 decimals (1.0005), not '%3'")
                                 .arg(Ranges::kRuntimeFactorMax)

@@ -218,7 +218,8 @@ void TestUiModels::summaryFiguresComeFromReplay() {
                                           QString::fromStdString(formatFactor(p.runtime_budget_factor)))),
              qPrintable(runtimeTip));
     const QString ramTip = cell("peak_ram_bytes", SummaryModel::Value, Qt::ToolTipRole);
-    QVERIFY2(ramTip.contains(QString("The RAM budget is %1").arg(QString::fromStdString(formatBytesExact(p.ram_budget_bytes)))),
+    QVERIFY2(ramTip.contains(
+                 QString("The RAM budget is %1").arg(QString::fromStdString(formatBytesExact(p.ram_budget_bytes)))),
              qPrintable(ramTip));
     // One unit down the energy column, the total's: the 0.12 J of paging
     // read "120.000 mJ" under "3.6… J".
@@ -234,7 +235,8 @@ void TestUiModels::summaryFiguresComeFromReplay() {
     }
     Problem pm = p;
     pm.graph = Graph(milli, p.graph.edges());
-    model.setResult(pm, uitest::tinyResult(pm, SolveStatus::Feasible), replaySchedule(pm.graph, plainSchedule(pm.graph)));
+    model.setResult(pm, uitest::tinyResult(pm, SolveStatus::Feasible),
+                    replaySchedule(pm.graph, plainSchedule(pm.graph)));
     QCOMPARE(cell("paging_energy_j", SummaryModel::Reference), QStringLiteral("0 mJ"));
     QVERIFY(cell("total_energy_j", SummaryModel::Reference).endsWith(QStringLiteral(" mJ")));
     QCOMPARE(r.replay.page_outs, 1);
