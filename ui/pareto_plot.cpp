@@ -131,7 +131,7 @@ struct DrawnGraph { QCPGraph* graph; QString strategy; std::vector<int> rows; };
 // A curve whose every point has the same energy as another curve drawn over
 // it (POET is on top, then the strategies in their order) cannot be seen:
 // its legend name says which one covers it, "remat only (= POET)" (a
-// figure showed six strategies and four lines).
+// figure showed eight strategies and six lines).
 void nameHiddenCurves(const SweepResult& result, const std::vector<DrawnGraph>& drawn) {
     std::vector<std::string> order = result.strategies;  // bottom to top
     std::stable_partition(order.begin(), order.end(), [](const std::string& s) { return s != "poet"; });
