@@ -69,6 +69,15 @@ SweepResult flatBaselineOnTop() {
     return res;
 }
 
+// The names in a plot's legend, in its order.
+QStringList legendNames(QCustomPlot* plot) {
+    QStringList names;
+    for (int i = 0; i < plot->legend->itemCount(); ++i)
+        if (auto* item = qobject_cast<QCPPlottableLegendItem*>(plot->legend->item(i)))
+            names << item->plottable()->name();
+    return names;
+}
+
 // The pixels a graph draws: its points, and every pixel or so along the
 // line between two of them (none across a gap).
 QVector<QPointF> drawnPixels(const QCPGraph* g) {
@@ -236,10 +245,7 @@ private slots:
         ParetoPlot w;
         w.resize(640, 480);
         w.setResult(res);
-        QStringList names;
-        for (int i = 0; i < w.plot()->legend->itemCount(); ++i)
-            if (auto* item = qobject_cast<QCPPlottableLegendItem*>(w.plot()->legend->item(i)))
-                names << item->plottable()->name();
+        const QStringList names = legendNames(w.plot());
         QVERIFY2(names.contains("no schedule fits:\n  paging only") && !names.contains("paging only"),
                  qPrintable(names.join(", ")));
         // Fits at one point: its own entry (where POET's point covers it).
@@ -299,8 +305,8 @@ private slots:
     }
 
     // A curve under another with the same energies at each of its points is
-    // named with the one that covers it (a figure showed six strategies and
-    // four lines); one that differs anywhere is not.
+    // named with the one that covers it (a figure showed eight strategies
+    // and six lines); one that differs anywhere is not.
     void hiddenCurveNamesWhatCoversIt() {
         SweepResult res = sample();
         for (SweepRow& r : res.rows)  // Chen greedy as DTR where it fits
@@ -309,10 +315,7 @@ private slots:
         ParetoPlot w;
         w.resize(640, 480);
         w.setResult(res);
-        QStringList names;
-        for (int i = 0; i < w.plot()->legend->itemCount(); ++i)
-            if (auto* item = qobject_cast<QCPPlottableLegendItem*>(w.plot()->legend->item(i)))
-                names << item->plottable()->name();
+        const QStringList names = legendNames(w.plot());
         // The plain pass's one point is POET's there (6 J at 2.4 MB).
         QVERIFY2(names.contains("plain pass (= POET)") && names.contains("Chen greedy (= DTR)") &&
                      names.contains("DTR") && names.contains("POET"),

@@ -531,18 +531,12 @@ void TestViews::windowSolvesUndoesAndExports() {
     QCOMPARE(csv.readAll().count('\n'), 13);  // a header and the 12 points
 }
 
-// The reference's API example is not proven within 0.01 % in 20 s, but its
-// schedule is within 0.5 % of the LP bound after about a second: a 5 % target
-// gap must end the solve as optimal long before the time limit.
 // Each Alt+letter goes to one place: Alt+R was both Rematerialization and
 // the RAM budget (the first press only focused the checkbox).
 void TestViews::mnemonicsAreUnique() {
     ExplorerWindow w;
     QSignalSpy settled(&w, &ExplorerWindow::solveSettled);
-    ExplorerOptions o;
-    o.model = "linear";
-    o.platform = "m4";
-    QVERIFY(openAndSettle(w, settled, o));
+    QVERIFY(openAndSettle(w, settled, ExplorerOptions{.model = "linear", .platform = "m4"}));
     QStringList texts;
     for (QAction* menu : w.menuBar()->actions()) texts << menu->text();
     for (QAbstractButton* b : w.findChildren<QAbstractButton*>()) texts << b->text();
@@ -560,6 +554,9 @@ void TestViews::mnemonicsAreUnique() {
     QVERIFY2(found >= 12, qPrintable(texts.join(", ")));  // menus, switches, budgets, pickers
 }
 
+// The reference's API example is not proven within 0.01 % in 20 s, but its
+// schedule is within 0.5 % of the LP bound after about a second: a 5 % target
+// gap must end the solve as optimal long before the time limit.
 void TestViews::windowStopsAtTheTargetGap() {
     ExplorerWindow w;
     QSignalSpy settled(&w, &ExplorerWindow::solveSettled);
