@@ -43,13 +43,14 @@ void SummaryModel::setResult(const Problem& problem, const SolveResult& result, 
         tr("Where the schedule came from: a heuristic, a cache, a solver incumbent, or the proven optimum."),
         static_cast<double>(result.source));
     // A schedule shown while the solve runs has no bound yet (its gap is 0,
-    // which is not "proven").
+    // which is not "proven"). Without a schedule there is no gap: the row
+    // stood empty.
     const bool bounded = result.best_bound_j > 0;
-    add("gap", tr("Gap"), has ? (bounded ? q(formatGapPercent(result.gap)) : tr("not known yet")) : QString(),
-        QString(), QString(),
-        tr("Relative distance between this schedule's energy and the best proven lower bound.") +
-            (has && !bounded ? tr(" The solve has proven no bound yet.") : QString()),
-        result.gap);
+    if (has)
+        add("gap", tr("Gap"), bounded ? q(formatGapPercent(result.gap)) : tr("not known yet"), QString(), QString(),
+            tr("Relative distance between this schedule's energy and the best proven lower bound.") +
+                (bounded ? QString() : tr(" The solve has proven no bound yet.")),
+            result.gap);
     // Also where no schedule was found in time: what any schedule would cost
     // at least (remat-only at a tight budget, against paging on). The
     // message names the bound only where there is a schedule.

@@ -147,6 +147,7 @@ void TestUiModels::summaryModelPassesTester() {
     model.setResult(p, none, plain);
     QVERIFY(model.rowCount() >= 3);
     QCOMPARE(model.index(model.rowOf("status"), SummaryModel::Value).data().toString(), QStringLiteral("infeasible"));
+    QCOMPARE(model.rowOf("gap"), -1);  // no schedule, no gap (the row stood empty)
     model.clear();
     QCOMPARE(model.rowCount(), 0);
 }
