@@ -46,6 +46,7 @@
 #include "schedule_cell_model.h"
 #include "schedule_io.h"
 #include "solve_bridge.h"
+#include "stage_axis_link.h"
 #include "status_line.h"
 #include "summary_panel.h"
 #include "teaching_panel.h"
@@ -232,6 +233,7 @@ void ExplorerWindow::buildUi() {
     timeline_ = new MemoryTimelineView(viewSplit_);
     viewSplit_->addWidget(heatmap_);
     viewSplit_->addWidget(timeline_);
+    stageLink_ = new StageAxisLink(heatmap_, timeline_, this);
     viewSplit_->setStretchFactor(0, 3);
     viewSplit_->setStretchFactor(1, 2);
     tabs_->addTab(viewSplit_, tr("Schedule"));
@@ -685,6 +687,7 @@ void ExplorerWindow::showResult(const SolveResult& r) {
     const QString title = viewTitle(r);
     heatmap_->setSchedule(problem_.graph, *r.schedule, title);
     timeline_->setData(problem_.graph, *r.schedule, r.replay, plain_, problem_.ram_budget_bytes);
+    stageLink_->sync();
     summary_->setResult(problem_, r, plain_);
     summary_->setTitle(title);
     // Every view shows the same schedule, the solve's best so far too: the
@@ -701,6 +704,7 @@ void ExplorerWindow::clearViews(const QString& why) {
     heatmap_->clear();
     heatmap_->setPlaceholderText(plain);
     timeline_->clear();
+    stageLink_->sync();
     summary_->clear();
     summary_->setTitle(QString());
     teaching_->clear();

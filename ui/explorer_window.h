@@ -38,6 +38,7 @@ class MemoryTimelineView;
 class ParetoPlot;
 class ScheduleCellModel;
 class SolveBridge;
+class StageAxisLink;
 class StatusLine;
 class SummaryPanel;
 class TeachingPanel;
@@ -170,6 +171,7 @@ private:
     QSplitter* mainSplit_;
     HeatmapView* heatmap_;
     MemoryTimelineView* timeline_;
+    StageAxisLink* stageLink_;
     QTableView* cellTable_;
     ScheduleCellModel* cellModel_;
     SummaryPanel* summary_;

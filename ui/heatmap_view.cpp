@@ -136,6 +136,42 @@ void HeatmapView::setCurrentOp(int stage, int node) {
 void HeatmapView::resetZoom() {
     zoom_ = 1.0;
     col0_ = row0_ = 0;
+    viewMoved();
+}
+
+void HeatmapView::viewMoved() {
+    update();
+    emit stageWindowChanged();
+}
+
+std::pair<double, double> HeatmapView::stageWindow() const {
+    const double n = std::max(grid_.size(), 1);
+    return {col0_, col0_ + n / zoom_};
+}
+
+void HeatmapView::showStages(double first, double last) {
+    if (!hasSchedule() || !(last > first)) return;
+    const double n = grid_.size();
+    const double newZoom = std::clamp(n / (last - first), 1.0, std::max(1.0, n / 4.0));
+    // Keep the middle of the asked window in the middle, where the zoom had to be clamped.
+    const double middle = (first + last) / 2;
+    const double rowMiddle = row0_ + n / zoom_ / 2;
+    zoom_ = newZoom;
+    col0_ = middle - n / zoom_ / 2;
+    row0_ = rowMiddle - n / zoom_ / 2;
+    clampOffsets();
+    viewMoved();
+}
+
+QMargins HeatmapView::naturalStageMargins() const {
+    const Layout L = layoutFor(QRectF(rect()), font(), false, zoom_, col0_, row0_, QMargins());
+    return QMargins(static_cast<int>(std::ceil(L.grid.left())), 0,
+                    static_cast<int>(std::ceil(width() - L.grid.right())), 0);
+}
+
+void HeatmapView::setStageMargins(const QMargins& margins) {
+    if (margins == stageMargins_) return;
+    stageMargins_ = margins;
     update();
 }
 
@@ -157,7 +193,7 @@ QSizeF HeatmapView::exportSize() const {
 }
 
 HeatmapView::Layout HeatmapView::layoutFor(const QRectF& area, const QFont& font, bool withTitle, double zoom,
-                                           double col0, double row0) const {
+                                           double col0, double row0, const QMargins& stageMargins) const {
     Layout L;
     const QFontMetricsF fm(font);
     const double pad = fm.height() * 0.5;
@@ -176,7 +212,13 @@ HeatmapView::Layout HeatmapView::layoutFor(const QRectF& area, const QFont& font
         labelW = std::max(labelW, fm.horizontalAdvance(QString::fromStdString(n.name)));
     labelW = std::min(labelW + pad, std::max(fm.height() * 4, r.width() * 0.22));
     const double bandW = fm.height() * 1.2;
-    L.stageAxis = QRectF(r.left() + bandW + labelW, r.top(), r.width() - bandW - labelW, fm.height() * 1.4);
+    // The grid starts and ends no nearer the edges than stageMargins asks:
+    // the labels' column takes the extra room on the left (the names stay
+    // against the grid), the right edge gives it up.
+    const double gridLeft = std::max(r.left() + bandW + labelW, area.left() + stageMargins.left());
+    const double gridRight = std::min(r.right(), area.right() - stageMargins.right());
+    labelW = gridLeft - r.left() - bandW;
+    L.stageAxis = QRectF(gridLeft, r.top(), std::max(gridRight - gridLeft, 1.0), fm.height() * 1.4);
     L.kindBand = QRectF(r.left(), L.stageAxis.bottom(), bandW, r.bottom() - L.stageAxis.bottom());
     L.labels = QRectF(L.kindBand.right(), L.kindBand.top(), labelW, L.kindBand.height());
     L.grid = QRectF(L.labels.right(), L.kindBand.top(), L.stageAxis.width(), L.kindBand.height());
@@ -193,7 +235,7 @@ HeatmapView::Layout HeatmapView::layoutFor(const QRectF& area, const QFont& font
 }
 
 HeatmapView::Layout HeatmapView::currentLayout() const {
-    return layoutFor(QRectF(rect()), font(), false, zoom_, col0_, row0_);
+    return layoutFor(QRectF(rect()), font(), false, zoom_, col0_, row0_, stageMargins_);
 }
 
 QRectF HeatmapView::cellRect(int node, int stage) const {
@@ -393,7 +435,7 @@ void HeatmapView::renderTo(QPainter& p, const QRectF& target) const {
     p.fillRect(target, Qt::white);
     if (hasSchedule()) {
         QFont f = font();
-        const Layout L = layoutFor(target, f, true, 1.0, 0, 0);
+        const Layout L = layoutFor(target, f, true, 1.0, 0, 0, QMargins());
         paintAll(p, L, f, false);
     } else {
         p.setPen(Qt::black);
@@ -460,7 +502,7 @@ void HeatmapView::wheelEvent(QWheelEvent* e) {
     row0_ = row - (row - L.row0) * ratio;
     zoom_ = newZoom;
     clampOffsets();
-    update();
+    viewMoved();
     e->accept();
 }
 
@@ -484,7 +526,7 @@ void HeatmapView::mouseMoveEvent(QMouseEvent* e) {
             col0_ = pressCol0_ - d.x() / L.cellW;
             row0_ = pressRow0_ - d.y() / L.cellH;
             clampOffsets();
-            update();
+            viewMoved();
         }
     }
     QWidget::mouseMoveEvent(e);
@@ -514,12 +556,12 @@ void HeatmapView::keyPressEvent(QKeyEvent* e) {
     case Qt::Key_Equal:
         zoom_ = std::min(zoom_ * 1.25, std::max(1.0, grid_.size() / 4.0));
         clampOffsets();
-        update();
+        viewMoved();
         return;
     case Qt::Key_Minus:
         zoom_ = std::max(1.0, zoom_ / 1.25);
         clampOffsets();
-        update();
+        viewMoved();
         return;
     case Qt::Key_Escape:
         if (selected_ >= 0) {

@@ -5,6 +5,7 @@
 // cell in words; the wheel zooms, a drag pans, a double-click resets; a click
 // selects a node and highlights its row and its dependencies. The same drawing
 // code renders exports as vector rectangles (PDF/SVG) or pixels (PNG).
+#include <QMargins>
 #include <QPointF>
 #include <QRectF>
 #include <QString>
@@ -33,6 +34,18 @@ public:
     void resetZoom();
     double zoom() const { return zoom_; }
 
+    // The stages in view, [first, last) in stage units (fractional when
+    // panned), and a way to set them: the memory timeline below follows the
+    // heatmap's zoom and drives it (StageAxisLink). Zoom stays uniform, so
+    // the rows zoom with the stages.
+    std::pair<double, double> stageWindow() const;
+    void showStages(double first, double last);
+    // Where the grid starts and ends, from the widget's left and right
+    // edges, as the layout puts it alone; and the least room to keep there,
+    // so that the grid's stages stand over the timeline's (exports ignore it).
+    QMargins naturalStageMargins() const;
+    void setStageMargins(const QMargins& margins);
+
     // Where a cell is drawn in widget coordinates (for tests and tooltips).
     QRectF cellRect(int node, int stage) const;
     // The cell under a widget point: {node, stage}, or {-1, -1}.
@@ -48,6 +61,8 @@ public:
 
 signals:
     void nodeSelected(int node);
+    // The zoom or the pan changed (by the user or by showStages/resetZoom).
+    void stageWindowChanged();
 
 protected:
     void paintEvent(QPaintEvent*) override;
@@ -68,11 +83,12 @@ public:
     };
 
 private:
-    Layout layoutFor(const QRectF& area, const QFont& font, bool withTitle, double zoom, double col0,
-                     double row0) const;
+    Layout layoutFor(const QRectF& area, const QFont& font, bool withTitle, double zoom, double col0, double row0,
+                     const QMargins& stageMargins) const;
     void paintAll(QPainter& p, const Layout& L, const QFont& font, bool interactive) const;
     Layout currentLayout() const;
     void clampOffsets();
+    void viewMoved();  // after a zoom or pan: repaint and tell the timeline
 
     Graph graph_;
     Schedule schedule_;
@@ -83,6 +99,7 @@ private:
     int curStage_ = -1, curNode_ = -1;
     double zoom_ = 1.0;
     double col0_ = 0, row0_ = 0;
+    QMargins stageMargins_;
     QPointF pressPos_;
     double pressCol0_ = 0, pressRow0_ = 0;
     bool dragging_ = false;

@@ -133,6 +133,10 @@ MemoryTimelineView::MemoryTimelineView(QWidget* parent) : QWidget(parent) {
     connect(plot_, &QCustomPlot::mouseDoubleClick, this, [this](QMouseEvent*) {
         rescale();
         plot_->replot();
+        emit stagesMovedByUser(plot_->xAxis->range().lower, plot_->xAxis->range().upper);
+    });
+    connect(plot_->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, [this](const QCPRange& r) {
+        if (!settingRange_) emit stagesMovedByUser(r.lower, r.upper);
     });
     clear();
 }
@@ -174,7 +178,7 @@ void MemoryTimelineView::clear() {
     plot_->yAxis2->setLabel(tr("flash traffic per stage"));
     plot_->yAxis2->setVisible(false);
     fillLegend(true, false);  // no flash traffic promised on an axis that is not shown
-    plot_->xAxis->setRange(0, 1);
+    setStageRange(0, 1);
     plot_->yAxis->setRange(0, 1);
     plot_->replot();
 }
@@ -233,8 +237,45 @@ void MemoryTimelineView::setBudget(std::int64_t b) {
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
+void MemoryTimelineView::setStageRange(double first, double last) {
+    settingRange_ = true;
+    plot_->xAxis->setRange(first, last);
+    settingRange_ = false;
+}
+
+void MemoryTimelineView::showStages(double first, double last) {
+    if (plot_->xAxis->range().lower == first && plot_->xAxis->range().upper == last) return;
+    setStageRange(first, last);
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+// The axis rect's distance from the widget's left and right edges.
+QMargins MemoryTimelineView::plotAreaMargins() const {
+    const QRect area = plot_->axisRect()->rect();
+    return QMargins(area.left(), 0, plot_->width() - (area.left() + area.width()), 0);
+}
+
+QMargins MemoryTimelineView::naturalStageMargins() {
+    // Lay the plot out without the asked room (what replot does first), read
+    // the margins, and put the room back.
+    plot_->axisRect()->setMinimumMargins(QMargins());
+    for (auto phase : {QCPLayoutElement::upPreparation, QCPLayoutElement::upMargins, QCPLayoutElement::upLayout})
+        plot_->plotLayout()->update(phase);
+    return plotAreaMargins();
+}
+
+void MemoryTimelineView::setStageMargins(const QMargins& margins) {
+    // Minimum margins count from the axis rect's outer rect, which starts
+    // where the plot layout puts it, not at the widget's edge.
+    const QRect outer = plot_->axisRect()->outerRect();
+    const QMargins inner(std::max(0, margins.left() - outer.left()), 0,
+                         std::max(0, margins.right() - (plot_->width() - (outer.left() + outer.width()))), 0);
+    plot_->axisRect()->setMinimumMargins(inner);
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
 void MemoryTimelineView::rescale() {
-    plot_->xAxis->setRange(0, std::max(stages_, 1));
+    setStageRange(0, std::max(stages_, 1));
     double top = std::max<double>(maxRam_, budget_bytes_) / unit_;
     plot_->yAxis->setRange(0, top * 1.12);
     double flashMax = 0;
@@ -280,10 +321,14 @@ QSizeF MemoryTimelineView::exportSize() const {
 }
 
 void MemoryTimelineView::renderTo(QCPPainter& painter, const QRectF& target) {
+    // An exported figure stands alone: no room kept for the heatmap's labels.
+    const QMargins kept = plot_->axisRect()->minimumMargins();
+    plot_->axisRect()->setMinimumMargins(QMargins());
     painter.save();
     painter.translate(target.topLeft());
     plot_->toPainter(&painter, qRound(target.width()), qRound(target.height()));
     painter.restore();
+    plot_->axisRect()->setMinimumMargins(kept);
 }
 
 }  // namespace poet::ui

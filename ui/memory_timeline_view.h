@@ -3,6 +3,7 @@
 // replay's ram_trace), the RAM budget, the plain pass's curve for comparison,
 // and flash traffic (bytes paged in and out per stage) as bars on a second
 // axis. x is the stage: op k of stage t sits at t + k/(t+1).
+#include <QMargins>
 #include <QWidget>
 #include <cstdint>
 
@@ -44,6 +45,14 @@ public:
     bool hasData() const { return hasData_; }
     void setCurrentOp(int stage, int op);  // (-1, -1): none
 
+    // The stage axis in step with the heatmap above it (StageAxisLink):
+    // the stages shown, and where the plot area starts and ends from the
+    // widget's edges. naturalStageMargins() is what the axes need alone;
+    // setStageMargins() asks for at least that much (exports ignore it).
+    void showStages(double first, double last);
+    QMargins naturalStageMargins();
+    void setStageMargins(const QMargins& margins);
+
     QCustomPlot* plot() const { return plot_; }
     // Draws the plot into `target` (vector on PDF/SVG painters).
     void renderTo(QCPPainter& painter, const QRectF& target);
@@ -51,8 +60,15 @@ public:
     QSize minimumSizeHint() const override;
     QSize sizeHint() const override;
 
+signals:
+    // The user zoomed or panned the stage axis (wheel, drag, double-click);
+    // not emitted where the view set its range itself.
+    void stagesMovedByUser(double first, double last);
+
 private:
     void rescale();
+    void setStageRange(double first, double last);  // without stagesMovedByUser
+    QMargins plotAreaMargins() const;
     void fillLegend(bool schedule, bool paging);
     void setRamScale(double maxBytes);
     double unitBytes() const { return unit_; }
@@ -72,6 +88,7 @@ private:
     double maxRam_ = 0;
     bool hasData_ = false;  // a schedule's curves
     bool drawn_ = false;    // any curve (the plain pass alone too): the axes' units and stages_ hold
+    bool settingRange_ = false;
 };
 
 }  // namespace poet::ui

@@ -80,6 +80,7 @@ private slots:
     void teachingHighlightsOps();
     void windowSolvesUndoesAndExports();
     void windowStopsAtTheTargetGap();
+    void stageAxesLineUp();
     void mnemonicsAreUnique();
     void ramLabelShowsTheUsableBudget();
     void budgetBoxesReadWhatIsTyped();
@@ -557,6 +558,77 @@ void TestViews::mnemonicsAreUnique() {
 // The reference's API example is not proven within 0.01 % in 20 s, but its
 // schedule is within 0.5 % of the LP bound after about a second: a 5 % target
 // gap must end the solve as optimal long before the time limit.
+// The timeline's stage axis stands under the heatmap's columns: the same
+// edges in the window, and a zoom or pan on either view moves the other.
+void TestViews::stageAxesLineUp() {
+    ExplorerWindow w;
+    QSignalSpy settled(&w, &ExplorerWindow::solveSettled);
+    ExplorerOptions o;
+    o.model = "linear";
+    o.platform = "a72";
+    o.time_limit_s = 20;
+    w.resize(1200, 800);
+    QVERIFY(openAndSettle(w, settled, o));
+    QVERIFY(settled.last().at(0).toBool());
+    HeatmapView* heat = w.heatmap();
+    MemoryTimelineView* time = w.timeline();
+    const int n = heat->grid().size();
+    QVERIFY2(n >= 16, "the zoom checks need room for four stages of n/4");
+    // Window x of stage boundary `stage` in each view.
+    const auto heatX = [&](double stage) {
+        const QRectF c = heat->cellRect(0, 0);
+        return heat->mapTo(&w, QPointF(c.left() + stage * c.width(), 0)).x();
+    };
+    const auto timeX = [&](double stage) {
+        return time->plot()->mapTo(&w, QPointF(time->plot()->xAxis->coordToPixel(stage), 0)).x();
+    };
+    const auto edgesMeet = [&] {
+        const auto [first, last] = heat->stageWindow();
+        return std::abs(heatX(first) - timeX(first)) <= 1.0 && std::abs(heatX(last) - timeX(last)) <= 1.0;
+    };
+    const auto sameWindow = [&] {
+        const auto [first, last] = heat->stageWindow();
+        const QCPRange r = time->plot()->xAxis->range();
+        return std::abs(r.lower - first) < 1e-9 && std::abs(r.upper - last) < 1e-9;
+    };
+    QCoreApplication::processEvents();
+    QVERIFY(sameWindow());
+    QCOMPARE(heat->stageWindow().first, 0.0);
+    QCOMPARE(heat->stageWindow().second, double(n));
+    QVERIFY2(edgesMeet(), qPrintable(QStringLiteral("heatmap %1..%2, timeline %3..%4")
+                                         .arg(heatX(0)).arg(heatX(n)).arg(timeX(0)).arg(timeX(n))));
+
+    // The heatmap zoomed from the keyboard: the timeline shows its stages.
+    heat->setFocus();
+    for (int i = 0; i < 3; ++i) QTest::keyClick(heat, Qt::Key_Plus);
+    QVERIFY(heat->stageWindow().second - heat->stageWindow().first < n * 0.6);
+    QVERIFY(sameWindow());
+    QVERIFY(edgesMeet());
+
+    // The timeline panned or zoomed (QCustomPlot's drag and wheel set the
+    // range): the heatmap follows, within its limit of four stages.
+    time->plot()->xAxis->setRange(2, 10);
+    QCOMPARE(heat->stageWindow().first, 2.0);
+    QCOMPARE(heat->stageWindow().second, 10.0);
+    QVERIFY(edgesMeet());
+    time->plot()->xAxis->setRange(5, 6);
+    QCOMPARE(heat->stageWindow().second - heat->stageWindow().first, 4.0);
+    QVERIFY(sameWindow());
+    time->plot()->xAxis->setRange(n - 3, n + 5);  // past the last stage
+    QCOMPARE(heat->stageWindow().second, double(n));
+    QVERIFY(sameWindow());
+
+    // A double-click on the heatmap shows every stage in both.
+    QTest::mouseDClick(heat, Qt::LeftButton, {}, heat->cellRect(0, n - 1).center().toPoint());
+    QCOMPARE(heat->stageWindow().first, 0.0);
+    QCOMPARE(heat->stageWindow().second, double(n));
+    QVERIFY(sameWindow());
+
+    // A narrower window moves both edges; they meet again once laid out.
+    w.resize(900, 700);
+    QTRY_VERIFY(edgesMeet());
+}
+
 void TestViews::windowStopsAtTheTargetGap() {
     ExplorerWindow w;
     QSignalSpy settled(&w, &ExplorerWindow::solveSettled);
