@@ -84,7 +84,8 @@ HeatmapView::HeatmapView(QWidget* parent) : QWidget(parent) {
     setAccessibleName(tr("Schedule heatmap"));
     setWhatsThis(tr("One row per layer (forward, loss, backward), one column per stage. Colours show what the "
                     "schedule does with each layer's output at each stage. Wheel: zoom; drag: pan; double-click: "
-                    "reset; click: select a layer and highlight what it reads."));
+                    "reset; click: select a layer and highlight what it reads. The memory timeline below shows the "
+                    "same stages."));
 }
 
 void HeatmapView::setPlaceholderText(const QString& text) {

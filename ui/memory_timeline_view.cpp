@@ -61,7 +61,8 @@ MemoryTimelineView::MemoryTimelineView(QWidget* parent) : QWidget(parent) {
     setAccessibleName(tr("Memory timeline"));
     plot_->setToolTip(tr("RAM in use after every operation of every stage (replayed), against the RAM budget and "
                          "the plain pass. Bars: bytes paged to or from flash in each stage (right axis). "
-                         "Wheel: zoom the stage axis; drag: pan; double-click: show all."));
+                         "Wheel: zoom the stage axis; drag: pan; double-click: show all. The heatmap above "
+                         "shows the same stages."));
 
     QFont f = font();
     plot_->setFont(f);
