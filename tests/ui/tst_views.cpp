@@ -65,6 +65,15 @@ bool openAndSettle(ExplorerWindow& w, QSignalSpy& settled, ExplorerOptions o) {
     w.show();
     return settled.wait(30000);
 }
+
+// The smallest bundled model on the platform where it solves at once.
+ExplorerOptions linearOnA72() {
+    ExplorerOptions o;
+    o.model = "linear";
+    o.platform = "a72";
+    o.time_limit_s = 20;
+    return o;
+}
 }  // namespace
 
 class TestViews : public QObject {
@@ -409,12 +418,8 @@ void TestViews::teachingHighlightsOps() {
 void TestViews::windowSolvesUndoesAndExports() {
     ExplorerWindow w;
     QSignalSpy settled(&w, &ExplorerWindow::solveSettled);
-    ExplorerOptions o;
-    o.model = "linear";
-    o.platform = "a72";
-    o.time_limit_s = 20;
     w.resize(1200, 800);
-    QVERIFY(openAndSettle(w, settled, o));
+    QVERIFY(openAndSettle(w, settled, linearOnA72()));
     QVERIFY(settled.last().at(0).toBool());
     QVERIFY(w.heatmap()->hasSchedule());
     QVERIFY(w.timeline()->hasData());
@@ -563,12 +568,8 @@ void TestViews::mnemonicsAreUnique() {
 void TestViews::stageAxesLineUp() {
     ExplorerWindow w;
     QSignalSpy settled(&w, &ExplorerWindow::solveSettled);
-    ExplorerOptions o;
-    o.model = "linear";
-    o.platform = "a72";
-    o.time_limit_s = 20;
     w.resize(1200, 800);
-    QVERIFY(openAndSettle(w, settled, o));
+    QVERIFY(openAndSettle(w, settled, linearOnA72()));
     QVERIFY(settled.last().at(0).toBool());
     HeatmapView* heat = w.heatmap();
     MemoryTimelineView* time = w.timeline();
