@@ -257,8 +257,8 @@ QMargins MemoryTimelineView::plotAreaMargins() const {
 }
 
 QMargins MemoryTimelineView::naturalStageMargins() {
-    // Lay the plot out without the asked room (what replot does first), read
-    // the margins, and put the room back.
+    // Lay the plot out without the asked room (the steps replot takes
+    // first) and read its margins; the link then asks for the room to keep.
     plot_->axisRect()->setMinimumMargins(QMargins());
     for (auto phase : {QCPLayoutElement::upPreparation, QCPLayoutElement::upMargins, QCPLayoutElement::upLayout})
         plot_->plotLayout()->update(phase);
