@@ -107,23 +107,30 @@ QString xAxisLabel(const SweepResult& r, const Unit& unit) {
                : QStringLiteral("runtime budget [\u00d7 plain pass]");
 }
 
-// Energies in J, mJ or uJ by the largest drawn (linear's 0.0005 J read
-// "0.00045575" on every tick of a one-point sweep).
-Unit energyUnit(const SweepResult& r) {
-    double mx = 0;
-    for (const auto& row : r.rows)
-        if (row.hasSchedule()) mx = std::max(mx, row.total_energy_j);
-    if (mx >= 1) return {1.0, QStringLiteral("J")};
-    if (mx >= 1e-3) return {1e-3, QStringLiteral("mJ")};
-    return {1e-6, QStringLiteral("\u00b5J")};
-}
-
 // [lo, hi] widened by `share` of its span each way; around a single value
 // (one point) by `share` of the value (a zero-width range drew the same
 // tick label five times).
 std::pair<double, double> paddedRange(double lo, double hi, double share) {
     const double span = hi > lo ? hi - lo : std::max(std::abs(hi), 1e-12);
     return {lo - share * span, hi + share * span};
+}
+
+constexpr double kEnergyPadding = 0.06;  // of the energies' span, each way
+
+// Energies in J, mJ or uJ by the top of the axis as drawn (linear's 0.0005
+// J read "0.00045575" on every tick of a one-point sweep; energies up to
+// 0.98 J in mJ put "1000" on the padded axis's top tick).
+Unit energyUnit(const SweepResult& r) {
+    double lo = INFINITY, hi = 0;
+    for (const auto& row : r.rows)
+        if (row.hasSchedule()) {
+            lo = std::min(lo, row.total_energy_j);
+            hi = std::max(hi, row.total_energy_j);
+        }
+    const double top = hi > 0 ? paddedRange(lo, hi, kEnergyPadding).second : 0;
+    if (top >= 1) return {1.0, QStringLiteral("J")};
+    if (top >= 1e-3) return {1e-3, QStringLiteral("mJ")};
+    return {1e-6, QStringLiteral("\u00b5J")};
 }
 
 struct DrawnGraph { QCPGraph* graph; QString strategy; std::vector<int> rows; };
@@ -296,7 +303,7 @@ std::vector<DrawnGraph> drawSweep(QCustomPlot* plot, const SweepResult& result, 
         plot->xAxis->setRange(lo, hi);
     }
     if (std::isfinite(ymin)) {
-        const auto [lo, hi] = paddedRange(ymin, ymax, 0.06);
+        const auto [lo, hi] = paddedRange(ymin, ymax, kEnergyPadding);
         plot->yAxis->setRange(lo, hi);
     }
     if (ps.title && (!result.model.empty() || !result.platform.empty())) {

@@ -280,6 +280,19 @@ private slots:
         QCOMPARE(w.plot()->yAxis->label(), QString("energy [mJ]"));
         w.setResult(sample());
         QCOMPARE(w.plot()->yAxis->label(), QString("energy [J]"));
+        // The unit is the axis top's as drawn, past the largest energy:
+        // 0.6 to 0.98 J padded reaches 1.0028 J, which in mJ drew a
+        // "1000" tick.
+        SweepResult two = one;
+        two.ram_budgets = {7416, 8000};
+        two.rows = {row("poet", 7416, SolveStatus::Optimal, 0.98), row("poet", 8000, SolveStatus::Optimal, 0.6)};
+        w.setResult(two);
+        QCOMPARE(w.plot()->yAxis->label(), QString("energy [J]"));
+        QVERIFY(w.plot()->yAxis->range().upper > 1.0);
+        two.rows.front().total_energy_j = 0.97;  // padded top 0.9922 J
+        w.setResult(two);
+        QCOMPARE(w.plot()->yAxis->label(), QString("energy [mJ]"));
+        QVERIFY(w.plot()->yAxis->range().upper < 1000);
     }
 
     // POET's curve is drawn over every other curve (a baseline with the
