@@ -78,6 +78,32 @@ std::optional<Stored> load(const std::filesystem::path& file, const Problem& pro
 
 double energyOf(const SolveResult& r) { return r.schedule ? r.replay.total_energy_j : INFINITY; }
 
+// The objective, bound and gap of an answer from its schedule's replay
+// (the stored figures are trusted for nothing but the bound).
+void takeReplayedObjective(SolveResult& r)
+{
+    r.objective_j = r.replay.total_energy_j;
+    r.best_bound_j = std::min(r.best_bound_j, r.objective_j);
+    r.gap = r.objective_j > 0 ? std::max(0.0, (r.objective_j - r.best_bound_j) / r.objective_j) : 0;
+}
+
+// A stored answer can cost more than a schedule stored since at tighter
+// budgets (this point's solve stopped at its gap or time limit; the
+// tighter one, solved later, found less): that schedule is valid here too,
+// and a larger budget must never come back costlier. The answer then
+// carries it, with its own bound and status.
+void takeCheaperNeighbour(SolveResult& answer, const Problem& problem, const SolveCache& cache)
+{
+    if (!answer.schedule) return;  // proven infeasible: no budget below has a schedule either
+    std::vector<Schedule> near = cache.neighbourSchedules(problem, 1);
+    if (near.empty()) return;
+    ReplayReport replay = replaySchedule(problem.graph, near.front(), limitsOf(problem));
+    if (!replay.valid || replay.total_energy_j >= answer.objective_j) return;
+    answer.schedule = std::move(near.front());
+    answer.replay = std::move(replay);
+    takeReplayedObjective(answer);
+}
+
 }  // namespace
 
 SolveCache::SolveCache(std::filesystem::path directory) : dir_(std::move(directory)) {}
@@ -146,9 +172,7 @@ SolveCache::Lookup SolveCache::lookup(const Problem& problem, const SolverOption
                                                                : stored->time_limit_s >= options.time_limit_s;
         if (!usable) return out;
         r.source = SolutionSource::Cached;
-        r.objective_j = r.replay.total_energy_j;
-        r.best_bound_j = std::min(r.best_bound_j, r.objective_j);
-        r.gap = r.objective_j > 0 ? std::max(0.0, (r.objective_j - r.best_bound_j) / r.objective_j) : 0;
+        takeReplayedObjective(r);
     }
     r.solve_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     r.first_solution_time_s = r.schedule ? r.solve_time_s : -1;
@@ -187,7 +211,10 @@ SolveResult solveWithCache(const Problem& problem, SolverOptions options, const 
                            const IncumbentCallback& onIncumbent, const std::atomic<bool>* cancel)
 {
     auto stored = cache.lookup(problem, options);
-    if (stored.answer) return std::move(*stored.answer);
+    if (stored.answer) {
+        takeCheaperNeighbour(*stored.answer, problem, cache);
+        return std::move(*stored.answer);
+    }
     if (stored.schedule) options.hints.push_back(std::move(*stored.schedule));
     keepProvenBound(options.proven_bounds, problem, stored.bound_j);
     SolveCache::Neighbours near = cache.neighbours(problem);

@@ -70,8 +70,10 @@ private:
     std::filesystem::path dir_;
 };
 
-// find(), else a solve warm-started from the stored schedule and the
-// neighbours' and starting from their bounds, then store().
+// find() (given a neighbour's schedule instead where that costs less: a
+// point solved since at tighter budgets found less), else a solve
+// warm-started from the stored schedule and the neighbours' and starting
+// from their bounds, then store().
 SolveResult solveWithCache(const Problem& problem, SolverOptions options, const SolveCache& cache,
                            const IncumbentCallback& onIncumbent = {}, const std::atomic<bool>* cancel = nullptr);
 

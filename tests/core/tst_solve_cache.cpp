@@ -209,6 +209,41 @@ private slots:
         QVERIFY(r.replay.total_energy_j <= at9.replay.total_energy_j);
     }
 
+    // A larger budget never comes back costlier: a time-limited answer
+    // stored at 10 B (recomputing X, 5 J) gives way to the 4.5 J schedule
+    // (paging X) stored since at 9 B, valid at 10 B too.
+    void cachedAnswerTakesACheaperTighterSchedule()
+    {
+        QTemporaryDir dir;
+        const SolveCache cache(dir.path().toStdString());
+        const Problem tight = problemOf(longSkipGraph(0.2, 0.3), 9, 2.0, true, true);
+        Problem looser = tight;
+        looser.ram_budget_bytes = 10;
+        Problem no_paging = tight;
+        no_paging.options.paging = false;
+        SolveResult costly = solve(no_paging, exact());
+        QVERIFY(costly.schedule.has_value());
+        costly.status = SolveStatus::Feasible;
+        costly.replay = replaySchedule(looser.graph, *costly.schedule, limitsOf(looser));
+        QVERIFY(costly.replay.valid);
+        QVERIFY(std::abs(costly.replay.total_energy_j - 5.0) < 1e-9);
+        costly.best_bound_j = 4.0;
+        SolverOptions brief = exact();
+        brief.time_limit_s = 1;
+        cache.store(looser, brief, costly);
+        QCOMPARE(solveWithCache(looser, brief, cache).replay.total_energy_j, costly.replay.total_energy_j);
+
+        const SolveResult at9 = solveWithCache(tight, exact(), cache);
+        QVERIFY(std::abs(at9.objective_j - 4.5) < 1e-9);
+        const SolveResult again = solveWithCache(looser, brief, cache);
+        QCOMPARE(toString(again.source), "cached");
+        QCOMPARE(*again.schedule, *at9.schedule);
+        QVERIFY(again.replay.valid);
+        QCOMPARE(again.objective_j, at9.objective_j);
+        QCOMPARE(again.best_bound_j, 4.0);  // the stored answer's own
+        QVERIFY(std::abs(again.gap - 0.5 / 4.5) < 1e-9);
+    }
+
     // A stored solve's bound holds at every tighter budget of the same graph
     // (proven_bound.h), and only there: recomputeChainGraph at 8 B costs
     // 5.7 J at every runtime factor (tst_proven_bound), so the 1.5x solve
