@@ -91,7 +91,8 @@ void takeReplayedObjective(SolveResult& r)
 // budgets (this point's solve stopped at its gap or time limit; the
 // tighter one, solved later, found less): that schedule is valid here too,
 // and a larger budget must never come back costlier. The answer then
-// carries it, with its own bound and status.
+// carries it, and keeps its bound and status. Not written back: the
+// tighter point's file holds it (found while among the 16 newest).
 void takeCheaperNeighbour(SolveResult& answer, const Problem& problem, const SolveCache& cache)
 {
     if (!answer.schedule) return;  // proven infeasible: no budget below has a schedule either
