@@ -64,6 +64,12 @@ void addValidateCommand(CLI::App& root, int& exit_code)
         if (s.schedule.size() != p.graph.size())
             throw BadInput(*file + ": the schedule has " + std::to_string(s.schedule.size()) + " nodes, " + s.model +
                            " has " + std::to_string(p.graph.size()));
+        // The same count with other names is another graph's schedule.
+        for (int i = 0; i < p.graph.size(); ++i)
+            if (s.node_names[i] != p.graph.node(i).name)
+                throw BadInput(*file + ": field 'nodes[" + std::to_string(i) + "]' is \"" + s.node_names[i] +
+                               "\", but node " + std::to_string(i) + " of " + s.model + " is \"" +
+                               p.graph.node(i).name + "\"");
         const ReplayReport rep = replaySchedule(p.graph, s.schedule, limitsOf(p));
         const std::vector<std::string> problems = rep.valid ? claimsTheReplayRefutes(s, p, rep) : rep.errors;
         std::cout << *file << ": replayed as " << s.model << " on " << s.platform << ", RAM budget "

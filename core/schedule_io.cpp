@@ -160,6 +160,13 @@ LoadedSchedule readFields(const json& doc, const std::string& file)
     auto read = [&]<class T>(T& into, const char* name, const char* kind) {
         into = fieldAs<T>(field(name), file, name, kind);
     };
+    // Another program's file, or a later format this build cannot read
+    // (absent: read as this one, as the files before these fields were).
+    if (doc.contains("format") && doc.at("format") != json("poet-schedule"))
+        throw std::runtime_error(file + ": field 'format' must be \"poet-schedule\", got " + doc.at("format").dump());
+    if (doc.contains("version") && doc.at("version") != json(1))
+        throw std::runtime_error(file + ": field 'version' is " + doc.at("version").dump() +
+                                 "; this build reads version 1");
     LoadedSchedule out;
     read(out.model, "model", "a model name");
     read(out.platform, "platform", "a platform name");
@@ -189,14 +196,17 @@ LoadedSchedule readFields(const json& doc, const std::string& file)
     if (!nodes.is_array()) throw std::runtime_error(file + ": field 'nodes' must be the list of node names");
     if (!m.is_object()) throw std::runtime_error(file + ": field 'schedule' must hold the five matrices");
     const int n = static_cast<int>(nodes.size());
+    for (int i = 0; i < n; ++i)
+        out.node_names.push_back(fieldAs<std::string>(nodes[i], file, "nodes[" + std::to_string(i) + "]", "a node name"));
     out.schedule = Schedule(n);
     for (int w = 0; w < 5; ++w) {
         const std::string where = std::string("schedule.") + kMatrixNames[w];
         if (!m.contains(kMatrixNames[w])) throw std::runtime_error(file + ": field '" + where + "' is missing");
         const json& rows = m.at(kMatrixNames[w]);
         if (!rows.is_array() || static_cast<int>(rows.size()) != n)
-            throw std::runtime_error(file + ": field '" + where + "' must have one row per node (" +
-                                     std::to_string(n) + ")");
+            throw std::runtime_error(file + ": field '" + where + "' must have one row per node of 'nodes' (" +
+                                     std::to_string(n) + ")" +
+                                     (rows.is_array() ? ", has " + std::to_string(rows.size()) : std::string()));
         for (int t = 0; t < n; ++t) {
             const std::string row = where + "[" + std::to_string(t) + "]";
             if (!rows[t].is_array()) throw std::runtime_error(file + ": field '" + row + "' must be a list of nodes");

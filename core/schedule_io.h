@@ -29,6 +29,7 @@ struct LoadedSchedule {
     double runtime_budget_factor = 1.0;
     ProblemOptions options;
     Schedule schedule;
+    std::vector<std::string> node_names;  // the file's `nodes`, one a row
     // What the file says of the schedule (absent or null: nothing), for
     // `poet validate` to hold against its replay.
     struct Claims {

@@ -228,6 +228,28 @@ private slots:
         QCOMPARE(negative.code, 4);
         QVERIFY2(negative.err.contains(file + ": field 'ram_budget_bytes' must be positive, got -5"),
                  qPrintable(negative.err));
+        // Another format or version, or another graph's node names, is
+        // refused by name (each was replayed and passed as valid).
+        const Run version = validateWith([](nlohmann::json& d) { d["version"] = 2; });
+        QCOMPARE(version.code, 4);
+        QVERIFY2(version.err.contains(file + ": field 'version' is 2; this build reads version 1"),
+                 qPrintable(version.err));
+        const Run format = validateWith([](nlohmann::json& d) { d["format"] = "other"; });
+        QCOMPARE(format.code, 4);
+        QVERIFY2(format.err.contains(file + ": field 'format' must be \"poet-schedule\", got \"other\""),
+                 qPrintable(format.err));
+        const std::string first = doc["nodes"][0].get<std::string>();
+        const Run renamed = validateWith([](nlohmann::json& d) { d["nodes"][0] = "bogus"; });
+        QCOMPARE(renamed.code, 4);
+        QVERIFY2(renamed.err.contains(file + ": field 'nodes[0]' is \"bogus\", but node 0 of vgg16_cifar is \"" +
+                                      QString::fromStdString(first) + "\""),
+                 qPrintable(renamed.err));
+        const Run short_list = validateWith([](nlohmann::json& d) { d["nodes"].erase(d["nodes"].size() - 1); });
+        QCOMPARE(short_list.code, 4);
+        QVERIFY2(short_list.err.contains(QString("field 'schedule.R' must have one row per node of 'nodes' (%1), has %2")
+                                             .arg(nodes - 1)
+                                             .arg(nodes)),
+                 qPrintable(short_list.err));
         QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
         f.write("{\n");
         f.close();
