@@ -596,7 +596,9 @@ void TestViews::stageAxesLineUp() {
     QVERIFY(sameWindow());
     QCOMPARE(heat->stageWindow().first, 0.0);
     QCOMPARE(heat->stageWindow().second, double(n));
-    QVERIFY2(edgesMeet(), qPrintable(QStringLiteral("heatmap %1..%2, timeline %3..%4")
+    // Once laid out: the link aligns after the layout's resizes, queued
+    // (one processEvents left the timeline unaligned in 2 runs of 6).
+    QTRY_VERIFY2(edgesMeet(), qPrintable(QStringLiteral("heatmap %1..%2, timeline %3..%4")
                                          .arg(heatX(0)).arg(heatX(n)).arg(timeX(0)).arg(timeX(n))));
 
     // The heatmap zoomed from the keyboard: the timeline shows its stages.
