@@ -96,12 +96,10 @@ void takeReplayedObjective(SolveResult& r)
 void takeCheaperNeighbour(SolveResult& answer, const Problem& problem, const SolveCache& cache)
 {
     if (!answer.schedule) return;  // proven infeasible: no budget below has a schedule either
-    std::vector<Schedule> near = cache.neighbourSchedules(problem, 1);
-    if (near.empty()) return;
-    ReplayReport replay = replaySchedule(problem.graph, near.front(), limitsOf(problem));
-    if (!replay.valid || replay.total_energy_j >= answer.objective_j) return;
-    answer.schedule = std::move(near.front());
-    answer.replay = std::move(replay);
+    SolveCache::Neighbours near = cache.neighbours(problem, 1);
+    if (!near.cheapest || near.cheapest->total_energy_j >= answer.objective_j) return;
+    answer.schedule = std::move(near.schedules.front());
+    answer.replay = std::move(*near.cheapest);
     takeReplayedObjective(answer);
 }
 
@@ -134,7 +132,7 @@ SolveCache::Neighbours SolveCache::neighbours(const Problem& problem, std::size_
     Neighbours out;
     const ProvenBound here = provenBoundOf(problem, 0);  // the graph's key, hashed once
     std::vector<ProvenBound> bounds;
-    std::vector<std::pair<double, Schedule>> valid;
+    std::vector<std::pair<ReplayReport, Schedule>> valid;
     for (const auto& [when, file] : files) {
         auto stored = load(file, problem);
         if (!stored || !stored->result.schedule) continue;
@@ -144,11 +142,13 @@ SolveCache::Neighbours SolveCache::neighbours(const Problem& problem, std::size_
         bound.options = stored->options;
         bound.bound_j = stored->result.best_bound_j;
         keepProvenBound(bounds, std::move(bound));
-        const ReplayReport r = replaySchedule(problem.graph, *stored->result.schedule, limitsOf(problem));
-        if (r.valid) valid.emplace_back(r.total_energy_j, std::move(*stored->result.schedule));
+        ReplayReport r = replaySchedule(problem.graph, *stored->result.schedule, limitsOf(problem));
+        if (r.valid) valid.emplace_back(std::move(r), std::move(*stored->result.schedule));
     }
-    std::sort(valid.begin(), valid.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-    for (auto& [energy, schedule] : valid)
+    std::sort(valid.begin(), valid.end(),
+              [](const auto& a, const auto& b) { return a.first.total_energy_j < b.first.total_energy_j; });
+    if (!valid.empty() && most > 0) out.cheapest = std::move(valid.front().first);
+    for (auto& [replay, schedule] : valid)
         if (out.schedules.size() < most) out.schedules.push_back(std::move(schedule));
     out.bound = strongestBoundFor(bounds, problem);
     return out;

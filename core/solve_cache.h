@@ -49,6 +49,8 @@ public:
         // one), the `most` least energy first: warm starts, so that a larger
         // budget never comes out costlier than a recently stored smaller one.
         std::vector<Schedule> schedules;
+        // The replay of schedules.front() here (absent with no schedules).
+        std::optional<ReplayReport> cheapest;
         // The strongest of their solves' lower bounds that holds here
         // (proven_bound.h: proven at budgets no tighter): `poet solve` at
         // 1.2x after one at 1.5x, or the explorer reopened, starts from what
