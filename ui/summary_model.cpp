@@ -118,6 +118,26 @@ void SummaryModel::setResult(const Problem& problem, const SolveResult& result, 
             add("replay", tr("Replay"), tr("INVALID"), QString(), QString(),
                 QString::fromStdString(r.errors.empty() ? std::string() : r.errors.front()), 0, true);
     }
+    if (!has) {
+        // No schedule (infeasible, none in time, cancelled): the plain
+        // pass still gives the scale, and the tooltips the budgets to hold
+        // against it. Its column stood empty in the infeasible view.
+        const QString none = tr("none");
+        const double rtBudget = problem.runtimeBudgetSeconds();
+        add("total_energy_j", tr("Total energy"), none, q(formatEnergy(plain.total_energy_j)), QString(),
+            tr("No schedule, so no energy; one plain pass uses %1.").arg(q(formatEnergy(plain.total_energy_j))),
+            0);
+        add("runtime_s", tr("Runtime (compute)"), none, q(formatSeconds(plain.runtime_s)), QString(),
+            tr("The runtime budget is %1 (%2 one plain pass).")
+                .arg(q(formatSeconds(rtBudget)), q(formatFactor(problem.runtime_budget_factor))),
+            0);
+        add("peak_ram_bytes", tr("Peak RAM"), none, q(formatBytes(plain.peak_ram_bytes)), QString(),
+            tr("The RAM budget is %1, %2 of the plain-pass peak.")
+                .arg(q(formatBytesExact(problem.ram_budget_bytes)),
+                     percentOf(static_cast<double>(problem.ram_budget_bytes),
+                               static_cast<double>(plain.peak_ram_bytes))),
+            0);
+    }
     add("solve_time_s", tr("Solve time"), q(formatSeconds(result.solve_time_s)), QString(), QString(),
         tr("Wall-clock time of the solve."), result.solve_time_s);
     endResetModel();

@@ -148,6 +148,20 @@ void TestUiModels::summaryModelPassesTester() {
     QVERIFY(model.rowCount() >= 3);
     QCOMPARE(model.index(model.rowOf("status"), SummaryModel::Value).data().toString(), QStringLiteral("infeasible"));
     QCOMPARE(model.rowOf("gap"), -1);  // no schedule, no gap (the row stood empty)
+    // The plain pass still gives the scale, and the tooltips the budgets
+    // (the reference column stood empty).
+    const auto cell = [&](const char* key, int column, int role = Qt::DisplayRole) {
+        return model.index(model.rowOf(key), column).data(role).toString();
+    };
+    QCOMPARE(cell("total_energy_j", SummaryModel::Value), QStringLiteral("none"));
+    QCOMPARE(cell("total_energy_j", SummaryModel::Reference), QString::fromStdString(formatEnergy(plain.total_energy_j)));
+    QCOMPARE(cell("runtime_s", SummaryModel::Reference), QString::fromStdString(formatSeconds(plain.runtime_s)));
+    QVERIFY(cell("runtime_s", SummaryModel::Value, Qt::ToolTipRole)
+                .contains(QString::fromStdString(formatFactor(p.runtime_budget_factor))));
+    QCOMPARE(cell("peak_ram_bytes", SummaryModel::Reference), QString::fromStdString(formatBytes(plain.peak_ram_bytes)));
+    QVERIFY(cell("peak_ram_bytes", SummaryModel::Value, Qt::ToolTipRole)
+                .contains(QString::fromStdString(formatBytesExact(p.ram_budget_bytes))));
+    QCOMPARE(cell("peak_ram_bytes", SummaryModel::Ratio), QString());
     model.clear();
     QCOMPARE(model.rowCount(), 0);
 }
