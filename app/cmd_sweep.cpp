@@ -84,8 +84,11 @@ int runSweepCommand(const SweepArgs& a) {
 #ifndef POET_WITH_PLOTS
     if (!a.plot.empty()) throw BadInput("--plot: this build has no plot support (built without the GUI)");
 #else
-    if (QString err; !a.plot.empty() && !paretoPlotFormatKnown(QString::fromStdString(a.plot), &err))
-        throw BadInput("--plot: " + err.toStdString());
+    if (!a.plot.empty()) {
+        checkOutputFile("--plot", a.plot);  // first: a directory has no format to name
+        if (QString err; !paretoPlotFormatKnown(QString::fromStdString(a.plot), &err))
+            throw BadInput("--plot: " + err.toStdString());
+    }
 #endif
 
     SweepConfig cfg;
@@ -96,7 +99,6 @@ int runSweepCommand(const SweepArgs& a) {
                        std::to_string(lower) +
                        " B, the smallest that holds one node with all its inputs: no point of this sweep can fit");
     if (!a.csv.empty()) checkOutputFile("--csv", a.csv);
-    if (!a.plot.empty()) checkOutputFile("--plot", a.plot);
     cfg.axis = a.vary == "ram" ? SweepAxis::RamBudget : SweepAxis::RuntimeFactor;
     cfg.points = a.points;
     cfg.strategies = a.strategies;

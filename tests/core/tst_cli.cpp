@@ -419,6 +419,10 @@ private slots:
         QCOMPARE(r.code, 4);
 #ifdef POET_CLI_HAS_PLOTS
         QVERIFY2(r.err.contains("--plot: unknown export format for " + dir.filePath("x.txt")), qPrintable(r.err));
+        // A directory is named as one, not as a format (it was "unknown export format for /tmp").
+        r = poet({"sweep", "--model", "linear", "--platform", "m4", "--points", "3", "--plot", dir.path()});
+        QCOMPARE(r.code, 4);
+        QVERIFY2(r.err.contains("--plot: " + dir.path() + ": is a directory"), qPrintable(r.err));
 #else
         QVERIFY2(r.err.contains("--plot: this build has no plot support"), qPrintable(r.err));
 #endif
