@@ -58,6 +58,23 @@ private:
     }
 };
 
+std::vector<double> placeMarkLabels(const std::vector<double>& centres, const std::vector<double>& widths,
+                                    double strip_width, double gap)
+{
+    std::vector<double> lefts;
+    for (std::size_t k = 0; k < centres.size(); ++k) {
+        const double w = widths[k];
+        double left = std::clamp(centres[k] - w / 2, 0.0, std::max(0.0, strip_width - w));
+        for (std::size_t u = 0; u < lefts.size(); ++u) {
+            const double u_left = lefts[u], u_right = lefts[u] + widths[u];
+            if (left < u_right + gap && u_left < left + w + gap)  // too close: to the side with room
+                left = u_right + gap <= strip_width - w ? u_right + gap : std::max(0.0, u_left - w - gap);
+        }
+        lefts.push_back(left);
+    }
+    return lefts;
+}
+
 // Draws the marks under the slider: a tick and a short label for each.
 class BudgetMarkStrip : public QWidget {
 public:
@@ -73,23 +90,21 @@ protected:
         QFont f = font();
         p.setFont(f);
         const QFontMetricsF fm(f);
-        std::vector<QRectF> used;
+        std::vector<const BudgetMark*> shown;
+        std::vector<double> centres, widths;
         for (const auto& m : owner_->marks()) {
             if (m.value < owner_->sliderMin() || m.value > owner_->sliderMax()) continue;
-            const double x = owner_->xForValue(m.value) - pos().x();
-            const QColor c = m.color.isValid() ? m.color : palette().color(QPalette::Text);
+            shown.push_back(&m);
+            centres.push_back(owner_->xForValue(m.value) - pos().x());
+            widths.push_back(fm.horizontalAdvance(m.label));
+        }
+        const std::vector<double> lefts = placeMarkLabels(centres, widths, width(), fm.height());
+        for (std::size_t k = 0; k < shown.size(); ++k) {
+            const QColor c = shown[k]->color.isValid() ? shown[k]->color : palette().color(QPalette::Text);
             p.setPen(QPen(c, std::max(1.0, fm.height() / 10.0)));
-            p.drawLine(QPointF(x, 0), QPointF(x, fm.height() * 0.4));
-            const double w = fm.horizontalAdvance(m.label);
-            double left = std::clamp(x - w / 2, 0.0, std::max(0.0, width() - w));
-            QRectF r(left, fm.height() * 0.35, w, fm.height());
-            for (const auto& u : used)
-                if (u.intersects(r)) {  // keep both readable: push this one to the side with room
-                    r.moveLeft(u.right() + fm.height() * 0.5 <= width() - w ? u.right() + fm.height() * 0.5
-                                                                            : std::max(0.0, u.left() - w - fm.height() * 0.5));
-                }
-            used.push_back(r);
-            p.drawText(r, Qt::AlignCenter, m.label);
+            p.drawLine(QPointF(centres[k], 0), QPointF(centres[k], fm.height() * 0.4));
+            p.drawText(QRectF(lefts[k], fm.height() * 0.35, widths[k], fm.height()), Qt::AlignCenter,
+                       shown[k]->label);
         }
     }
     bool event(QEvent* e) override {

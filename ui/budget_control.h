@@ -22,6 +22,14 @@ struct BudgetMark {
     QColor color;
 };
 
+// Where the marks' labels go on a strip `strip_width` wide: each centred
+// on its tick (`centres`), kept inside the strip, and moved aside from the
+// labels placed before it so that at least `gap` separates each pair (1 px
+// apart, "min ≥ 31.5 MB" and "plain 37.7 MB" read as one). Each label's
+// left edge, in the order given.
+std::vector<double> placeMarkLabels(const std::vector<double>& centres, const std::vector<double>& widths,
+                                    double strip_width, double gap);
+
 class BudgetMarkStrip;
 
 class BudgetControl : public QWidget {

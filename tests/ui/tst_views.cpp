@@ -93,6 +93,7 @@ private slots:
     void mnemonicsAreUnique();
     void ramLabelShowsTheUsableBudget();
     void budgetBoxesReadWhatIsTyped();
+    void markLabelsKeepApart();
 };
 
 void TestViews::initTestCase() {
@@ -729,6 +730,23 @@ void TestViews::budgetBoxesReadWhatIsTyped() {
     QCOMPARE(runtime->text(), QLocale().toString(1.0005, 'f', 4) + QStringLiteral(" x"));
     type(runtime, QStringLiteral("1.5"), false);
     QCOMPARE(runtime->text(), QLocale().toString(1.5, 'f', 3) + QStringLiteral(" x"));
+}
+
+// The slider's mark labels: each centred on its tick where there is room,
+// inside the strip, and never closer than the gap to another. Transformer
+// on a72 at its peak drew "min ≥ 31.5 MB" and "plain 37.7 MB" 1 px apart,
+// read as one label.
+void TestViews::markLabelsKeepApart() {
+    // Alone: centred, and at the strip's ends held inside it.
+    QCOMPARE(placeMarkLabels({100}, {40}, 400, 8), std::vector<double>{80});
+    QCOMPARE(placeMarkLabels({395}, {40}, 400, 8), std::vector<double>{360});
+    QCOMPARE(placeMarkLabels({3}, {40}, 400, 8), std::vector<double>{0});
+    // Apart already: left where they are.
+    QCOMPARE(placeMarkLabels({100, 200}, {40, 40}, 400, 8), (std::vector<double>{80, 180}));
+    // 1 px apart (80..120 and 121..161): the second moves to the gap's distance.
+    QCOMPARE(placeMarkLabels({100, 141}, {40, 40}, 400, 8), (std::vector<double>{80, 128}));
+    // No room on the right: it goes to the left of the first.
+    QCOMPARE(placeMarkLabels({380, 390}, {40, 40}, 400, 8), (std::vector<double>{360, 312}));
 }
 
 QTEST_MAIN(TestViews)
