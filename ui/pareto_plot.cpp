@@ -164,24 +164,24 @@ void nameHiddenCurves(const SweepResult& result, const std::vector<DrawnGraph>& 
                 return it != above.end() && std::abs(it->second - point.second) <= share * std::abs(point.second);
             });
         };
-        std::optional<std::size_t> near;  // the topmost curve within kIndistinguishable
+        std::optional<std::size_t> cover;  // the topmost curve equal to it, else the topmost within kIndistinguishable
         QString sign;
         for (std::size_t k = order.size(); k-- > i + 1;) {
             const auto above = pointsOf(order[k]);
             if (coveredWithin(above, 1e-9)) {
-                near = k;
+                cover = k;
                 sign = QStringLiteral("=");
                 break;
             }
-            if (!near && coveredWithin(above, kIndistinguishable)) {
-                near = k;
+            if (!cover && coveredWithin(above, kIndistinguishable)) {
+                cover = k;
                 sign = QStringLiteral("\u2248");
             }
         }
-        if (!near) continue;
+        if (!cover) continue;
         for (const DrawnGraph& d : drawn)
             if (d.strategy == QString::fromStdString(order[i]) && d.graph->name() == labelFor(order[i]))
-                d.graph->setName(QStringLiteral("%1 (%2 %3)").arg(labelFor(order[i]), sign, labelFor(order[*near])));
+                d.graph->setName(QStringLiteral("%1 (%2 %3)").arg(labelFor(order[i]), sign, labelFor(order[*cover])));
     }
 }
 
