@@ -164,7 +164,8 @@ void nameHiddenCurves(const SweepResult& result, const std::vector<DrawnGraph>& 
                 return it != above.end() && std::abs(it->second - point.second) <= share * std::abs(point.second);
             });
         };
-        std::optional<std::size_t> cover;  // the topmost curve equal to it, else the topmost within kIndistinguishable
+        // The topmost curve equal to it, else the topmost within kIndistinguishable.
+        std::optional<std::size_t> cover;
         QString sign;
         for (std::size_t k = order.size(); k-- > i + 1;) {
             const auto above = pointsOf(order[k]);
