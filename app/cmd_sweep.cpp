@@ -2,6 +2,7 @@
 // several strategies; CSV and a publication-style plot.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
@@ -114,10 +115,14 @@ int runSweepCommand(const SweepArgs& a) {
     interrupt.emplace();
     {
         const int points = cfg.axis == SweepAxis::RuntimeFactor ? runtimeSweepPointCount(cfg) : cfg.points;
+        // Those the switches leave out are not counted (the notes at the end name them).
+        const auto strategies = std::count_if(cfg.strategies.begin(), cfg.strategies.end(), [&](const auto& s) {
+            return !whyStrategyLeftOut(cfg.problem, s);
+        });
         std::ostringstream head;
         head << "sweep " << cfg.problem.model << " on " << cfg.problem.platform << ": " << points
-             << (points == 1 ? " point x " : " points x ") << cfg.strategies.size()
-             << (cfg.strategies.size() == 1 ? " strategy, " : " strategies, ");
+             << (points == 1 ? " point x " : " points x ") << strategies
+             << (strategies == 1 ? " strategy, " : " strategies, ");
         if (cfg.axis == SweepAxis::RamBudget) head << "runtime budget " << cfg.problem.runtime_budget_factor << "x";
         else head << "RAM budget " << cfg.problem.ram_budget_bytes << " B";
         std::fprintf(stderr, "%s\n", head.str().c_str());

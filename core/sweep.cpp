@@ -196,21 +196,32 @@ std::vector<std::int64_t> ramSweepBudgets(std::int64_t lo, std::int64_t hi, int 
 namespace {
 
 // The problem a MILP strategy solves at a point: the restricted ones
-// forbid paging or recomputation.
+// forbid paging or recomputation further (never allow what the sweep's
+// problem forbids: whyStrategyLeftOut leaves those strategies out).
 Problem milpStrategyProblem(const Problem& problem, const std::string& strategy)
 {
     Problem p = problem;
-    if (strategy == "remat-only") {
-        p.options.paging = false;
-        p.options.remat = true;
-    } else if (strategy == "paging-only") {
-        p.options.paging = true;
-        p.options.remat = false;
-    }
+    if (strategy == "remat-only") p.options.paging = false;
+    if (strategy == "paging-only") p.options.remat = false;
     return p;
 }
 
 }  // namespace
+
+// A strategy that pages where paging is off, or recomputes where
+// recomputation is off, would draw what the device cannot do (with
+// --no-paging, "paging only" paged, and the baselines recomputed under
+// --no-remat beside a POET that could not).
+std::optional<std::string> whyStrategyLeftOut(const Problem& problem, const std::string& strategy)
+{
+    if (strategy == "paging-only" && !problem.options.paging) return "it pages, and paging is switched off";
+    const bool recomputes = strategy == "remat-only" || strategy == "chen-sqrtn" || strategy == "chen-greedy" ||
+                            strategy == "revolve" || strategy == "dtr";
+    if (recomputes && !problem.options.remat) return "it recomputes, and rematerialization is switched off";
+    if (strategy == "revolve" && !revolveSchedule(problem.graph, 1))
+        return "the forward pass has no chain of checkpoints for its backward to reverse";
+    return std::nullopt;
+}
 
 SweepRow runStrategy(const Problem& problem, const std::string& strategy, const SolverOptions& solver,
                      const std::atomic<bool>* cancel) {
@@ -325,9 +336,10 @@ SweepResult runSweep(const SweepConfig& config, const SweepProgressCallback& pro
     result.axis = config.axis;
     result.fixed_runtime_factor = base.runtime_budget_factor;
     result.fixed_ram_budget_bytes = base.ram_budget_bytes;
+    result.options = base.options;
     for (const auto& s : config.strategies) {
-        if (s == "revolve" && !revolveSchedule(g, 1)) {
-            result.notes.push_back("revolve: the forward pass has no chain of checkpoints for its backward to reverse; left out");
+        if (const auto why = whyStrategyLeftOut(base, s)) {
+            result.notes.push_back(s + ": " + *why + "; left out");
             continue;
         }
         result.strategies.push_back(s);

@@ -25,6 +25,9 @@ namespace poet {
 const std::vector<std::string>& allSweepStrategies();
 bool isSweepStrategy(const std::string& name);
 bool isMilpStrategy(const std::string& name);  // poet, remat-only, paging-only
+// Why a strategy has no curve in a sweep of `problem` (runSweep leaves it out
+// with this note), or nothing.
+std::optional<std::string> whyStrategyLeftOut(const Problem& problem, const std::string& strategy);
 
 enum class SweepAxis { RamBudget, RuntimeFactor };
 const char* toString(SweepAxis a);  // "ram_budget_bytes", "runtime_budget_factor"
@@ -93,6 +96,9 @@ struct SweepResult {
     std::string model;
     std::string platform;
     SweepAxis axis = SweepAxis::RamBudget;
+    // The switches every point and strategy was solved under (a figure must
+    // say where paging or recomputation was off).
+    ProblemOptions options;
     // The budget of the axis not varied (a figure must say it).
     double fixed_runtime_factor = 0;         // RamBudget axis
     std::int64_t fixed_ram_budget_bytes = 0; // RuntimeFactor axis

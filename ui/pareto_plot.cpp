@@ -97,15 +97,25 @@ Unit ramUnit(const SweepResult& r) {
 
 // The varied budget, and the fixed one where it is known: a figure read
 // away from its command line must say at which budget it was swept.
+// And the switches where one is off: a POET curve without paging read as
+// POET's own.
 QString xAxisLabel(const SweepResult& r, const Unit& unit) {
+    QString label;
     if (r.axis == SweepAxis::RamBudget)
-        return r.fixed_runtime_factor > 0
-                   ? QStringLiteral("RAM budget [%1], runtime %2\u00d7").arg(unit.name).arg(r.fixed_runtime_factor)
-                   : QStringLiteral("RAM budget [%1]").arg(unit.name);
-    return r.fixed_ram_budget_bytes > 0
-               ? QStringLiteral("runtime budget [\u00d7 plain pass], RAM %1")
-                     .arg(QString::fromStdString(formatBytes(r.fixed_ram_budget_bytes)))
-               : QStringLiteral("runtime budget [\u00d7 plain pass]");
+        label = r.fixed_runtime_factor > 0
+                    ? QStringLiteral("RAM budget [%1], runtime %2\u00d7").arg(unit.name).arg(r.fixed_runtime_factor)
+                    : QStringLiteral("RAM budget [%1]").arg(unit.name);
+    else
+        label = r.fixed_ram_budget_bytes > 0
+                    ? QStringLiteral("runtime budget [\u00d7 plain pass], RAM %1")
+                          .arg(QString::fromStdString(formatBytes(r.fixed_ram_budget_bytes)))
+                    : QStringLiteral("runtime budget [\u00d7 plain pass]");
+    // On a line of their own: with them, the label was wider than a paper figure.
+    if (!r.options.paging || !r.options.remat)
+        label += !r.options.paging && !r.options.remat ? QStringLiteral("\nno paging, no recomputation")
+                 : !r.options.paging                   ? QStringLiteral("\nno paging")
+                                                       : QStringLiteral("\nno recomputation");
+    return label;
 }
 
 // [lo, hi] widened by `share` of its span each way; around a single value

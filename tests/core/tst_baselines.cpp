@@ -666,6 +666,34 @@ private slots:
         QVERIFY(!sweepCurve(blocks, "revolve").empty());
     }
 
+    // The sweep's switches hold for every strategy: one that pages where
+    // paging is off, or recomputes where recomputation is off, is left out
+    // with a note, and "remat only" never pages (with --no-paging, "paging
+    // only" paged beside a POET that could not, and with --no-remat the
+    // baselines recomputed).
+    void sweep_switchesHoldForEveryStrategy() {
+        SweepConfig cfg;
+        cfg.problem.graph = chain(5);
+        cfg.problem.runtime_budget_factor = 2.0;
+        cfg.points = 3;
+        cfg.solver.time_limit_s = 5;
+        cfg.problem.options.paging = false;
+        const SweepResult no_paging = runSweep(cfg);
+        QVERIFY(!no_paging.options.paging && no_paging.options.remat);
+        QCOMPARE(no_paging.strategies, (std::vector<std::string>{"poet", "remat-only", "chen-sqrtn", "chen-greedy",
+                                                                 "revolve", "dtr", "plain"}));
+        QCOMPARE(no_paging.notes, (std::vector<std::string>{"paging-only: it pages, and paging is switched off; left out"}));
+        for (const SweepRow& r : no_paging.rows)
+            if (r.hasSchedule()) QCOMPARE(r.paging_energy_j, 0.0);
+        cfg.problem.options = {true, false};  // paging on, recomputation off
+        const SweepResult no_remat = runSweep(cfg);
+        QCOMPARE(no_remat.strategies, (std::vector<std::string>{"poet", "paging-only", "plain"}));
+        QCOMPARE(no_remat.notes.size(), std::size_t(5));
+        for (const SweepRow& r : no_remat.rows)
+            if (r.schedule) QCOMPARE(replaySchedule(cfg.problem.graph, *r.schedule).recomputations, 0);  // the MILP rows
+        QVERIFY(sweepCurve(no_remat, "paging-only").front().hasSchedule());  // paging fits the tightest point
+    }
+
     void csv_columnsAndAtomicWrite() {
         SweepConfig cfg;
         cfg.problem.graph = chain(6);

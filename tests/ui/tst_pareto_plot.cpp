@@ -257,6 +257,15 @@ private slots:
         runtime.fixed_ram_budget_bytes = 490'752;
         w.setResult(runtime);
         QCOMPARE(w.plot()->xAxis->label(), QString("runtime budget [\u00d7 plain pass], RAM 490.8 KB"));
+        // A switch off is said, on a line of its own (a POET curve without
+        // paging read as POET's own).
+        runtime.options.paging = false;
+        w.setResult(runtime);
+        QCOMPARE(w.plot()->xAxis->label(), QString("runtime budget [\u00d7 plain pass], RAM 490.8 KB\nno paging"));
+        runtime.options.remat = false;
+        w.setResult(runtime);
+        QCOMPARE(w.plot()->xAxis->label(),
+                 QString("runtime budget [\u00d7 plain pass], RAM 490.8 KB\nno paging, no recomputation"));
     }
 
     // Small energies in a unit of their size, and one point on a range
