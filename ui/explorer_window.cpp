@@ -556,14 +556,14 @@ bool ExplorerWindow::loadGraph(QString* error) {
                               .arg(g.forwardCount())
                               .arg(g.size() - g.forwardCount())
                               .arg(q(formatBytes(plain_peak_)), q(formatEnergy(plain_.total_energy_j)),
-                                   q(formatSeconds(g.totalComputeTime())), q(formatBytes(min_budget_))));
+                                   q(formatSeconds(g.totalComputeTime())), q(formatBytesDown(min_budget_))));
     cache_.clear();
     return true;
 }
 
 void ExplorerWindow::updateBudgetMarks() {
     ram_->setMarks({
-        BudgetMark{static_cast<double>(min_budget_), tr("min \u2265 %1").arg(q(formatBytes(min_budget_))),
+        BudgetMark{static_cast<double>(min_budget_), tr("min \u2265 %1").arg(q(formatBytesDown(min_budget_))),
                    tr("A lower bound on the smallest RAM budget under which any schedule exists: the largest "
                       "output-plus-inputs of any layer."),
                    QColor(0xC0, 0x1B, 0x1B)},

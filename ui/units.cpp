@@ -15,13 +15,27 @@ std::string fixed(double v, int decimals, const char* unit) {
 }
 }  // namespace
 
-std::string formatBytes(std::int64_t bytes) {
+namespace {
+// `round` takes the scaled value and its decimals to the value shown.
+std::string bytesIn3Digits(std::int64_t bytes, double (*round)(double v, int decimals)) {
     const double b = static_cast<double>(bytes);
     const double a = std::fabs(b);
     if (a < 1000) return std::to_string(bytes) + " B";
-    if (a < 1e6) return fixed(b / 1e3, a < 1e4 ? 2 : 1, " KB");
-    if (a < 1e9) return fixed(b / 1e6, a < 1e7 ? 2 : 1, " MB");
-    return fixed(b / 1e9, 2, " GB");
+    if (a < 1e6) return fixed(round(b / 1e3, a < 1e4 ? 2 : 1), a < 1e4 ? 2 : 1, " KB");
+    if (a < 1e9) return fixed(round(b / 1e6, a < 1e7 ? 2 : 1), a < 1e7 ? 2 : 1, " MB");
+    return fixed(round(b / 1e9, 2), 2, " GB");
+}
+}  // namespace
+
+std::string formatBytes(std::int64_t bytes) {
+    return bytesIn3Digits(bytes, [](double v, int) { return v; });  // to_chars rounds to nearest
+}
+
+std::string formatBytesDown(std::int64_t bytes) {
+    return bytesIn3Digits(bytes, [](double v, int decimals) {
+        const double scale = std::pow(10.0, decimals);
+        return std::floor(v * scale * (1 + 1e-12)) / scale;  // 1.05 MB stays 1.05, not 1.04
+    });
 }
 
 std::string formatBytesExact(std::int64_t bytes) {

@@ -8,6 +8,9 @@
 namespace poet::ui {
 
 std::string formatBytes(std::int64_t bytes);        // "512 B", "64.0 KB", "2.45 MB"
+// The same rounded down, for "≥" figures: 1,048,576 B is "1.04 MB" (formatBytes
+// rounds it up to 1.05 MB, and "min ≥ 1.05 MB" was false).
+std::string formatBytesDown(std::int64_t bytes);
 std::string formatBytesExact(std::int64_t bytes);   // "2,451,072 B"
 std::string formatEnergy(double joules);            // "7.8895 J", "12.3 mJ"
 // An energy in the unit (and decimals) formatEnergy gives `like`: one

@@ -374,6 +374,13 @@ void TestUiModels::units() {
     QCOMPARE(QString::fromStdString(formatBytes(262100)), QStringLiteral("262.1 KB"));
     QCOMPARE(QString::fromStdString(formatBytes(3000000)), QStringLiteral("3.00 MB"));
     QCOMPARE(QString::fromStdString(formatBytesExact(2451072)), QStringLiteral("2,451,072 B"));
+    // "≥" figures round down: "min ≥ 1.05 MB" stood for 1,048,576 B, "≥ 51.4 MB" for 51,380,224 B.
+    QCOMPARE(QString::fromStdString(formatBytes(1048576)), QStringLiteral("1.05 MB"));
+    QCOMPARE(QString::fromStdString(formatBytesDown(1048576)), QStringLiteral("1.04 MB"));
+    QCOMPARE(QString::fromStdString(formatBytesDown(51380224)), QStringLiteral("51.3 MB"));
+    QCOMPARE(QString::fromStdString(formatBytesDown(1050000)), QStringLiteral("1.05 MB"));  // exact stays
+    QCOMPARE(QString::fromStdString(formatBytesDown(262144)), QStringLiteral("262.1 KB"));
+    QCOMPARE(QString::fromStdString(formatBytesDown(999)), QStringLiteral("999 B"));
     QCOMPARE(QString::fromStdString(formatGapPercent(0.00014)), QStringLiteral("0.014 %"));
     QCOMPARE(QString::fromStdString(formatGapPercent(0.005)), QStringLiteral("0.5 %"));
     QCOMPARE(QString::fromStdString(formatGapPercent(0.0123)), QStringLiteral("1.23 %"));
