@@ -78,7 +78,7 @@ json resultSummaryJson(const Problem& problem, const SolveResult& r)
     j["first_solution_time_s"] = r.first_solution_time_s >= 0 ? json(r.first_solution_time_s) : json();
     j["variables"] = r.variables;
     j["constraints"] = r.constraints;
-    j["replay_valid"] = has && rep.valid;
+    j["replay_valid"] = has ? json(rep.valid) : json();  // no schedule, no replay: false meant an internal error
     if (!r.message.empty()) j["message"] = r.message;
     if (r.ram_budget_that_works_bytes > 0) j["ram_budget_that_works_bytes"] = r.ram_budget_that_works_bytes;
     return j;

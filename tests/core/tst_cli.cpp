@@ -586,8 +586,10 @@ private slots:
         const auto works = doc.at("ram_budget_that_works_bytes").get<std::int64_t>();
         QVERIFY2(works >= 1048576 && works <= 1048576 * 101 / 100, qPrintable(below.out));
         // No schedule: no gap, bound or first-schedule time (a gap of 0 read
-        // as proven, and -1 s is no time).
-        for (const char* none : {"gap", "best_bound_j", "first_solution_time_s", "total_energy_j"})
+        // as proven, and -1 s is no time), and no replay (its false read as
+        // the internal error the README says it is).
+        QCOMPARE(doc.at("source").get<std::string>(), std::string("none"));
+        for (const char* none : {"gap", "best_bound_j", "first_solution_time_s", "total_energy_j", "replay_valid"})
             QVERIFY2(doc.at(none).is_null(), none);
         QVERIFY2(doc.at("message").get<std::string>().find("a schedule exists at " + std::to_string(works) + " B") !=
                      std::string::npos,
