@@ -1,7 +1,12 @@
 #include "cli_common.h"
 
+#include <unistd.h>
+
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
+#include <filesystem>
 #include <functional>
 #include <optional>
 
@@ -90,6 +95,19 @@ void checkOutputFile(const std::string& option, const std::string& path)
     } catch (const std::runtime_error& e) {
         throw BadInput(option + ": " + e.what());
     }
+}
+
+void checkCacheDirectory(const std::string& path)
+{
+    std::error_code ec, ignored;
+    std::filesystem::create_directories(path, ec);
+    if (!std::filesystem::is_directory(path, ignored)) {
+        const bool exists = std::filesystem::exists(path, ignored);
+        throw BadInput("--cache-dir: " + path +
+                       (exists ? ": is not a directory" : ": cannot be created (" + ec.message() + ")"));
+    }
+    if (::access(path.c_str(), W_OK | X_OK) != 0)
+        throw BadInput("--cache-dir: " + path + ": cannot write there (" + std::strerror(errno) + ")");
 }
 
 void printProblemAndBudgets(const Problem& p, int width, const std::string& ram_note,

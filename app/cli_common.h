@@ -61,4 +61,9 @@ CLI::Validator wholeNumberFrom(int lo, int hi);  // --threads, --points ("Value 
 // of `option`, can be written: checked before a solve or a sweep, not after.
 void checkOutputFile(const std::string& option, const std::string& path);
 
+// Throws BadInput ("--cache-dir: x: is not a directory") unless `path` is a
+// directory this process can write, created where missing: checked before
+// the work (a file there, or /proc/x, lost every answer without a word).
+void checkCacheDirectory(const std::string& path);
+
 }  // namespace poet::cli

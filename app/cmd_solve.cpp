@@ -83,6 +83,7 @@ int runSolve(const SolveArgs& a)
 {
     const Problem p = loadProblem(a.problem);
     if (!a.out.empty()) checkOutputFile("--out", a.out);
+    if (!a.cache_dir.empty()) checkCacheDirectory(a.cache_dir);
     SolverOptions opt;
     opt.time_limit_s = a.time_limit_s;
     opt.threads = a.threads;

@@ -100,6 +100,7 @@ int runSweepCommand(const SweepArgs& a) {
                        std::to_string(lower) +
                        " B, the smallest that holds one node with all its inputs: no point of this sweep can fit");
     if (!a.csv.empty()) checkOutputFile("--csv", a.csv);
+    if (!a.cache_dir.empty()) checkCacheDirectory(a.cache_dir);
     cfg.axis = a.vary == "ram" ? SweepAxis::RamBudget : SweepAxis::RuntimeFactor;
     cfg.points = a.points;
     cfg.strategies = a.strategies;

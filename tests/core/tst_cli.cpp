@@ -409,6 +409,20 @@ private slots:
         r = poet({"solve", "--model", "linear", "--platform", "m4", "--ram-budget", "50%", "--out", dir.path()});
         QCOMPARE(r.code, 4);
         QVERIFY2(r.err.contains("--out: " + dir.path() + ": is a directory"), qPrintable(r.err));
+        // A cache that cannot be a directory is named too: a file there lost
+        // every answer without a word, exit 0.
+        const QString file = dir.filePath("afile");
+        QVERIFY(QFile(file).open(QIODevice::WriteOnly));
+        for (const auto& [cache, why] : {std::pair{file, QString(": is not a directory")},
+                                         std::pair{file + "/sub", QString(": cannot be created (")}}) {
+            for (const char* command : {"solve", "sweep"}) {
+                QStringList args{command, "--model", "linear", "--platform", "m4", "--cache-dir", cache};
+                if (QString(command) == "solve") args << "--ram-budget" << "50%";
+                r = poet(args);
+                QCOMPARE(r.code, 4);
+                QVERIFY2(r.err.contains("--cache-dir: " + cache + why), qPrintable(r.err));
+            }
+        }
         r = poet({"sweep", "--model", "linear", "--platform", "m4", "--points", "3", "--csv", "/nonexistent/x.csv"});
         QCOMPARE(r.code, 4);
         QVERIFY2(r.err.contains("--csv: /nonexistent/x.csv: no directory /nonexistent"),
