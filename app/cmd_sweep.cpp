@@ -16,6 +16,7 @@
 #include "sweep.h"
 
 #ifdef POET_WITH_PLOTS
+#include <QFileInfo>
 #include <QString>
 
 #include "pareto_plot.h"
@@ -76,11 +77,15 @@ int runSweepCommand(const SweepArgs& a) {
     if (a.vary == "ram" && a.runtime_range_given)
         throw BadInput("--runtime-min/--runtime-max: they set the range of --vary runtime; --vary ram sweeps at "
                        "--runtime-budget");
-    if (a.runtime_min < 1.0) {
+    // Every point below one plain pass is infeasible: a sweep of nothing.
+    auto atLeastOnePlainPass = [](const char* option, double factor) {
+        if (factor >= 1.0) return;
         std::ostringstream m;
-        m << "--runtime-min: must be at least 1 (no schedule runs faster than one plain pass), got " << a.runtime_min;
+        m << option << ": must be at least 1 (no schedule runs faster than one plain pass), got " << factor;
         throw BadInput(m.str());
-    }
+    };
+    atLeastOnePlainPass("--runtime-min", a.runtime_min);
+    if (a.vary == "ram") atLeastOnePlainPass("--runtime-budget", a.problem.runtime_budget);
     if (a.runtime_max < a.runtime_min) throw BadInput("--runtime-max must not be below --runtime-min");
 #ifndef POET_WITH_PLOTS
     if (!a.plot.empty()) throw BadInput("--plot: this build has no plot support (built without the GUI)");
@@ -162,7 +167,14 @@ int runSweepCommand(const SweepArgs& a) {
         std::cout << sweepCsv(res);
     }
 #ifdef POET_WITH_PLOTS
-    if (!a.plot.empty()) {
+    // A figure with no point drew empty axes with made-up units ("energy
+    // [µJ]" 0 to 5): not written, as `poet solve --out` without a schedule.
+    // The rows (.csv) are written whatever they hold.
+    const bool drawable = std::any_of(res.rows.begin(), res.rows.end(), [](const SweepRow& r) { return r.hasSchedule(); });
+    const bool rows_only = QFileInfo(QString::fromStdString(a.plot)).suffix().toLower() == QLatin1String("csv");
+    if (!a.plot.empty() && !drawable && !rows_only) {
+        std::fprintf(stderr, "poet: --plot: no point has a schedule, so %s was not written\n", a.plot.c_str());
+    } else if (!a.plot.empty()) {
         QString err;
         if (!exportParetoPlot(res, QString::fromStdString(a.plot), &err))
             throw BadInput("--plot: " + err.toStdString());

@@ -394,6 +394,9 @@ private slots:
             {{"sweep", "--runtime-max", "1.5"}, "--runtime-min/--runtime-max: they set the range of --vary runtime"},
             {{"sweep", "--vary", "runtime", "--ram-budget", "50%", "--runtime-min", "0.5"},
              "--runtime-min: must be at least 1 (no schedule runs faster than one plain pass), got 0.5"},
+            // The same for the runtime budget a RAM sweep holds (it ran every point infeasible, exit 0).
+            {{"sweep", "--runtime-budget", "0.5"},
+             "--runtime-budget: must be at least 1 (no schedule runs faster than one plain pass), got 0.5"},
         };
         for (const auto& [args, message] : numbers) {
             r = poet(QStringList{args.front(), "--model", "linear"} + args.mid(1));
@@ -441,6 +444,18 @@ private slots:
         QVERIFY2(r.err.contains("--plot: this build has no plot support"), qPrintable(r.err));
 #endif
         QVERIFY2(!r.err.contains("[1/") && r.out.isEmpty(), qPrintable(r.err + r.out));
+#ifdef POET_CLI_HAS_PLOTS
+        // A figure with no point is not written (it drew empty axes with
+        // made-up units, "energy [µJ]" 0 to 5); the rows still are.
+        const QString empty = dir.filePath("empty.png");
+        r = poet({"sweep", "--model", "linear", "--platform", "m4", "--vary", "runtime", "--ram-budget", "4000",
+                  "--runtime-max", "1.2", "--strategies", "plain", "--plot", empty});
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.err.contains("--plot: no point has a schedule, so " + empty + " was not written"),
+                 qPrintable(r.err));
+        QVERIFY(!QFile::exists(empty));
+        QVERIFY2(r.out.contains("plain,4000,1.2,infeasible"), qPrintable(r.out));
+#endif
 
         // A mistyped command is named, with the ones there are.
         r = poet({"slove", "--model", "linear"});
