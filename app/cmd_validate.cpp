@@ -27,14 +27,33 @@ std::vector<std::string> claimsTheReplayRefutes(const LoadedSchedule& s, const P
         if (std::abs(said - actual) <= 1e-9 * std::max(std::abs(actual), 1e-12)) return;
         std::ostringstream m;
         m.precision(12);
-        m << "the file says " << name << " " << said << " " << unit << ", " << by << " " << actual << " " << unit;
+        const std::string u = *unit ? std::string(" ") + unit : std::string();  // counts have none
+        m << "the file says " << name << " " << said << u << ", " << by << " " << actual << u;
         out.push_back(m.str());
     };
     check("total_energy_j", s.claims.total_energy_j, rep.total_energy_j, "J");
+    check("compute_energy_j", s.claims.compute_energy_j, rep.compute_energy_j, "J");
+    check("paging_energy_j", s.claims.paging_energy_j, rep.paging_energy_j, "J");
     check("runtime_s", s.claims.runtime_s, rep.runtime_s, "s");
     check("peak_ram_bytes", s.claims.peak_ram_bytes, static_cast<double>(rep.peak_ram_bytes), "B");
+    check("recomputations", s.claims.recomputations, rep.recomputations, "");
+    check("free_recomputations", s.claims.free_recomputations, rep.free_recomputations, "");
+    check("page_ins", s.claims.page_ins, rep.page_ins, "");
+    check("page_outs", s.claims.page_outs, rep.page_outs, "");
     check("runtime_budget_s", s.claims.runtime_budget_s, p.runtimeBudgetSeconds(), "s",
           "its runtime_budget_factor gives");
+    // A lower bound above the schedule's own energy proves nothing of it.
+    if (s.claims.best_bound_j && *s.claims.best_bound_j > rep.total_energy_j * (1 + 1e-9)) {
+        std::ostringstream m;
+        m.precision(12);
+        m << "the file says best_bound_j " << *s.claims.best_bound_j << " J, above the schedule's own "
+          << rep.total_energy_j << " J: no lower bound can be";
+        out.push_back(m.str());
+    }
+    // A schedule the replay accepts is no "infeasible" or "no_solution".
+    if (s.claims.status && *s.claims.status != "optimal" && *s.claims.status != "feasible")
+        out.push_back("the file says status \"" + *s.claims.status +
+                      "\", but it holds a schedule the replay accepts (optimal or feasible)");
     return out;
 }
 

@@ -188,9 +188,17 @@ LoadedSchedule readFields(const json& doc, const std::string& file)
         if (doc.contains(name) && !doc.at(name).is_null()) into = fieldAs<T>(doc.at(name), file, name, kind);
     };
     claim(out.claims.total_energy_j, "total_energy_j", "a number");
+    claim(out.claims.compute_energy_j, "compute_energy_j", "a number");
+    claim(out.claims.paging_energy_j, "paging_energy_j", "a number");
+    claim(out.claims.best_bound_j, "best_bound_j", "a number");
+    claim(out.claims.status, "status", "a status word");
     claim(out.claims.runtime_s, "runtime_s", "a number");
     claim(out.claims.runtime_budget_s, "runtime_budget_s", "a number");
     claim(out.claims.peak_ram_bytes, "peak_ram_bytes", "bytes (a whole number)");
+    claim(out.claims.recomputations, "recomputations", "a whole number");
+    claim(out.claims.free_recomputations, "free_recomputations", "a whole number");
+    claim(out.claims.page_ins, "page_ins", "a whole number");
+    claim(out.claims.page_outs, "page_outs", "a whole number");
     const json& m = field("schedule");
     const json& nodes = field("nodes");
     if (!nodes.is_array()) throw std::runtime_error(file + ": field 'nodes' must be the list of node names");

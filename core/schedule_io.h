@@ -33,8 +33,10 @@ struct LoadedSchedule {
     // What the file says of the schedule (absent or null: nothing), for
     // `poet validate` to hold against its replay.
     struct Claims {
-        std::optional<double> total_energy_j, runtime_s, runtime_budget_s;
-        std::optional<std::int64_t> peak_ram_bytes;
+        std::optional<double> total_energy_j, compute_energy_j, paging_energy_j, runtime_s, runtime_budget_s,
+            best_bound_j;
+        std::optional<std::int64_t> peak_ram_bytes, recomputations, free_recomputations, page_ins, page_outs;
+        std::optional<std::string> status;
     } claims;
 };
 // Throws std::runtime_error naming the file and the field on bad input.

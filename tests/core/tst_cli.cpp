@@ -137,6 +137,24 @@ private slots:
             const Run one = validateWith([](nlohmann::json& d) { d["peak_ram_bytes"] = 1; });
             QCOMPARE(one.code, 6);
             QVERIFY2(one.out.contains("INVALID (1 problem)\n"), qPrintable(one.out));
+            // Every figure the replay gives is held against it, and a bound or
+            // status that cannot be this schedule's is named (each was "valid").
+            const Run parts = validateWith([](nlohmann::json& d) {
+                d["compute_energy_j"] = 0.1;
+                d["paging_energy_j"] = 0.5;
+                d["recomputations"] = d["recomputations"].get<int>() + 1;
+                d["page_outs"] = 7;
+                d["best_bound_j"] = 99;
+                d["status"] = "infeasible";
+            });
+            QCOMPARE(parts.code, 6);
+            for (const char* said : {"the file says compute_energy_j 0.1 J, the replay gives ",
+                                     "the file says paging_energy_j 0.5 J, the replay gives ",
+                                     "the file says recomputations ", "the file says page_outs 7, the replay gives ",
+                                     "the file says best_bound_j 99 J, above the schedule's own ",
+                                     "the file says status \"infeasible\", but it holds a schedule"})
+                QVERIFY2(parts.out.contains(said), qPrintable(said + QString("\n") + parts.out));
+            QVERIFY2(parts.out.contains("INVALID (6 problems)"), qPrintable(parts.out));
             // A figure left null (or out) claims nothing.
             const Run silent = validateWith([](nlohmann::json& d) {
                 d["total_energy_j"] = nullptr;
