@@ -74,7 +74,15 @@ CLI::Validator positiveNumber()
 
 CLI::Validator positiveWholeNumber()
 {
-    return numberCheck([](double v) { return v >= 1 && v == std::floor(v) && v <= 1e9; }, "a positive whole number");
+    return numberCheck([](double v) { return v >= 1 && v == std::floor(v) && v <= 1e9; },
+                       "a whole number from 1 to 1e9");  // "a positive whole number" refused 2147483647
+}
+
+CLI::Validator nonEmptyPath(const char* what)
+{
+    return CLI::Validator(
+        [what](std::string& text) { return text.empty() ? std::string("must be ") + what + ", got ''" : std::string(); },
+        "");
 }
 
 CLI::Validator wholeNumberFrom(int lo, int hi)
@@ -145,7 +153,8 @@ Problem loadProblem(const ProblemArgs& a)
         const auto bytes = parseRamBudget(a.ram_budget, p.ram_budget_bytes);
         if (!bytes)
             throw BadInput("--ram-budget: '" + a.ram_budget +
-                           "' is not a RAM budget of 1 to 9e18 bytes (examples: 3000000, 3MB, 2.5MiB, 30%)");
+                           "' is not a RAM budget: 1 to 9e18 bytes, as 3000000, 3MB or 2.5MiB (units K, M, G, KiB, "
+                           "MiB, GiB) or 30% of the plain-pass peak");
         p.ram_budget_bytes = *bytes;
     }
     return p;

@@ -56,6 +56,10 @@ CLI::Validator positiveNumber();
 CLI::Validator positiveWholeNumber();
 CLI::Validator fractionFrom0To1();  // a relative gap: 0.005 = 0.5%
 CLI::Validator wholeNumberFrom(int lo, int hi);  // --threads, --points ("Value 0 not in range 1 to 64")
+// A path option given as "" (a script's unset variable) is refused, not
+// read as left out: `--out ""` wrote nothing and said nothing. `what`: "a
+// file name", "a directory".
+CLI::Validator nonEmptyPath(const char* what);
 
 // Throws BadInput ("--out: x.json: is a directory") unless `path`, the value
 // of `option`, can be written: checked before a solve or a sweep, not after.

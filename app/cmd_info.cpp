@@ -23,13 +23,16 @@ void addInfoCommand(CLI::App& root, int& exit_code)
     addProblemOptions(cmd, args->problem, false);
     CLI::Option* mps = cmd->add_option("--write-mps", args->mps,
                                        "Write the MILP to this file (free MPS, named columns) for another solver; "
-                                       "its objective is in model units, as printed");
+                                       "its objective is in model units, as printed")
+                                  ->check(nonEmptyPath("a file name"));
     cmd->add_flag("--reference-form", args->reference_form,
                   "With --write-mps: formulation.md's form as POET's reference builds it, not the tighter one "
                   "solved here (the same optimum)")
         ->needs(mps);
     cmd->callback([args, &exit_code] {
         const Problem p = loadProblem(args->problem);
+        // Before the report, not after it (a directory there failed once all was printed).
+        if (!args->mps.empty()) checkOutputFile("--write-mps", args->mps);
         const Graph& g = p.graph;
         const Formulation f(p);
         const Formulation ref(p, FormulationVariant::Reference);

@@ -137,10 +137,12 @@ void addSolveCommand(CLI::App& root, int& exit_code)
         ->check(fractionFrom0To1());
     cmd->add_flag("--json", args->json, "Print the result as one JSON document");
     cmd->add_flag("--log", args->log, "Show CBC's log on stderr");
-    cmd->add_option("--out", args->out, "Write the schedule (JSON) to this file");
+    cmd->add_option("--out", args->out, "Write the schedule (JSON) to this file")
+        ->check(nonEmptyPath("a file name"));
     cmd->add_option("--cache-dir", args->cache_dir,
                     "Answer from (and store the answer in) this solve cache, keyed by the problem's contents: a "
-                    "problem solved before comes back at once with source 'cached'");
+                    "problem solved before comes back at once with source 'cached'")
+        ->check(nonEmptyPath("a directory"));
     cmd->callback([args, &exit_code] { exit_code = runSolve(*args); });
 }
 

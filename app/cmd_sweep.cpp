@@ -205,8 +205,10 @@ void addSweepCommand(CLI::App& root, int& exit_code) {
     cmd->add_option("--runtime-max", args->runtime_max, "Largest runtime factor (--vary runtime)")
         ->capture_default_str()
         ->check(positiveNumber());
-    cmd->add_option("--csv", args->csv, "Write the rows to this CSV file (default: stdout)");
-    cmd->add_option("--plot", args->plot, "Write the plot to this file (.pdf, .svg, .png; .csv writes the rows)");
+    cmd->add_option("--csv", args->csv, "Write the rows to this CSV file (default: stdout)")
+        ->check(nonEmptyPath("a file name"));
+    cmd->add_option("--plot", args->plot, "Write the plot to this file (.pdf, .svg, .png; .csv writes the rows)")
+        ->check(nonEmptyPath("a file name"));
     cmd->add_option("--time-limit", args->time_limit_s, "Wall-clock limit per MILP point, seconds")
         ->capture_default_str()
         ->check(positiveNumber());
@@ -216,7 +218,8 @@ void addSweepCommand(CLI::App& root, int& exit_code) {
     cmd->add_option("--threads", args->threads, "Cores per point (see `poet solve --help`)")
         ->capture_default_str()
         ->check(wholeNumberFrom(1, 64));
-    cmd->add_option("--cache-dir", args->cache_dir, "Reuse solved points from (and store them in) this directory");
+    cmd->add_option("--cache-dir", args->cache_dir, "Reuse solved points from (and store them in) this directory")
+        ->check(nonEmptyPath("a directory"));
     cmd->callback([args, cmd, &exit_code] {
         args->ram_budget_given = cmd->count("--ram-budget") > 0;
         args->runtime_budget_given = cmd->count("--runtime-budget") > 0;

@@ -385,10 +385,22 @@ private slots:
             {{"solve", "--ram-budget", "1MB", "--runtime-budget", "abc"},
              "--runtime-budget: must be a positive number, got 'abc'"},
             {{"solve", "--ram-budget", "1MB", "--gap", "2"}, "--gap: must be a fraction from 0 to 1 (0.005 = 0.5%), got '2'"},
-            {{"info", "--batch-size", "0"}, "--batch-size: must be a positive whole number, got '0'"},
+            {{"info", "--batch-size", "0"}, "--batch-size: must be a whole number from 1 to 1e9, got '0'"},
+            {{"info", "--batch-size", "2147483647"},
+             "--batch-size: must be a whole number from 1 to 1e9, got '2147483647'"},
             {{"sweep", "--time-limit", "0"}, "--time-limit: must be a positive number, got '0'"},
             // Past a double's range, not an internal error (std::stod threw).
-            {{"solve", "--ram-budget", "1e400"}, "--ram-budget: '1e400' is not a RAM budget of 1 to 9e18 bytes"},
+            {{"solve", "--ram-budget", "1e400"}, "--ram-budget: '1e400' is not a RAM budget: 1 to 9e18 bytes"},
+            // An empty path is refused, not read as left out (`--out ""` wrote nothing and said nothing).
+            {{"solve", "--ram-budget", "1MB", "--out", ""}, "--out: must be a file name, got ''"},
+            {{"sweep", "--plot", ""}, "--plot: must be a file name, got ''"},
+            {{"solve", "--ram-budget", "1MB", "--cache-dir", ""}, "--cache-dir: must be a directory, got ''"},
+            // Before the report, not after it.
+            {{"info", "--write-mps", "/tmp"}, "--write-mps: /tmp: is a directory"},
+            // A unit it does not know is named among those it does (it read as out of range).
+            {{"solve", "--ram-budget", "3TB"},
+             "--ram-budget: '3TB' is not a RAM budget: 1 to 9e18 bytes, as 3000000, 3MB or 2.5MiB (units K, M, G, KiB, "
+             "MiB, GiB)"},
             // Empty is refused, not read as the plain-pass peak (the default
             // where the option is left out): an unset variable in a script.
             {{"solve", "--ram-budget", ""}, "--ram-budget: must be a RAM budget (3000000, 3MB, 2.5MiB, 30%), got ''"},
