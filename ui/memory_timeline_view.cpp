@@ -155,7 +155,11 @@ void MemoryTimelineView::fillLegend(bool schedule, bool paging) {
     }
 }
 
-// The RAM axis for curves that reach `maxBytes` (the budget among them):
+double ramAxisTopBytes(double curves_peak, double budget) {
+    return budget <= kBudgetOnScale * curves_peak ? std::max(curves_peak, budget) : curves_peak;
+}
+
+// The RAM axis for curves up to `maxBytes` (ramAxisTopBytes: the budget among them where on the scale):
 // its unit and label.
 void MemoryTimelineView::setRamScale(double maxBytes) {
     maxRam_ = std::max(maxBytes, 1.0);
@@ -189,7 +193,7 @@ void MemoryTimelineView::setData(const Graph& g, const Schedule& s, const Replay
     const TimelineSeries ts = timelineSeries(g, s, report);
     TimelineSeries ps;
     if (plain.valid || !plain.ram_trace.empty()) ps = timelineSeries(g, s, plain);
-    setRamScale(std::max({static_cast<double>(ramBudgetBytes), peakOf(ts), peakOf(ps)}));
+    setRamScale(ramAxisTopBytes(std::max(peakOf(ts), peakOf(ps)), static_cast<double>(ramBudgetBytes)));
     double maxFlash = 0;
     for (std::size_t i = 0; i < ts.pageInBytes.size(); ++i)
         maxFlash = std::max(maxFlash, ts.pageInBytes[i] + ts.pageOutBytes[i]);
@@ -217,7 +221,7 @@ void MemoryTimelineView::showPlainOnly(const Graph& g, const ReplayReport& plain
     clear();
     if (plain.ram_trace.empty()) return;
     const TimelineSeries ps = timelineSeries(g, plainSchedule(g), plain);
-    setRamScale(std::max(static_cast<double>(ramBudgetBytes), peakOf(ps)));
+    setRamScale(ramAxisTopBytes(peakOf(ps), static_cast<double>(ramBudgetBytes)));
     stages_ = static_cast<int>(plain.ram_trace.size());
     plain_->setData(toQ(ps.x), scaled(ps.ram, unit_), true);
     fillLegend(false, false);
@@ -234,7 +238,10 @@ void MemoryTimelineView::setBudget(std::int64_t b) {
     budget_->setData(QVector<double>{0.0, static_cast<double>(std::max(stages_, 1))}, QVector<double>{y, y});
     // Its value in the legend, not beside the line: a label at the line's
     // end covered the plain pass's curve and the page-in bars there.
-    budget_->setName(b > 0 ? tr("RAM budget %1").arg(QString::fromStdString(formatBytes(b))) : tr("RAM budget"));
+    const bool off_scale = b > maxRam_ * 1.12;  // past the top rescale() gives the axis
+    budget_->setName(b <= 0    ? tr("RAM budget")
+                     : off_scale ? tr("RAM budget %1 (above the scale)").arg(QString::fromStdString(formatBytes(b)))
+                                 : tr("RAM budget %1").arg(QString::fromStdString(formatBytes(b))));
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
@@ -277,8 +284,7 @@ void MemoryTimelineView::setStageMargins(const QMargins& margins) {
 
 void MemoryTimelineView::rescale() {
     setStageRange(0, std::max(stages_, 1));
-    double top = std::max<double>(maxRam_, budget_bytes_) / unit_;
-    plot_->yAxis->setRange(0, top * 1.12);
+    plot_->yAxis->setRange(0, maxRam_ / unit_ * 1.12);  // the budget among it where on the scale
     double flashMax = 0;
     for (auto it = pageIn_->data()->constBegin(); it != pageIn_->data()->constEnd(); ++it)
         flashMax = std::max(flashMax, it->value);

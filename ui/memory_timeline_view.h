@@ -28,6 +28,14 @@ struct TimelineSeries {
 TimelineSeries timelineSeries(const Graph& g, const Schedule& s, const ReplayReport& r);
 double opPosition(int stage, int op);  // t + k/(t+1)
 
+// The RAM axis's top for curves that peak at `curves_peak` bytes under
+// `budget` bytes: the budget too where it is at most kBudgetOnScale times
+// the peak. Far above it (linear on m4 under 3 GB: curves of 7.4 KB under
+// an axis to 3000 MB) the curves lay flat on the axis; there the budget is
+// off the scale, and its legend entry says so.
+inline constexpr double kBudgetOnScale = 2.5;
+double ramAxisTopBytes(double curves_peak, double budget);
+
 class MemoryTimelineView : public QWidget {
     Q_OBJECT
 public:

@@ -175,6 +175,16 @@ void TestViews::timelineDrawsCurveAndBudget() {
     QCOMPARE(view.plot()->itemCount(), 1);  // the step cursor only
     view.setBudget(12500);
     QCOMPARE(view.plot()->graph(2)->name(), QStringLiteral("RAM budget 12.5 KB"));
+    // A budget far above every curve leaves the axis to the curves, and its
+    // legend entry says it is off the scale (linear on m4 under 3 GB: an axis
+    // to 3000 MB, the 7.4 KB curves flat on it).
+    QCOMPARE(ramAxisTopBytes(1000, 2000), 2000.0);
+    QCOMPARE(ramAxisTopBytes(1000, 2500), 2500.0);
+    QCOMPARE(ramAxisTopBytes(1000, 2600), 1000.0);
+    view.setData(g, s, r, plain, 3'000'000'000);
+    QVERIFY2(view.plot()->yAxis->range().upper < 100, qPrintable(QString::number(view.plot()->yAxis->range().upper)));
+    QCOMPARE(view.plot()->graph(2)->name(), QStringLiteral("RAM budget 3.00 GB (above the scale)"));
+    view.setData(g, s, r, plain, 12500);
     // This schedule pages: its flash traffic is in the legend, on the right axis.
     QCOMPARE(view.plot()->legend->itemCount(), 5);
     QVERIFY(view.plot()->yAxis2->visible());
