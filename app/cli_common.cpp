@@ -81,7 +81,9 @@ CLI::Validator positiveWholeNumber()
 CLI::Validator nonEmptyPath(const char* what)
 {
     return CLI::Validator(
-        [what](std::string& text) { return text.empty() ? std::string("must be ") + what + ", got ''" : std::string(); },
+        [what](std::string& text) {
+            return text.empty() ? std::string("must be ") + what + ", got ''" : std::string();
+        },
         "");
 }
 

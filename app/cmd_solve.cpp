@@ -67,6 +67,15 @@ void printHuman(const Problem& p, const SolveResult& r, const SolveArgs& a, bool
     std::printf("problem size      %d variables, %d constraints\n", r.variables, r.constraints);
 }
 
+// What stopped a result short of the gap, for the JSON and the --out file
+// (`stopped_by`; the text says it in words): a script could not tell a
+// time-limited answer from an interrupted one. Null where nothing did.
+nlohmann::json stoppedBy(const SolveResult& r, bool interrupted)
+{
+    if (r.status != SolveStatus::Feasible) return nullptr;
+    return interrupted && r.source != SolutionSource::Cached ? "interrupt" : "time_limit";
+}
+
 int exitCodeOf(SolveStatus s)
 {
     switch (s) {
@@ -103,7 +112,9 @@ int runSolve(const SolveArgs& a)
     }
     if (!a.out.empty() && r.schedule) {
         try {
-            writeFileAtomically(a.out, scheduleDocument(p, r).dump(1) + "\n");
+            nlohmann::json doc = scheduleDocument(p, r);
+            doc["stopped_by"] = stoppedBy(r, interrupted);
+            writeFileAtomically(a.out, doc.dump(1) + "\n");
         } catch (const std::runtime_error& e) {  // checked before the solve, so rare (a full disk)
             throw BadInput(std::string("--out: ") + e.what());
         }
@@ -112,7 +123,11 @@ int runSolve(const SolveArgs& a)
         std::cerr << "poet: --out: no schedule, so " << a.out << " was not written"
                   << (std::filesystem::exists(a.out) ? " (the file there is from before)" : "") << '\n';
     }
-    if (a.json) std::cout << resultSummaryJson(p, r).dump(2) << '\n';
+    if (a.json) {
+        nlohmann::json summary = resultSummaryJson(p, r);
+        summary["stopped_by"] = stoppedBy(r, interrupted);
+        std::cout << summary.dump(2) << '\n';
+    }
     else printHuman(p, r, a, interrupted);
     return exitCodeOf(r.status);
 }

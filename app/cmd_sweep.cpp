@@ -170,7 +170,8 @@ int runSweepCommand(const SweepArgs& a) {
     // A figure with no point drew empty axes with made-up units ("energy
     // [µJ]" 0 to 5): not written, as `poet solve --out` without a schedule.
     // The rows (.csv) are written whatever they hold.
-    const bool drawable = std::any_of(res.rows.begin(), res.rows.end(), [](const SweepRow& r) { return r.hasSchedule(); });
+    const bool drawable =
+        std::any_of(res.rows.begin(), res.rows.end(), [](const SweepRow& r) { return r.hasSchedule(); });
     const bool rows_only = QFileInfo(QString::fromStdString(a.plot)).suffix().toLower() == QLatin1String("csv");
     if (!a.plot.empty() && !drawable && !rows_only) {
         std::fprintf(stderr, "poet: --plot: no point has a schedule, so %s was not written\n", a.plot.c_str());

@@ -109,7 +109,8 @@ int main(int argc, char** argv)
         SolverOptions options;
         options.time_limit_s = plan_s;
         options.threads = 1;
-        const PlanOutcome out = solvePagingPlan(PagingPlan(first), first, options, Clock::now(), INFINITY, -1, nullptr, {});
+        const PlanOutcome out =
+            solvePagingPlan(PagingPlan(first), first, options, Clock::now(), INFINITY, -1, nullptr, {});
         if (out.best && out.best_j < energyJ(first, current)) current = *out.best;
         std::printf("  plan: %.6f J (%.2f s)\n", energyJ(first, current), secondsSince(start));
     }

@@ -691,8 +691,10 @@ private slots:
     void ctrlCStopsTheSolveAndKeepsItsSchedule()
     {
         QProcess p;
+        QTemporaryDir dir;
+        const QString out_file = dir.filePath("ci.json");
         p.start(QStringLiteral(POET_CLI_PATH), {"solve", "--model", "bert", "--platform", "m4", "--ram-budget", "11%",
-                                                 "--runtime-budget", "1.5", "--time-limit", "600"});
+                                                 "--runtime-budget", "1.5", "--time-limit", "600", "--out", out_file});
         QVERIFY(p.waitForStarted());
         QVERIFY(!p.waitForFinished(20000));  // still solving after 20 s
         ::kill(static_cast<pid_t>(p.processId()), SIGINT);
@@ -703,6 +705,11 @@ private slots:
                  qPrintable(out));
         const QRegularExpressionMatch took = QRegularExpression(R"(solve time\s+([0-9.]+) s)").match(out);
         QVERIFY2(took.hasMatch() && took.captured(1).toDouble() < 140, qPrintable(out));
+        // The file says so too (it said only "feasible", as a time limit does).
+        QFile written(out_file);
+        QVERIFY(written.open(QIODevice::ReadOnly));
+        QCOMPARE(nlohmann::json::parse(written.readAll().toStdString()).at("stopped_by").get<std::string>(),
+                 std::string("interrupt"));
     }
 
     // A result short of the gap says what stopped it (the explorer did; the
@@ -716,6 +723,11 @@ private slots:
                      r.out.contains("status            feasible (") &&
                      r.out.contains("stopped by the time limit (1 s) before the gap reached 0.01%"),
                  qPrintable(r.out));
+        const Run json = poet({"solve", "--model", "resnet18_cifar", "--platform", "m4", "--ram-budget", "402416",
+                               "--runtime-budget", "1.001", "--time-limit", "1", "--json"});
+        const auto doc = nlohmann::json::parse(json.out.toStdString());
+        QCOMPARE(doc.at("status").get<std::string>(), std::string("feasible"));
+        QCOMPARE(doc.at("stopped_by").get<std::string>(), std::string("time_limit"));
     }
 
     void helpAndList()
