@@ -91,20 +91,6 @@ Val valOf(const YAML::Node& n, const std::string& field)
     return {n, field, whereOf(n)};
 }
 
-bool isPlainScalar(const YAML::Node& n)
-{
-    return n.IsScalar() && n.Tag() == "?";
-}
-
-const char* kindOf(const YAML::Node& n)
-{
-    if (n.IsMap()) return "a mapping";
-    if (n.IsSequence()) return "a list";
-    if (n.IsNull()) return "nothing";
-    if (n.IsScalar()) return isPlainScalar(n) ? "a scalar" : "a quoted string";
-    return "an undefined value";
-}
-
 class Loader;
 
 // A mapping of the profile, with duplicate-key detection and unknown-key checks.

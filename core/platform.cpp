@@ -45,11 +45,18 @@ public:
         fail(whereOf(n), field, msg);
     }
 
-    static bool plain(const YAML::Node& n) { return n.IsScalar() && n.Tag() == "?"; }
+    // What stands where a plain number belongs, for the message: "expected
+    // a number" alone did not say that `"0.33 W"` is quoted text.
+    static std::string whatItIs(const YAML::Node& n)
+    {
+        std::string what = kindOf(n);
+        if (n.IsScalar()) what += " '" + n.Scalar() + "' (write the number alone, unquoted)";
+        return what;
+    }
 
     double number(const YAML::Node& n, const std::string& field) const
     {
-        if (!plain(n)) fail(n, field, "expected a number");
+        if (!isPlainScalar(n)) fail(n, field, "expected a number, got " + whatItIs(n));
         const std::string& s = n.Scalar();
         const char* b = s.data();
         const char* e = s.data() + s.size();
@@ -63,7 +70,7 @@ public:
 
     long long integer(const YAML::Node& n, const std::string& field) const
     {
-        if (!plain(n)) fail(n, field, "expected an integer");
+        if (!isPlainScalar(n)) fail(n, field, "expected an integer, got " + whatItIs(n));
         const std::string& s = n.Scalar();
         long long x = 0;
         auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), x);

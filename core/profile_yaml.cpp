@@ -81,4 +81,18 @@ YAML::Node loadProfileRoot(const std::string& file, const ProfileFailure& fail)
     return root;
 }
 
+bool isPlainScalar(const YAML::Node& n)
+{
+    return n.IsScalar() && n.Tag() == "?";
+}
+
+const char* kindOf(const YAML::Node& n)
+{
+    if (n.IsMap()) return "a mapping";
+    if (n.IsSequence()) return "a list";
+    if (n.IsNull()) return "nothing";
+    if (n.IsScalar()) return isPlainScalar(n) ? "a scalar" : "a quoted string";
+    return "an undefined value";
+}
+
 }  // namespace poet

@@ -16,6 +16,12 @@ struct Where {
 
 Where whereOf(const YAML::Node& n);
 
+// A scalar written without quotes or a tag: a number, a name, a bool.
+bool isPlainScalar(const YAML::Node& n);
+// What a node is, for messages: "a mapping", "a list", "nothing", "a
+// scalar", "a quoted string".
+const char* kindOf(const YAML::Node& n);
+
 // yaml-cpp accepts a quoted string that never ends (it folds the following
 // lines into it). Profiles keep every quoted string on one line, so each
 // scalar of `root` (parsed from `file`) whose quote does not close on its

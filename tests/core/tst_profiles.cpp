@@ -401,6 +401,8 @@ void TstProfiles::badProfiles_data()
     row("platform_negative.yaml", true, 6, 32, "pagein_throughput_bytes_per_s", "must be positive");
     row("platform_zero_rate.yaml", true, 3, 18, "flop_per_second", "must be positive");
     row("platform_wrong_type.yaml", true, 3, 18, "flop_per_second", "expected a number");
+    row("platform_quoted_number.yaml", true, 9, 17, "memory_power_w",
+        "expected a number, got a quoted string '0.33 W' (write the number alone, unquoted)");
     row("platform_unknown_key.yaml", true, 11, 1, "FLOPS", "unknown key 'FLOPS'");
     row("platform_syntax_error.yaml", true, 4, 17, "", "YAML syntax error");
     row("platform_empty.yaml", true, 1, 1, "", "the profile is empty");
