@@ -155,12 +155,15 @@ void MemoryTimelineView::fillLegend(bool schedule, bool paging) {
     }
 }
 
+// Room above the axis's top value, so that a curve at it stays clear of the frame.
+constexpr double kRamHeadroom = 1.12;
+
 double ramAxisTopBytes(double curves_peak, double budget) {
     return budget <= kBudgetOnScale * curves_peak ? std::max(curves_peak, budget) : curves_peak;
 }
 
-// The RAM axis for curves up to `maxBytes` (ramAxisTopBytes: the budget among them where on the scale):
-// its unit and label.
+// The RAM axis for curves up to `maxBytes` (ramAxisTopBytes: the budget
+// among them where on the scale): its unit and label.
 void MemoryTimelineView::setRamScale(double maxBytes) {
     maxRam_ = std::max(maxBytes, 1.0);
     unit_ = maxRam_ >= 1e6 ? 1e6 : 1e3;
@@ -238,7 +241,7 @@ void MemoryTimelineView::setBudget(std::int64_t b) {
     budget_->setData(QVector<double>{0.0, static_cast<double>(std::max(stages_, 1))}, QVector<double>{y, y});
     // Its value in the legend, not beside the line: a label at the line's
     // end covered the plain pass's curve and the page-in bars there.
-    const bool off_scale = b > maxRam_ * 1.12;  // past the top rescale() gives the axis
+    const bool off_scale = b > maxRam_ * kRamHeadroom;  // past the axis's top (rescale)
     budget_->setName(b <= 0    ? tr("RAM budget")
                      : off_scale ? tr("RAM budget %1 (above the scale)").arg(QString::fromStdString(formatBytes(b)))
                                  : tr("RAM budget %1").arg(QString::fromStdString(formatBytes(b))));
@@ -284,7 +287,7 @@ void MemoryTimelineView::setStageMargins(const QMargins& margins) {
 
 void MemoryTimelineView::rescale() {
     setStageRange(0, std::max(stages_, 1));
-    plot_->yAxis->setRange(0, maxRam_ / unit_ * 1.12);  // the budget among it where on the scale
+    plot_->yAxis->setRange(0, maxRam_ / unit_ * kRamHeadroom);  // the budget among it where on the scale
     double flashMax = 0;
     for (auto it = pageIn_->data()->constBegin(); it != pageIn_->data()->constEnd(); ++it)
         flashMax = std::max(flashMax, it->value);

@@ -13,17 +13,18 @@ std::string fixed(double v, int decimals, const char* unit) {
     char buf[64];
     return std::string(buf, std::to_chars(buf, buf + sizeof buf, v, std::chars_format::fixed, decimals).ptr) + unit;
 }
-}  // namespace
 
-namespace {
 // `round` takes the scaled value and its decimals to the value shown.
 std::string bytesIn3Digits(std::int64_t bytes, double (*round)(double v, int decimals)) {
     const double b = static_cast<double>(bytes);
     const double a = std::fabs(b);
     if (a < 1000) return std::to_string(bytes) + " B";
-    if (a < 1e6) return fixed(round(b / 1e3, a < 1e4 ? 2 : 1), a < 1e4 ? 2 : 1, " KB");
-    if (a < 1e9) return fixed(round(b / 1e6, a < 1e7 ? 2 : 1), a < 1e7 ? 2 : 1, " MB");
-    return fixed(round(b / 1e9, 2), 2, " GB");
+    auto in = [&](double scale, int decimals, const char* unit) {
+        return fixed(round(b / scale, decimals), decimals, unit);
+    };
+    if (a < 1e6) return in(1e3, a < 1e4 ? 2 : 1, " KB");
+    if (a < 1e9) return in(1e6, a < 1e7 ? 2 : 1, " MB");
+    return in(1e9, 2, " GB");
 }
 }  // namespace
 
