@@ -6,6 +6,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iomanip>
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -282,6 +283,15 @@ namespace {
 // where a time-limited MILP result at a looser point is worse than (or missing
 // next to) one at a tighter point, report the tighter point's schedule.
 // Each replacement is noted: the progress lines showed the point's own result.
+// " @ 402416 B" or " @ 1.5x": the point on the varied axis, as the progress lines name it.
+std::string atPoint(const SweepRow& row, SweepAxis axis) {
+    std::ostringstream at;
+    at.precision(9);
+    if (axis == SweepAxis::RamBudget) at << " @ " << row.ram_budget_bytes << " B";
+    else at << " @ " << row.runtime_budget_factor << "x";
+    return at.str();
+}
+
 void repairDominance(std::vector<SweepRow*>& curve, SweepAxis axis, std::vector<std::string>& notes) {
     const SweepRow* best = nullptr;
     for (SweepRow* r : curve) {
@@ -289,15 +299,11 @@ void repairDominance(std::vector<SweepRow*>& curve, SweepAxis axis, std::vector<
             (!r->hasSchedule() || best->total_energy_j < r->total_energy_j)) {
             std::ostringstream note;
             note.precision(9);
-            auto at = [&](const SweepRow& row) -> std::ostream& {
-                if (axis == SweepAxis::RamBudget) return note << " @ " << row.ram_budget_bytes << " B";
-                return note << " @ " << row.runtime_budget_factor << "x";
-            };
-            at(*r) << ": its own result (";
+            note << atPoint(*r, axis) << ": its own result (";
             if (r->hasSchedule()) note << r->total_energy_j << " J";
             else note << toString(r->status);
-            note << ") replaced by the schedule of the tighter point";
-            at(*best) << " (" << best->total_energy_j << " J), which fits here too";
+            note << ") replaced by the schedule of the tighter point" << atPoint(*best, axis) << " ("
+                 << best->total_energy_j << " J), which fits here too";
             notes.push_back(r->strategy + note.str());
             r->schedule_from_budget = axis == SweepAxis::RamBudget ? std::to_string(best->ram_budget_bytes)
                                                                    : fmtDouble(best->runtime_budget_factor);
@@ -313,6 +319,17 @@ void repairDominance(std::vector<SweepRow*>& curve, SweepAxis axis, std::vector<
         }
         if (r->hasSchedule() && (!best || r->total_energy_j < best->total_energy_j)) best = r;
     }
+}
+
+// A point whose solve the cancel cut short, kept for its schedule: its gap is
+// the solve's so far, not the gap asked for.
+std::string cutShortNote(const SweepRow& row, SweepAxis axis) {
+    std::ostringstream note;
+    note.precision(9);
+    note << row.strategy << atPoint(row, axis) << ": cancelled after " << std::setprecision(2) << std::fixed
+         << row.solve_time_s << " s; its best schedule so far is kept";
+    if (std::isfinite(row.gap)) note << " (gap " << std::setprecision(2) << 100 * row.gap << "%)";
+    return note.str();
 }
 
 }  // namespace
@@ -427,6 +444,7 @@ SweepResult runSweep(const SweepConfig& config, const SweepProgressCallback& pro
             break;
         }
         const bool milp = isMilpStrategy(task.strategy);
+        bool cut_short = false;
         const Problem& p = points[task.point];
         const std::string key = sweepPointKey(p, task.strategy, config.solver.relative_gap);
         const double time_limit = milp ? config.solver.time_limit_s : kForever;
@@ -445,11 +463,16 @@ SweepResult runSweep(const SweepConfig& config, const SweepProgressCallback& pro
                 solver.proven_bounds = proven_bounds;
             }
             row = runStrategy(p, task.strategy, solver, cancel);
-            if (cancel && cancel->load()) {  // cut short: not a result
+            cut_short = cancel && cancel->load();
+            // Cut short without a schedule: not a result. With one, the row
+            // keeps it (as `poet solve` does on Ctrl-C), but the cache does
+            // not: the point had less than its time limit.
+            if (cut_short && !row.hasSchedule()) {
                 result.cancelled = true;
                 break;
             }
-            cache->store(key, row, time_limit);
+            if (cut_short) result.notes.push_back(cutShortNote(row, result.axis));
+            else cache->store(key, row, time_limit);
             (milp ? milp_time : heur_time) += row.solve_time_s;
             ++(milp ? milp_solved : heur_solved);
         }
@@ -469,6 +492,10 @@ SweepResult runSweep(const SweepConfig& config, const SweepProgressCallback& pro
             pr.eta_is_limit = milp_solved == 0 && milp_left > 0;
             pr.row = &result.rows.back();
             progress(pr);
+        }
+        if (cut_short) {
+            result.cancelled = true;
+            break;
         }
     }
 

@@ -165,8 +165,9 @@ SweepRow runStrategy(const Problem& problem, const std::string& strategy, const 
 // strategy, within one run. `cache` may be null (then one is made for config.cache_dir).
 // revolve applies to chain-shaped forward graphs only; elsewhere it is left
 // out of `strategies` and a note says so.
-// Cancelling stops after the point in progress (a MILP solve in progress is
-// stopped too) and returns the rows done so far with `cancelled` set.
+// Cancelling stops after the point in progress and returns the rows done so
+// far with `cancelled` set. A MILP solve in progress is stopped too; its row
+// is kept, with a note, where it had found a schedule (not cached).
 SweepResult runSweep(const SweepConfig& config, const SweepProgressCallback& progress = {},
                      const std::atomic<bool>* cancel = nullptr, SweepCache* cache = nullptr);
 

@@ -158,12 +158,15 @@ void MemoryTimelineView::fillLegend(bool schedule, bool paging) {
 // Room above the axis's top value, so that a curve at it stays clear of the frame.
 constexpr double kRamHeadroom = 1.12;
 
-double ramAxisTopBytes(double curves_peak, double budget) {
-    return budget <= kBudgetOnScale * curves_peak ? std::max(curves_peak, budget) : curves_peak;
+double ramAxisTopBytes(double schedule_peak, double plain_peak, double budget) {
+    const double main_peak = schedule_peak > 0 ? schedule_peak : plain_peak;
+    double top = main_peak;
+    for (double other : {plain_peak, budget})
+        if (other <= kOnScale * main_peak) top = std::max(top, other);
+    return top;
 }
 
-// The RAM axis for curves up to `maxBytes` (ramAxisTopBytes: the budget
-// among them where on the scale): its unit and label.
+// The RAM axis up to `maxBytes` (ramAxisTopBytes): its unit and label.
 void MemoryTimelineView::setRamScale(double maxBytes) {
     maxRam_ = std::max(maxBytes, 1.0);
     unit_ = maxRam_ >= 1e6 ? 1e6 : 1e3;
@@ -196,7 +199,8 @@ void MemoryTimelineView::setData(const Graph& g, const Schedule& s, const Replay
     const TimelineSeries ts = timelineSeries(g, s, report);
     TimelineSeries ps;
     if (plain.valid || !plain.ram_trace.empty()) ps = timelineSeries(g, s, plain);
-    setRamScale(ramAxisTopBytes(std::max(peakOf(ts), peakOf(ps)), static_cast<double>(ramBudgetBytes)));
+    setRamScale(ramAxisTopBytes(peakOf(ts), peakOf(ps), static_cast<double>(ramBudgetBytes)));
+    namePlainCurve(peakOf(ps));
     double maxFlash = 0;
     for (std::size_t i = 0; i < ts.pageInBytes.size(); ++i)
         maxFlash = std::max(maxFlash, ts.pageInBytes[i] + ts.pageOutBytes[i]);
@@ -224,7 +228,8 @@ void MemoryTimelineView::showPlainOnly(const Graph& g, const ReplayReport& plain
     clear();
     if (plain.ram_trace.empty()) return;
     const TimelineSeries ps = timelineSeries(g, plainSchedule(g), plain);
-    setRamScale(ramAxisTopBytes(peakOf(ps), static_cast<double>(ramBudgetBytes)));
+    setRamScale(ramAxisTopBytes(0, peakOf(ps), static_cast<double>(ramBudgetBytes)));
+    namePlainCurve(peakOf(ps));
     stages_ = static_cast<int>(plain.ram_trace.size());
     plain_->setData(toQ(ps.x), scaled(ps.ram, unit_), true);
     fillLegend(false, false);
@@ -232,6 +237,14 @@ void MemoryTimelineView::showPlainOnly(const Graph& g, const ReplayReport& plain
     setBudget(ramBudgetBytes);
     rescale();
     plot_->replot();
+}
+
+// "plain pass", or with its peak where that is past the axis's top.
+void MemoryTimelineView::namePlainCurve(double peak_bytes) {
+    plain_->setName(peak_bytes > maxRam_ * kRamHeadroom
+                        ? tr("plain pass (peak %1, above the scale)")
+                              .arg(QString::fromStdString(formatBytes(static_cast<std::int64_t>(peak_bytes))))
+                        : tr("plain pass"));
 }
 
 void MemoryTimelineView::setBudget(std::int64_t b) {
