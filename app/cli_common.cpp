@@ -140,13 +140,18 @@ Problem loadProblem(const ProblemArgs& a)
         throw BadInput("--runtime-budget: must be a positive factor of one plain pass, got " +
                        std::to_string(a.runtime_budget));
     Problem p;
+    const ProfileCatalog catalog = ProfileCatalog::standard();
     try {
-        p = loadProblemGraph(ProfileCatalog::standard(), a.model, a.platform, a.batch_size);
+        p = loadProblemGraph(catalog, a.model, a.platform, a.batch_size);
     } catch (const ProfileError& e) {
         throw BadInput(e.what());
     } catch (const std::invalid_argument& e) {
         throw BadInput(e.what());
     }
+    // A mistyped POET_PROFILES loaded the bundled profile of the same name in silence.
+    if (const std::string missing = catalog.missingNamedRootsText(); !missing.empty())
+        std::fprintf(stderr, "poet: warning: %s; %s and %s come from the other directories\n", missing.c_str(),
+                     a.model.c_str(), a.platform.c_str());
     p.runtime_budget_factor = a.runtime_budget;
     p.options.paging = !a.no_paging;
     p.options.remat = !a.no_remat;

@@ -178,6 +178,9 @@ int main(int argc, char** argv) {
         const poet::ProfileCatalog catalog = poet::ProfileCatalog::standard();
         if (opts.model) (void)catalog.modelFile(opts.model->toStdString());
         if (opts.platform) (void)catalog.platformFile(opts.platform->toStdString());
+        if (const std::string missing = catalog.missingNamedRootsText(); !missing.empty())
+            std::fprintf(stderr, "poet-explorer: warning: %s; the profiles listed come from the other directories\n",
+                         missing.c_str());
     } catch (const std::exception& e) {
         return badInput(QString::fromUtf8(e.what()));
     }

@@ -50,6 +50,13 @@ std::vector<fs::path> ProfileCatalog::missingNamedRoots() const
     return missing;
 }
 
+std::string ProfileCatalog::missingNamedRootsText() const
+{
+    std::string missing;
+    for (const auto& r : missingNamedRoots()) missing += (missing.empty() ? "" : ", ") + r.string();
+    return missing.empty() ? missing : "POET_PROFILES names no directory " + missing;
+}
+
 std::vector<ProfileEntry> ProfileCatalog::list(const char* subdir) const
 {
     std::vector<ProfileEntry> out;
@@ -96,11 +103,10 @@ fs::path ProfileCatalog::find(const char* subdir, const char* what, const std::s
     for (const auto& e : entries) known += (known.empty() ? "" : ", ") + e.name;
     std::string searched;
     for (const auto& r : roots_) searched += (searched.empty() ? "" : ", ") + (r / subdir).string();
-    std::string missing;
-    for (const auto& r : missingNamedRoots()) missing += (missing.empty() ? "" : ", ") + r.string();
+    const std::string missing = missingNamedRootsText();
     throw std::invalid_argument(std::string("unknown ") + what + " '" + name + "'; known " + what + "s: " +
                                 (known.empty() ? "none" : known) + " (searched " + (searched.empty() ? "nothing" : searched) +
-                                ")" + (missing.empty() ? "" : "; POET_PROFILES names no directory " + missing));
+                                ")" + (missing.empty() ? "" : "; " + missing));
 }
 
 fs::path ProfileCatalog::modelFile(const std::string& name) const { return find("models", "model", name); }

@@ -29,6 +29,8 @@ public:
     const std::vector<std::filesystem::path>& roots() const { return roots_; }
     // The roots the user named that are no directory (a mistyped POET_PROFILES).
     std::vector<std::filesystem::path> missingNamedRoots() const;
+    // "POET_PROFILES names no directory /a, /b", or empty where none is missing.
+    std::string missingNamedRootsText() const;
 
 private:
     std::vector<ProfileEntry> list(const char* subdir) const;

@@ -552,6 +552,15 @@ private slots:
         QVERIFY2(listed.contains("  " + nowhere + "  (from POET_PROFILES: no such directory)"), qPrintable(listed));
         QVERIFY2(listErr.contains("1 broken profile and 1 POET_PROFILES directory that does not exist"),
                  qPrintable(listErr));
+        // A model found elsewhere is solved, but not in silence: the user
+        // may have meant their own file of that name.
+        p.start(QStringLiteral(POET_CLI_PATH), {"info", "--model", "linear", "--platform", "m4"});
+        p.waitForFinished();
+        QCOMPARE(p.exitCode(), 0);
+        const QString warned = QString::fromUtf8(p.readAllStandardError());
+        QVERIFY2(warned.contains("poet: warning: POET_PROFILES names no directory " + nowhere +
+                                 "; linear and m4 come from the other directories"),
+                 qPrintable(warned));
         // A model it cannot find says where POET_PROFILES pointed.
         p.start(QStringLiteral(POET_CLI_PATH), {"info", "--model", "mine", "--platform", "m4"});
         p.waitForFinished();
