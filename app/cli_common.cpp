@@ -120,16 +120,23 @@ void checkCacheDirectory(const std::string& path)
         throw BadInput("--cache-dir: " + path + ": cannot write there (" + std::strerror(errno) + ")");
 }
 
+std::string formatSeconds(double seconds)
+{
+    char text[64];
+    std::snprintf(text, sizeof text, seconds < 1e6 ? "%.6f" : "%.6g", seconds);
+    return text;
+}
+
 void printProblemAndBudgets(const Problem& p, int width, const std::string& ram_note,
                             const std::string& runtime_note)
 {
     std::printf("model %s on %s, batch %d, paging %s, remat %s\n", p.model.c_str(), p.platform.c_str(), p.batch_size,
                 p.options.paging ? "on" : "off", p.options.remat ? "on" : "off");
     const auto note = [](const std::string& n) { return n.empty() ? n : "; " + n; };
-    std::printf("%-*sRAM %lld B (%.1f%% of the plain-pass peak%s), runtime %gx (%.6f s%s)\n", width, "budgets",
+    std::printf("%-*sRAM %lld B (%.1f%% of the plain-pass peak%s), runtime %gx (%s s%s)\n", width, "budgets",
                 static_cast<long long>(p.ram_budget_bytes),
                 100.0 * static_cast<double>(p.ram_budget_bytes) / plainPassPeakBytes(p.graph), note(ram_note).c_str(),
-                p.runtime_budget_factor, p.runtimeBudgetSeconds(), note(runtime_note).c_str());
+                p.runtime_budget_factor, formatSeconds(p.runtimeBudgetSeconds()).c_str(), note(runtime_note).c_str());
 }
 
 Problem loadProblem(const ProblemArgs& a)

@@ -41,6 +41,10 @@ void addProblemOptions(CLI::App* cmd, ProblemArgs& args, bool require_budget = t
 // names the bad option, file, line and field.
 Problem loadProblem(const ProblemArgs& args);
 
+// Seconds with six decimals, "0.062925", and in six digits past a million,
+// "4.14982e+306": a runtime budget of 1e308x printed 300 digits.
+std::string formatSeconds(double seconds);
+
 // The first two lines of `poet solve` and `poet info`: the problem, and the
 // budgets asked for (also where nothing answers them), the budgets' figures
 // starting at column `width`. A note goes inside the RAM or the runtime's

@@ -48,9 +48,9 @@ void printHuman(const Problem& p, const SolveResult& r, const SolveArgs& a, bool
         std::printf("total energy      %.9f J (plain pass %.9f J)\n", rep.total_energy_j, p.graph.totalComputeEnergy());
         // Compute time only, as POET counts it (formulation.md): flash
         // traffic costs energy here, not time.
-        std::printf("runtime           %.6f s of %.6f s budget (%.3fx plain pass; compute, paging not timed)\n",
-                    rep.runtime_s,
-                    p.runtimeBudgetSeconds(), rep.runtime_s / p.graph.totalComputeTime());
+        std::printf("runtime           %s s of %s s budget (%.3fx plain pass; compute, paging not timed)\n",
+                    formatSeconds(rep.runtime_s).c_str(), formatSeconds(p.runtimeBudgetSeconds()).c_str(),
+                    rep.runtime_s / p.graph.totalComputeTime());
         std::printf("peak RAM          %lld B of %lld B budget\n", static_cast<long long>(rep.peak_ram_bytes),
                     static_cast<long long>(p.ram_budget_bytes));
         std::printf("recomputations    %d", rep.recomputations);

@@ -721,6 +721,19 @@ private slots:
                  std::string("interrupt"));
     }
 
+    // A runtime budget of 1e308x (no runtime limit, in effect) printed its
+    // seconds in 300 digits, twice.
+    void hugeRuntimeBudgetPrintsShort()
+    {
+        const Run r = poet({"solve", "--model", "linear", "--platform", "m4", "--ram-budget", "50%",
+                            "--runtime-budget", "1e308"});
+        QCOMPARE(r.code, 0);
+        QVERIFY2(QRegularExpression(R"(runtime 1e\+308x \(4\.\d{5}e\+306 s\))").match(r.out).hasMatch() &&
+                     QRegularExpression(R"(runtime +0\.0\d{5} s of 4\.\d{5}e\+306 s budget)").match(r.out).hasMatch(),
+                 qPrintable(r.out));
+        for (const QString& line : r.out.split('\n')) QVERIFY2(line.size() < 150, qPrintable(line));
+    }
+
     // A result short of the gap says what stopped it (the explorer did; the
     // CLI gave only "feasible"), and the budgets asked are named.
     void timeLimitIsSaid()
