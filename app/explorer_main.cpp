@@ -31,8 +31,10 @@ constexpr int kInfeasible = 2;
 constexpr int kNoSolution = 3;
 constexpr int kBadInput = 4;
 
-int badInput(const QString& message) {
-    std::fprintf(stderr, "poet-explorer: %s\nTry 'poet-explorer --help'.\n", qPrintable(message));
+// `options`: the mistake is in the command line, which --help explains (not
+// in a profile: --help says nothing of a YAML error).
+int badInput(const QString& message, bool options = true) {
+    std::fprintf(stderr, "poet-explorer: %s\n%s", qPrintable(message), options ? "Try 'poet-explorer --help'.\n" : "");
     return kBadInput;
 }
 
@@ -182,7 +184,7 @@ int main(int argc, char** argv) {
             std::fprintf(stderr, "poet-explorer: warning: %s; the profiles listed come from the other directories\n",
                          missing.c_str());
     } catch (const std::exception& e) {
-        return badInput(QString::fromUtf8(e.what()));
+        return badInput(QString::fromUtf8(e.what()), /*options=*/false);
     }
 
     // A screenshot needs no display: render offscreen unless a platform is chosen.
@@ -204,7 +206,7 @@ int main(int argc, char** argv) {
     poet::ui::ExplorerWindow window;
     if (shot) window.resize(1500, 950);
     QString error;
-    if (!window.initialize(opts, &error)) return badInput(error);
+    if (!window.initialize(opts, &error)) return badInput(error, /*options=*/false);
     if (!shot) {
         window.show();
         return app.exec();

@@ -32,6 +32,7 @@
 #include <QToolBar>
 #include <QUndoStack>
 #include <QVBoxLayout>
+#include <cstdio>
 #include <qcustomplot.h>
 
 #include "atomic_write.h"
@@ -445,8 +446,9 @@ bool ExplorerWindow::initialize(const ExplorerOptions& o, QString* error) {
         if (use_settings_ && s.contains(QLatin1String(key))) return s.value(QLatin1String(key)).toString();
         return def;
     };
-    const QString model = pick(o.model, "model", QStringLiteral("resnet18_cifar"));
-    const QString platform = pick(o.platform, "platform", QStringLiteral("a72"));
+    const QString defaultModel = QStringLiteral("resnet18_cifar"), defaultPlatform = QStringLiteral("a72");
+    const QString model = pick(o.model, "model", defaultModel);
+    const QString platform = pick(o.platform, "platform", defaultPlatform);
     auto selectIn = [&](QComboBox* c, const QString& name, const char* what) {
         const int i = c->findText(name);
         if (i >= 0) {
@@ -459,17 +461,15 @@ bool ExplorerWindow::initialize(const ExplorerOptions& o, QString* error) {
         return false;
     };
     const bool fromCommandLine = o.model || o.platform;
-    if (!selectIn(model_, model, "model") && (fromCommandLine || !selectIn(model_, "resnet18_cifar", "model"))) {
+    if (!selectIn(model_, model, "model") && (fromCommandLine || !selectIn(model_, defaultModel, "model"))) {
         loading_ = false;
         return false;
     }
     if (!selectIn(platform_, platform, "platform") &&
-        (fromCommandLine || !selectIn(platform_, "a72", "platform"))) {
+        (fromCommandLine || !selectIn(platform_, defaultPlatform, "platform"))) {
         loading_ = false;
         return false;
     }
-    const bool sameProblemAsSaved = use_settings_ && s.value("model").toString() == model_->currentText() &&
-                                    s.value("platform").toString() == platform_->currentText();
     batch_->setValue(o.batch_size ? *o.batch_size : (use_settings_ ? s.value("batchSize", 0).toInt() : 0));
     paging_->setChecked(o.paging ? *o.paging : (use_settings_ ? s.value("paging", true).toBool() : true));
     remat_->setChecked(o.remat ? *o.remat : (use_settings_ ? s.value("remat", true).toBool() : true));
@@ -478,10 +478,24 @@ bool ExplorerWindow::initialize(const ExplorerOptions& o, QString* error) {
                                                            : kDefaultGapPercent));
     if (use_settings_) lastExportDir_ = s.value("lastExportDir").toString();
 
-    if (!loadGraph(error)) {
-        loading_ = false;
-        return false;
+    QString loadError;
+    if (!loadGraph(&loadError)) {
+        // A remembered profile that no longer loads (edited since) kept the
+        // window from opening at all, and from a desktop menu said nothing:
+        // open on the defaults, and say why.
+        const QString broken = tr("%1 on %2").arg(model_->currentText(), platform_->currentText());
+        const bool remembered = !fromCommandLine && (model_->currentText() != defaultModel ||
+                                                     platform_->currentText() != defaultPlatform);
+        if (!remembered || !selectIn(model_, defaultModel, "model") ||
+            !selectIn(platform_, defaultPlatform, "platform") || !loadGraph(&loadError)) {
+            if (error) *error = loadError;
+            loading_ = false;
+            return false;
+        }
+        warnOfUnloadedProfile(broken, loadError);
     }
+    const bool sameProblemAsSaved = use_settings_ && s.value("model").toString() == model_->currentText() &&
+                                    s.value("platform").toString() == platform_->currentText();
     Budgets b{plain_peak_, 1.0};
     if (o.ram_budget) {
         const auto v = parseRamBudget(o.ram_budget->toStdString(), plain_peak_);
@@ -523,6 +537,20 @@ bool ExplorerWindow::initialize(const ExplorerOptions& o, QString* error) {
     loading_ = false;
     solveNow();
     return true;
+}
+
+// Not modal: the window opens behind it, on the defaults.
+void ExplorerWindow::warnOfUnloadedProfile(const QString& problem, const QString& why) {
+    auto* box = new QMessageBox(QMessageBox::Warning, tr("Profile not loaded"),
+                                tr("%1, open when the explorer last closed, could not be loaded; it opened on "
+                                   "%2 on %3 instead.")
+                                    .arg(problem, model_->currentText(), platform_->currentText()),
+                                QMessageBox::Ok, this);
+    box->setInformativeText(why);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->setObjectName(QStringLiteral("unloadedProfileWarning"));
+    QTimer::singleShot(0, box, &QWidget::show);
+    std::fprintf(stderr, "poet-explorer: %s\n%s\n", qPrintable(box->text()), qPrintable(why));
 }
 
 bool ExplorerWindow::loadGraph(QString* error) {

@@ -130,6 +130,7 @@ protected:
 private:
     void buildUi();
     void buildActions();
+    void warnOfUnloadedProfile(const QString& problem, const QString& why);
     bool loadGraph(QString* error);
     void onProblemSwitchChanged();
     void applyBudgets(const Budgets& b);

@@ -12,6 +12,7 @@ private slots:
     void screenshotExitCodeSaysWhatCame();
     void badOptionsExit4_data();
     void badOptionsExit4();
+    void onlyOptionMistakesPointAtHelp();
 
 private:
     int run(const QStringList& args, QByteArray* err = nullptr) {
@@ -99,6 +100,17 @@ void TestExplorerCli::badOptionsExit4() {
     QByteArray err;
     QCOMPARE(run(args, &err), 4);
     QVERIFY2(QString::fromUtf8(err).contains(message), err.constData());
+}
+
+// --help explains options, not profiles: a model that is not there (or does
+// not load) is no option mistake.
+void TestExplorerCli::onlyOptionMistakesPointAtHelp() {
+    const QByteArray hint = "Try 'poet-explorer --help'.";
+    QByteArray err;
+    QCOMPARE(run({"--model", "nosuchnet", "--screenshot", "/tmp/x.png"}, &err), 4);
+    QVERIFY2(err.contains("unknown model 'nosuchnet'") && !err.contains(hint), err.constData());
+    QCOMPARE(run({"--ram-budget", "lots"}, &err), 4);
+    QVERIFY2(err.contains(hint), err.constData());
 }
 
 QTEST_GUILESS_MAIN(TestExplorerCli)

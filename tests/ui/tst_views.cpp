@@ -10,7 +10,9 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenuBar>
+#include <QMessageBox>
 #include <QProcess>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTextLayout>
@@ -97,6 +99,7 @@ private slots:
     void budgetBoxesReadWhatIsTyped();
     void markLabelsKeepApart();
     void minimumBudgetFollowsTheSwitches();
+    void brokenRememberedProfileOpensTheDefaults();
 };
 
 void TestViews::initTestCase() {
@@ -804,6 +807,58 @@ void TestViews::minimumBudgetFollowsTheSwitches() {
     paging->setChecked(true);
     QCOMPARE(w.minimumBudgetBytes(), minimumFeasibleBudgetLowerBound(w.problem().graph));
     QVERIFY(w.minimumBudgetBytes() < peak);
+}
+
+
+// A profile open when the explorer last closed, broken since (a typo in a
+// user's model), kept the window from opening at all: it opens on the
+// defaults, with a warning that names the file and line. The command line's
+// own model still fails as bad input.
+void TestViews::brokenRememberedProfileOpensTheDefaults() {
+    QTemporaryDir dir;
+    QVERIFY(QDir().mkpath(dir.filePath("profiles/models")));
+    QFile broken(dir.filePath("profiles/models/mine.yaml"));
+    QVERIFY(broken.open(QIODevice::WriteOnly));
+    broken.write("description: mine\nlayers:\n  - {name: input, type: input, shape: [1, 4]\n");
+    broken.close();
+    const QByteArray oldProfiles = qgetenv("POET_PROFILES");
+    qputenv("POET_PROFILES", dir.filePath("profiles").toUtf8());
+    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, dir.filePath("settings"));
+    {
+        QSettings s;
+        s.beginGroup(QStringLiteral("explorer"));
+        s.setValue("model", "mine");
+        s.setValue("platform", "m4");
+        s.setValue("ramBudget", 1234);
+    }
+    ExplorerOptions o;
+    o.use_settings = true;
+    o.time_limit_s = 20;
+    QString err;
+    {
+        ExplorerWindow w;
+        QSignalSpy settled(&w, &ExplorerWindow::solveSettled);
+        QVERIFY2(w.initialize(o, &err), qPrintable(err));
+        QCOMPARE(w.problem().model, std::string("resnet18_cifar"));
+        QCOMPARE(w.problem().platform, std::string("a72"));
+        QVERIFY(w.budgets().ram_budget_bytes != 1234);  // mine's budget is not resnet18_cifar's
+        QTRY_VERIFY(w.findChild<QMessageBox*>(QStringLiteral("unloadedProfileWarning")));
+        const auto* box = w.findChild<QMessageBox*>(QStringLiteral("unloadedProfileWarning"));
+        QVERIFY2(box->text().startsWith(QStringLiteral("mine on m4, open when the explorer last closed, could not be "
+                                                       "loaded; it opened on resnet18_cifar on a72 instead.")),
+                 qPrintable(box->text()));
+        QVERIFY2(box->informativeText().contains(QStringLiteral("mine.yaml:")), qPrintable(box->informativeText()));
+        QVERIFY(settled.wait(30000));
+    }
+    ExplorerOptions asked;
+    asked.use_settings = false;
+    asked.model = QStringLiteral("mine");
+    asked.platform = QStringLiteral("m4");
+    ExplorerWindow again;
+    QVERIFY(!again.initialize(asked, &err));
+    QVERIFY2(err.contains(QStringLiteral("mine.yaml:")), qPrintable(err));
+    if (oldProfiles.isNull()) qunsetenv("POET_PROFILES");
+    else qputenv("POET_PROFILES", oldProfiles);
 }
 
 QTEST_MAIN(TestViews)
