@@ -38,6 +38,7 @@
 #include "atomic_write.h"
 #include "budget_control.h"
 #include "effective_budget.h"
+#include "figure_text.h"
 #include "heatmap_view.h"
 #include "memory_timeline_view.h"
 #include "pareto_plot.h"
@@ -710,10 +711,12 @@ void ExplorerWindow::cancelSolve() {
 
 QString ExplorerWindow::viewTitle(const SolveResult& r) const {
     QString batch = batch_->value() > 0 ? tr(", batch %1").arg(problem_.batch_size) : QString();
-    return tr("%1 on %2%3 \u2014 RAM budget %4, runtime %5 \u2014 %6, %7")
+    // An exported figure made with a switch off says so, as a sweep's plot does.
+    const QString off = switchesOffText(problem_.options);
+    return tr("%1 on %2%3 \u2014 RAM budget %4, runtime %5%6 \u2014 %7, %8")
         .arg(q(problem_.model), q(problem_.platform), batch, q(formatBytes(problem_.ram_budget_bytes)),
-             q(formatFactor(problem_.runtime_budget_factor)), statusPhrase(r),
-             q(formatEnergy(r.replay.total_energy_j)));
+             q(formatFactor(problem_.runtime_budget_factor)), off.isEmpty() ? off : QStringLiteral(", ") + off,
+             statusPhrase(r), q(formatEnergy(r.replay.total_energy_j)));
 }
 
 void ExplorerWindow::showResult(const SolveResult& r) {

@@ -12,4 +12,11 @@ QString keepFiguresWhole(const QString& text) {
     return kept;
 }
 
+QString switchesOffText(const ProblemOptions& options) {
+    if (!options.paging && !options.remat) return QStringLiteral("no paging, no recomputation");
+    if (!options.paging) return QStringLiteral("no paging");
+    if (!options.remat) return QStringLiteral("no recomputation");
+    return {};
+}
+
 }  // namespace poet::ui

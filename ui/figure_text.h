@@ -1,7 +1,10 @@
 #pragma once
-// Text for labels that wrap at their width (the summary's title, the
-// teaching caption): a figure stays on one line with its unit.
+// Text for figures' labels and titles: a figure stays on one line with its
+// unit where a label wraps (the summary's title, the teaching caption), and
+// what the switches leave out is named the same way everywhere.
 #include <QString>
+
+#include "problem.h"
 
 namespace poet::ui {
 
@@ -10,5 +13,9 @@ namespace poet::ui {
 // wrapped as "… feasible, 122.2540" with "J" alone on the next line (bert
 // at 14.6% and 1.007x, the default window). Other spaces stay as they are.
 QString keepFiguresWhole(const QString& text);
+
+// "no paging", "no recomputation", "no paging, no recomputation", or empty
+// where both are on: a figure made with a switch off must say so.
+QString switchesOffText(const ProblemOptions& options);
 
 }  // namespace poet::ui

@@ -14,6 +14,7 @@
 #include <optional>
 #include <qcustomplot.h>
 
+#include "figure_text.h"
 #include "legend_placement.h"
 #include "units.h"
 #include "view_export.h"
@@ -111,10 +112,7 @@ QString xAxisLabel(const SweepResult& r, const Unit& unit) {
                           .arg(QString::fromStdString(formatBytes(r.fixed_ram_budget_bytes)))
                     : QStringLiteral("runtime budget [\u00d7 plain pass]");
     // On a line of their own: with them, the label was wider than a paper figure.
-    if (!r.options.paging || !r.options.remat)
-        label += !r.options.paging && !r.options.remat ? QStringLiteral("\nno paging, no recomputation")
-                 : !r.options.paging                   ? QStringLiteral("\nno paging")
-                                                       : QStringLiteral("\nno recomputation");
+    if (const QString off = switchesOffText(r.options); !off.isEmpty()) label += QLatin1Char('\n') + off;
     return label;
 }
 

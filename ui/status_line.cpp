@@ -70,6 +70,17 @@ QString statusPhrase(const SolveResult& r) {
     return within.isEmpty() ? status : status + QLatin1Char(' ') + within;
 }
 
+QString sourcePhrase(SolutionSource s) {
+    switch (s) {
+    case SolutionSource::None: return QObject::tr("none");
+    case SolutionSource::Heuristic: return QObject::tr("a quick schedule");
+    case SolutionSource::Cached: return QObject::tr("the solve cache");
+    case SolutionSource::Incumbent: return QObject::tr("the solver's search");
+    case SolutionSource::Proven: return QObject::tr("the solver, proven");
+    }
+    return {};
+}
+
 StatusMessage statusForResult(const SolveResult& r, const StatusContext& ctx) {
     StatusMessage m;
     const QString energy = q(formatEnergy(r.replay.total_energy_j));

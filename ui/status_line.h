@@ -37,6 +37,9 @@ QString provenWithin(double gap);
 // The status as one phrase for tables and titles: "optimal", "optimal
 // within 0.50 %", "feasible", "infeasible", ...
 QString statusPhrase(const SolveResult& r);
+// Where the schedule came from, in words for tables: "the solver, proven",
+// not the JSON token "proven_optimal" (which read as exact beside a gap).
+QString sourcePhrase(SolutionSource s);
 
 // Pure: the words for a finished solve.
 StatusMessage statusForResult(const SolveResult& r, const StatusContext& ctx);
