@@ -175,22 +175,29 @@ void nameHiddenCurves(const SweepResult& result, const std::vector<DrawnGraph>& 
         // The topmost curve equal to it, else the topmost within kIndistinguishable.
         std::optional<std::size_t> cover;
         QString sign;
+        bool fewer = false;  // it has no schedule at some of the cover's points
         for (std::size_t k = order.size(); k-- > i + 1;) {
             const auto above = pointsOf(order[k]);
             if (coveredWithin(above, 1e-9)) {
                 cover = k;
                 sign = QStringLiteral("=");
+                fewer = below.size() < above.size();
                 break;
             }
             if (!cover && coveredWithin(above, kIndistinguishable)) {
                 cover = k;
                 sign = QStringLiteral("\u2248");
+                fewer = below.size() < above.size();
             }
         }
         if (!cover) continue;
+        // "plain pass (= POET)" read as equal at every budget, where the
+        // plain pass fits at one of eight.
+        const QString where = fewer ? QStringLiteral(" where it fits") : QString();
         for (const DrawnGraph& d : drawn)
             if (d.strategy == QString::fromStdString(order[i]) && d.graph->name() == labelFor(order[i]))
-                d.graph->setName(QStringLiteral("%1 (%2 %3)").arg(labelFor(order[i]), sign, labelFor(order[*cover])));
+                d.graph->setName(
+                    QStringLiteral("%1 (%2 %3%4)").arg(labelFor(order[i]), sign, labelFor(order[*cover]), where));
     }
 }
 
