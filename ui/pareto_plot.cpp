@@ -142,6 +142,21 @@ Unit energyUnit(const SweepResult& r) {
     return {1e-6, QStringLiteral("\u00b5J")};
 }
 
+// The range's top raised for the legend (placeLegendClearOfData) left less
+// than a marker under the lowest value: a runtime sweep's POET markers sat
+// half under the x axis. Lowers the range's bottom until the lowest value
+// is a marker and a half above it; the data only moves down, away from the
+// legend. `lowest` in the axis's unit; `marker_px` the markers' size.
+void keepLowestMarkersOffTheAxis(QCustomPlot* plot, double lowest, double marker_px) {
+    const int height = plot->axisRect()->height();
+    if (height <= 0) return;
+    const double k = std::min(0.3, 1.5 * marker_px / height);  // of the height, under the lowest value
+    const QCPRange range = plot->yAxis->range();
+    // lowest - lower >= k (upper - lower)  <=>  lower <= (lowest - k upper) / (1 - k)
+    const double lower = (lowest - k * range.upper) / (1 - k);
+    if (lower < range.lower) plot->yAxis->setRangeLower(lower);
+}
+
 struct DrawnGraph { QCPGraph* graph; QString strategy; std::vector<int> rows; };
 
 // A curve whose every point has the same energy as another curve drawn over
@@ -349,6 +364,7 @@ std::vector<DrawnGraph> drawSweep(QCustomPlot* plot, const SweepResult& result, 
         plot->plotLayout()->addElement(0, 0, title);
     }
     placeLegendClearOfData(plot, size);
+    if (std::isfinite(ymin)) keepLowestMarkersOffTheAxis(plot, ymin, ps.marker_size);
     return drawn;
 }
 

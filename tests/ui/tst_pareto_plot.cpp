@@ -5,6 +5,7 @@
 #include <optional>
 
 #include <QSignalSpy>
+#include <QImage>
 #include <QTemporaryDir>
 #include <QtTest>
 #include <qcustomplot.h>
@@ -366,6 +367,62 @@ private slots:
             QVERIFY2(now.contains(QString::fromUtf8(name)) && now.contains("Chen greedy (= DTR where it fits)"),
                      qPrintable(now.join(", ")));
         }
+    }
+
+    // The range's top raised for the legend left less than a marker under
+    // the lowest value: resnet18_cifar's runtime sweep at 30% (these are its
+    // energies) drew POET's markers half under the x axis.
+    void lowestMarkersStayOffTheAxis() {
+        SweepResult res;
+        res.axis = SweepAxis::RuntimeFactor;
+        res.fixed_ram_budget_bytes = 736'128;
+        res.strategies = {"poet", "remat-only", "paging-only", "revolve", "chen-sqrtn", "chen-greedy", "dtr", "plain"};
+        const double factors[] = {1, 1.333333333, 1.666666667, 2};
+        for (int i = 0; i < 4; ++i) {
+            const double f = factors[i];
+            res.runtime_factors.push_back(f);
+            auto add = [&](const std::string& s, SolveStatus st, double e, double gap) {
+                SweepRow r = row(s, 736'128, st, e, gap);
+                r.runtime_budget_factor = f;
+                res.rows.push_back(r);
+            };
+            add("poet", i == 0 ? SolveStatus::Optimal : SolveStatus::Feasible, i == 0 ? 0.7987747 : 0.5532249,
+                i == 0 ? 0 : 2e-4);
+            if (i == 0) add("remat-only", SolveStatus::Infeasible, 0, NAN);
+            else add("remat-only", SolveStatus::Feasible, 0.5565798, 4e-4);
+            add("paging-only", SolveStatus::Optimal, 0.7987747, 0);
+            if (i < 2) add("revolve", SolveStatus::Infeasible, 0, NAN);
+            else add("revolve", SolveStatus::Feasible, 0.8828414, NAN);
+            for (const char* s : {"chen-sqrtn", "chen-greedy", "dtr", "plain"}) add(s, SolveStatus::Infeasible, 0, NAN);
+        }
+        res.total = res.done = static_cast<int>(res.rows.size());
+        // The paper figure, where it was seen: the lowest row of POET's
+        // colour against the x axis (the darkest row of the lower half).
+        QTemporaryDir dir;
+        const QString png = dir.filePath("runtime.png");
+        QString err;
+        QVERIFY2(ui::exportParetoPlot(res, png, &err), qPrintable(err));
+        const QImage img(png);
+        const QColor poet(0xD5, 0x5E, 0x00);
+        int lowest_poet = -1, axis_row = -1, axis_dark = 0;
+        for (int y = 0; y < img.height(); ++y) {
+            int dark = 0;
+            for (int x = 0; x < img.width(); ++x) {
+                const QColor c = img.pixelColor(x, y);
+                if (std::abs(c.red() - poet.red()) + std::abs(c.green() - poet.green()) +
+                        std::abs(c.blue() - poet.blue()) < 30)
+                    lowest_poet = y;
+                if (c.lightness() < 40) ++dark;
+            }
+            if (y > img.height() / 2 && dark > axis_dark) {
+                axis_dark = dark;
+                axis_row = y;
+            }
+        }
+        QVERIFY(lowest_poet > 0 && axis_row > 0);
+        // A marker is 5 px at 1/96 in, drawn at 4x: most of its height clear.
+        QVERIFY2(axis_row - lowest_poet >= 8, qPrintable(QString("POET's lowest pixel at row %1, the axis at row %2")
+                                                             .arg(lowest_poet).arg(axis_row)));
     }
 
     // Where every corner covers data, the legend stays top right and the
