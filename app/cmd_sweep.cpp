@@ -120,7 +120,8 @@ int runSweepCommand(const SweepArgs& a) {
     std::optional<InterruptWatch> interrupt;  // Ctrl-C ends the sweep, until its result is printed
     interrupt.emplace();
     {
-        const int points = cfg.axis == SweepAxis::RuntimeFactor ? runtimeSweepPointCount(cfg) : cfg.points;
+        const int points = cfg.axis == SweepAxis::RuntimeFactor ? runtimeSweepPointCount(cfg)
+                                                                : static_cast<int>(ramSweepPoints(cfg).size());
         // Those the switches leave out are not counted (the notes at the end name them).
         const auto strategies = std::count_if(cfg.strategies.begin(), cfg.strategies.end(), [&](const auto& s) {
             return !whyStrategyLeftOut(cfg.problem, s);

@@ -41,4 +41,10 @@ std::int64_t minimumFeasibleBudgetLowerBound(const Graph& g)
     return best;
 }
 
+std::int64_t minimumFeasibleBudgetLowerBound(const Problem& p)
+{
+    if (!p.options.paging && !p.options.remat) return plainPassPeakBytes(p.graph);
+    return minimumFeasibleBudgetLowerBound(p.graph);
+}
+
 }  // namespace poet

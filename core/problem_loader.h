@@ -28,5 +28,10 @@ std::int64_t plainPassPeakBytes(const Graph& g);
 // the largest (output + inputs) of any node. With paging on, it is attained
 // by construction in most graphs; the solver proves the rest.
 std::int64_t minimumFeasibleBudgetLowerBound(const Graph& g);
+// The same under the problem's switches: with paging and recomputation both
+// off, the plain pass is the only schedule, and its peak the smallest budget
+// exactly (the graph's bound said 262,144 B where resnet18_cifar needs
+// 2,453,760 B).
+std::int64_t minimumFeasibleBudgetLowerBound(const Problem& p);
 
 }  // namespace poet

@@ -192,6 +192,14 @@ std::vector<std::int64_t> ramSweepBudgets(std::int64_t lo, std::int64_t hi, int 
     return out;
 }
 
+std::vector<std::int64_t> ramSweepPoints(const SweepConfig& config) {
+    const std::int64_t lo =
+        config.ram_min_bytes > 0 ? config.ram_min_bytes : minimumFeasibleBudgetLowerBound(config.problem);
+    const std::int64_t hi =
+        config.ram_max_bytes > 0 ? config.ram_max_bytes : std::max(plainPassPeakBytes(config.problem.graph), lo);
+    return ramSweepBudgets(lo, hi, config.points);
+}
+
 // --------------------------------------------------------------- running --
 
 namespace {
@@ -361,15 +369,15 @@ SweepResult runSweep(const SweepConfig& config, const SweepProgressCallback& pro
         }
         result.strategies.push_back(s);
     }
-    result.ram_lower_bound_bytes = minimumFeasibleBudgetLowerBound(g);
+    result.ram_lower_bound_bytes = minimumFeasibleBudgetLowerBound(base);
     result.plain_peak_bytes = replaySchedule(g, plainSchedule(g)).peak_ram_bytes;
 
     std::vector<Problem> points;
     if (config.axis == SweepAxis::RamBudget) {
-        const std::int64_t lo = config.ram_min_bytes > 0 ? config.ram_min_bytes : result.ram_lower_bound_bytes;
-        const std::int64_t hi = config.ram_max_bytes > 0 ? config.ram_max_bytes
-                                                         : std::max(result.plain_peak_bytes, lo);
-        result.ram_budgets = ramSweepBudgets(lo, hi, config.points);
+        result.ram_budgets = ramSweepPoints(config);
+        if (result.ram_budgets.size() == 1 && config.points > 1 && !base.options.paging && !base.options.remat)
+            result.notes.push_back("paging and recomputation are off, so the plain pass is the only schedule: one "
+                                   "point, at its peak");
         for (std::int64_t b : result.ram_budgets) {
             Problem p = base;
             p.ram_budget_bytes = b;

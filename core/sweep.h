@@ -148,6 +148,12 @@ int runtimeSweepPointCount(const SweepConfig& config);
 
 // The budgets of a RAM sweep: `points` values evenly spaced in [lo, hi].
 std::vector<std::int64_t> ramSweepBudgets(std::int64_t lo, std::int64_t hi, int points);
+// The budgets a RAM sweep of `config` runs: from ram_min_bytes (default: the
+// smallest budget that could fit, minimumFeasibleBudgetLowerBound) to
+// ram_max_bytes (default: the plain-pass peak). With paging and
+// recomputation both off that is one point, at the peak: four points of
+// linear's sweep had three infeasible by construction.
+std::vector<std::int64_t> ramSweepPoints(const SweepConfig& config);
 
 // Runs one strategy on one problem (no cache). A MILP strategy also starts
 // from `solver.hints`.

@@ -572,11 +572,7 @@ bool ExplorerWindow::loadGraph(QString* error) {
     problem_.options.remat = remat_->isChecked();
     plain_ = replaySchedule(problem_.graph, plainSchedule(problem_.graph));
     plain_peak_ = plainPassPeakBytes(problem_.graph);
-    // With neither paging nor recomputation the plain pass is the only
-    // schedule: its peak is the smallest budget, exactly (the graph's bound
-    // said "≥ 262.1 KB" where resnet18_cifar needs 2.45 MB).
-    const bool plain_only = !problem_.options.paging && !problem_.options.remat;
-    min_budget_ = plain_only ? plain_peak_ : minimumFeasibleBudgetLowerBound(problem_.graph);
+    min_budget_ = minimumFeasibleBudgetLowerBound(problem_);  // the plain pass's peak with both switches off
     const double lo = std::floor(std::min<double>(min_budget_, plain_peak_) * 0.5);
     const double hi = std::ceil(std::max<double>(min_budget_, plain_peak_) * 1.15);
     ram_->setSliderRange(lo, hi);

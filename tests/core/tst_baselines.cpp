@@ -736,6 +736,18 @@ private slots:
         for (const SweepRow& r : no_remat.rows)
             if (r.schedule) QCOMPARE(replaySchedule(cfg.problem.graph, *r.schedule).recomputations, 0);  // the MILP rows
         QVERIFY(sweepCurve(no_remat, "paging-only").front().hasSchedule());  // paging fits the tightest point
+        // Both off: the plain pass is the only schedule, so the sweep is one
+        // point at its peak (it ran three, two infeasible by construction).
+        cfg.problem.options = {false, false};
+        const SweepResult neither = runSweep(cfg);
+        const std::int64_t peak = plainPassPeakBytes(cfg.problem.graph);
+        QVERIFY(minimumFeasibleBudgetLowerBound(cfg.problem.graph) < peak);
+        QCOMPARE(neither.ram_budgets, std::vector<std::int64_t>{peak});
+        QCOMPARE(neither.ram_lower_bound_bytes, peak);
+        QCOMPARE(ramSweepPoints(cfg), std::vector<std::int64_t>{peak});  // what `poet sweep` counts in its header
+        QCOMPARE(neither.notes.back(), std::string("paging and recomputation are off, so the plain pass is the "
+                                                   "only schedule: one point, at its peak"));
+        for (const SweepRow& r : neither.rows) QVERIFY(r.hasSchedule());
     }
 
     void csv_columnsAndAtomicWrite() {
