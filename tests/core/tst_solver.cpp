@@ -130,6 +130,13 @@ private slots:
         QCOMPARE(toString(c.status), "infeasible");
         QVERIFY(c.message.find("runtime budget") != std::string::npos);
         QCOMPARE(c.ram_budget_that_works_bytes, std::int64_t(0));
+        // Below both: both are said (only the RAM was, as if more RAM helped).
+        const SolveResult d = solveQuick(problemOf(longSkipGraph(0.2, 0.3), 5, 0.9, true, true));
+        QCOMPARE(toString(d.status), "infeasible");
+        QVERIFY2(d.message.rfind("the runtime budget is below one plain pass", 0) == 0 &&
+                     d.message.find("; the RAM budget is also below ") != std::string::npos,
+                 d.message.c_str());
+        QCOMPARE(d.ram_budget_that_works_bytes, std::int64_t(0));
     }
 
     void rematAndPagingCompete()
