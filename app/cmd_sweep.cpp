@@ -192,7 +192,9 @@ void addSweepCommand(CLI::App& root, int& exit_code) {
     CLI::App* cmd = root.add_subcommand(
         "sweep", "Energy against the RAM budget (or the runtime budget) for POET and the baselines");
     addProblemOptions(cmd, args->problem, /*require_budget=*/false);
-    cmd->add_option("--points", args->points, "Number of budgets (between the smallest feasible and the plain-pass peak)")
+    cmd->add_option("--points", args->points,
+                    "Number of budgets: RAM budgets from the smallest feasible to the plain-pass peak (--vary ram), "
+                    "or runtime factors from --runtime-min to --runtime-max (--vary runtime)")
         ->capture_default_str()
         ->check(wholeNumberFrom(1, 1000));
     cmd->add_option("--strategies", args->strategies,
