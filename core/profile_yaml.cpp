@@ -1,5 +1,7 @@
 #include "profile_yaml.h"
 
+#include <algorithm>
+#include <climits>
 #include <fstream>
 #include <vector>
 
@@ -64,6 +66,25 @@ void checkQuotesClose(const YAML::Node& root, const std::string& file, const Pro
     checkNode(root, "", lines, fail);
 }
 
+namespace {
+
+// The first line up to `last` (1-based) indented with a tab, or 0. yaml-cpp
+// reports a tab as "illegal block entry" or "end of map not found", which
+// does not point at it.
+int firstTabIndentedLine(const std::string& file, int last)
+{
+    std::ifstream in(file);
+    int number = 0;
+    for (std::string l; number < last && std::getline(in, l);) {
+        ++number;
+        const auto text = l.find_first_not_of(" \t");
+        if (l.find('\t') < std::min(text, l.size())) return number;
+    }
+    return 0;
+}
+
+}  // namespace
+
 YAML::Node loadProfileRoot(const std::string& file, const ProfileFailure& fail)
 {
     YAML::Node root;
@@ -74,7 +95,10 @@ YAML::Node loadProfileRoot(const std::string& file, const ProfileFailure& fail)
     } catch (const YAML::Exception& e) {
         Where w;
         if (!e.mark.is_null()) w = {e.mark.line + 1, e.mark.column + 1};
-        fail(w, "", "YAML syntax error: " + e.msg);
+        std::string hint;
+        if (const int tab = firstTabIndentedLine(file, e.mark.is_null() ? INT_MAX : e.mark.line + 1))
+            hint = " (line " + std::to_string(tab) + " is indented with a tab; YAML indents with spaces only)";
+        fail(w, "", "YAML syntax error: " + e.msg + hint);
     }
     if (!root.IsDefined() || root.IsNull()) fail(Where{1, 1}, "", "the profile is empty");
     checkQuotesClose(root, file, fail);

@@ -380,6 +380,9 @@ void TstProfiles::badProfiles_data()
     };
     row("syntax_error.yaml", false, 4, 3, "", "YAML syntax error");
     row("empty.yaml", false, 1, 1, "", "the profile is empty");
+    // yaml-cpp's words do not say it is the tab.
+    row("tab_indent.yaml", false, 4, 2, "",
+        "YAML syntax error: illegal block entry (line 4 is indented with a tab; YAML indents with spaces only)");
     row("unterminated_quote.yaml", false, 2, 14, "description", "unterminated quote");
     row("unknown_type.yaml", false, 4, 24, "layers[1].type", "unknown layer type 'conv3d'");
     row("conv_channels.yaml", false, 6, 18, "layers[1].in_channels", "in_channels 4 but its input 'input' has 3 channels");
