@@ -156,7 +156,7 @@ Problem loadProblem(const ProblemArgs& a)
         throw BadInput(e.what());
     }
     // A mistyped POET_PROFILES loaded the bundled profile of the same name in silence.
-    if (const std::string missing = catalog.missingNamedRootsText(); !missing.empty())
+    if (const std::string missing = catalog.unusableNamedRootsText(); !missing.empty())
         std::fprintf(stderr, "poet: warning: %s; %s and %s come from the other directories\n", missing.c_str(),
                      a.model.c_str(), a.platform.c_str());
     p.runtime_budget_factor = a.runtime_budget;

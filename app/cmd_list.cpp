@@ -30,6 +30,7 @@ int listProfiles(const char* heading, const std::vector<ProfileEntry>& entries,
             ++broken;
         }
         std::cout << "  " << e.name << "  " << text << "  (" << e.file.string() << ")\n";
+        for (const auto& hidden : e.hides) std::cout << "    hides " << hidden.string() << '\n';
     }
     return broken;
 }
@@ -39,26 +40,27 @@ int listProfiles(const char* heading, const std::vector<ProfileEntry>& entries,
 void addListCommand(CLI::App& root, int& exit_code)
 {
     CLI::App* cmd = root.add_subcommand(
-        "list", "List the model and platform profiles, each loaded (a broken one, or a POET_PROFILES directory that "
-                "does not exist, is named and the exit code is 4)");
+        "list", "List the model and platform profiles, each loaded, and the files of the same name each hides (a "
+                "broken one, or a POET_PROFILES entry that gives no profiles, is named and the exit code is 4)");
     cmd->callback([&exit_code] {
         const auto catalog = ProfileCatalog::standard();
         int broken = listProfiles("models", catalog.models(),
                                   [](const std::filesystem::path& f) { return loadNetwork(f).description; });
         broken += listProfiles("platforms", catalog.platforms(),
                                [](const std::filesystem::path& f) { return loadPlatform(f).description; });
-        const auto missing = catalog.missingNamedRoots();
+        const auto unusable = catalog.unusableNamedRoots();
         std::cout << "searched:\n";
         for (const auto& r : catalog.roots()) {
-            const bool absent = std::find(missing.begin(), missing.end(), r) != missing.end();
-            std::cout << "  " << r.string() << (absent ? "  (from POET_PROFILES: no such directory)" : "") << '\n';
+            const auto u = std::find_if(unusable.begin(), unusable.end(), [&](const UnusableRoot& x) { return x.root == r; });
+            std::cout << "  " << r.string() << (u != unusable.end() ? "  (from POET_PROFILES: " + u->why + ")" : "")
+                      << '\n';
         }
         exit_code = kSolved;
         std::vector<std::string> wrong;
         if (broken > 0) wrong.push_back(std::to_string(broken) + (broken == 1 ? " broken profile" : " broken profiles"));
-        if (!missing.empty())
-            wrong.push_back(std::to_string(missing.size()) + " POET_PROFILES " +
-                            (missing.size() == 1 ? "directory that does not exist" : "directories that do not exist"));
+        if (!unusable.empty())
+            wrong.push_back(std::to_string(unusable.size()) + " POET_PROFILES " +
+                            (unusable.size() == 1 ? "entry that gives no profiles" : "entries that give no profiles"));
         if (!wrong.empty()) {
             std::cerr << "poet: " << wrong.front() << (wrong.size() > 1 ? " and " + wrong.back() : "")
                       << " (named above)\n";

@@ -180,7 +180,7 @@ int main(int argc, char** argv) {
         const poet::ProfileCatalog catalog = poet::ProfileCatalog::standard();
         if (opts.model) (void)catalog.modelFile(opts.model->toStdString());
         if (opts.platform) (void)catalog.platformFile(opts.platform->toStdString());
-        if (const std::string missing = catalog.missingNamedRootsText(); !missing.empty())
+        if (const std::string missing = catalog.unusableNamedRootsText(); !missing.empty())
             std::fprintf(stderr, "poet-explorer: warning: %s; the profiles listed come from the other directories\n",
                          missing.c_str());
     } catch (const std::exception& e) {

@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <set>
 #include <stdexcept>
 #include <system_error>
 
@@ -40,27 +39,31 @@ ProfileCatalog::ProfileCatalog(std::vector<fs::path> roots, std::size_t named_ro
 {
 }
 
-std::vector<fs::path> ProfileCatalog::missingNamedRoots() const
+std::vector<UnusableRoot> ProfileCatalog::unusableNamedRoots() const
 {
-    std::vector<fs::path> missing;
+    std::vector<UnusableRoot> unusable;
     for (std::size_t i = 0; i < named_roots_; ++i) {
         std::error_code ec;
-        if (!fs::is_directory(roots_[i], ec)) missing.push_back(roots_[i]);
+        const fs::path& r = roots_[i];
+        if (!fs::exists(r, ec)) unusable.push_back({r, "no such directory"});
+        else if (!fs::is_directory(r, ec)) unusable.push_back({r, "not a directory"});
+        else if (!fs::is_directory(r / "models", ec) && !fs::is_directory(r / "platforms", ec))
+            unusable.push_back({r, "no models/ or platforms/ folder in it"});
     }
-    return missing;
+    return unusable;
 }
 
-std::string ProfileCatalog::missingNamedRootsText() const
+std::string ProfileCatalog::unusableNamedRootsText() const
 {
-    std::string missing;
-    for (const auto& r : missingNamedRoots()) missing += (missing.empty() ? "" : ", ") + r.string();
-    return missing.empty() ? missing : "POET_PROFILES names no directory " + missing;
+    std::string text;
+    for (const auto& u : unusableNamedRoots())
+        text += (text.empty() ? "POET_PROFILES names " : "; ") + u.root.string() + ": " + u.why;
+    return text;
 }
 
 std::vector<ProfileEntry> ProfileCatalog::list(const char* subdir) const
 {
     std::vector<ProfileEntry> out;
-    std::set<std::string> seen;
     for (const auto& root : roots_) {
         std::error_code ec;
         fs::path dir = root / subdir;
@@ -72,14 +75,19 @@ std::vector<ProfileEntry> ProfileCatalog::list(const char* subdir) const
             if (ext != ".yaml" && ext != ".yml") continue;
             std::error_code fec;
             if (!fs::is_regular_file(p, fec)) continue;
-            here.push_back({p.stem().string(), p});
+            here.push_back({p.stem().string(), p, {}});
         }
         // .yaml before .yml for the same stem, then by name: deterministic.
         std::sort(here.begin(), here.end(), [](const ProfileEntry& a, const ProfileEntry& b) {
             return a.name != b.name ? a.name < b.name : a.file.extension().string() > b.file.extension().string();
         });
-        for (auto& e : here)
-            if (seen.insert(e.name).second) out.push_back(std::move(e));  // earlier roots win
+        for (auto& e : here) {
+            // Earlier roots win, and .yaml over .yml: the other file is hidden.
+            const auto winner =
+                std::find_if(out.begin(), out.end(), [&](const ProfileEntry& w) { return w.name == e.name; });
+            if (winner == out.end()) out.push_back(std::move(e));
+            else winner->hides.push_back(e.file);
+        }
     }
     std::sort(out.begin(), out.end(), [](const ProfileEntry& a, const ProfileEntry& b) { return a.name < b.name; });
     return out;
@@ -103,7 +111,7 @@ fs::path ProfileCatalog::find(const char* subdir, const char* what, const std::s
     for (const auto& e : entries) known += (known.empty() ? "" : ", ") + e.name;
     std::string searched;
     for (const auto& r : roots_) searched += (searched.empty() ? "" : ", ") + (r / subdir).string();
-    const std::string missing = missingNamedRootsText();
+    const std::string missing = unusableNamedRootsText();
     throw std::invalid_argument(std::string("unknown ") + what + " '" + name + "'; known " + what + "s: " +
                                 (known.empty() ? "none" : known) + " (searched " + (searched.empty() ? "nothing" : searched) +
                                 ")" + (missing.empty() ? "" : "; " + missing));

@@ -10,6 +10,15 @@ namespace poet {
 struct ProfileEntry {
     std::string name;  // file stem
     std::filesystem::path file;
+    // Files of the same name in later roots, which this one hides (a user's
+    // linear.yaml replaces the bundled one).
+    std::vector<std::filesystem::path> hides;
+};
+
+// A root the user named ($POET_PROFILES) that gives no profiles, and why.
+struct UnusableRoot {
+    std::filesystem::path root;
+    std::string why;  // "no such directory", "not a directory", "no models/ or platforms/ folder in it"
 };
 
 class ProfileCatalog {
@@ -27,10 +36,11 @@ public:
     std::filesystem::path modelFile(const std::string& name) const;
     std::filesystem::path platformFile(const std::string& name) const;
     const std::vector<std::filesystem::path>& roots() const { return roots_; }
-    // The roots the user named that are no directory (a mistyped POET_PROFILES).
-    std::vector<std::filesystem::path> missingNamedRoots() const;
-    // "POET_PROFILES names no directory /a, /b", or empty where none is missing.
-    std::string missingNamedRootsText() const;
+    // The roots the user named that give no profiles: a mistyped
+    // POET_PROFILES, or one that names a models/ folder itself.
+    std::vector<UnusableRoot> unusableNamedRoots() const;
+    // "POET_PROFILES names /a: no such directory; /b: ...", or empty.
+    std::string unusableNamedRootsText() const;
 
 private:
     std::vector<ProfileEntry> list(const char* subdir) const;

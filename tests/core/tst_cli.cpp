@@ -550,7 +550,7 @@ private slots:
         QVERIFY2(listed.contains("  broken  BROKEN: " + dir.filePath("models/broken.yaml") + ":4:"), qPrintable(listed));
         QVERIFY2(listed.contains("  m4  nRF52840"), qPrintable(listed));
         QVERIFY2(listed.contains("  " + nowhere + "  (from POET_PROFILES: no such directory)"), qPrintable(listed));
-        QVERIFY2(listErr.contains("1 broken profile and 1 POET_PROFILES directory that does not exist"),
+        QVERIFY2(listErr.contains("1 broken profile and 1 POET_PROFILES entry that gives no profiles"),
                  qPrintable(listErr));
         // A model found elsewhere is solved, but not in silence: the user
         // may have meant their own file of that name.
@@ -558,16 +558,44 @@ private slots:
         p.waitForFinished();
         QCOMPARE(p.exitCode(), 0);
         const QString warned = QString::fromUtf8(p.readAllStandardError());
-        QVERIFY2(warned.contains("poet: warning: POET_PROFILES names no directory " + nowhere +
-                                 "; linear and m4 come from the other directories"),
+        QVERIFY2(warned.contains("poet: warning: POET_PROFILES names " + nowhere +
+                                 ": no such directory; linear and m4 come from the other directories"),
                  qPrintable(warned));
         // A model it cannot find says where POET_PROFILES pointed.
         p.start(QStringLiteral(POET_CLI_PATH), {"info", "--model", "mine", "--platform", "m4"});
         p.waitForFinished();
         QCOMPARE(p.exitCode(), 4);
         const QString unknown = QString::fromUtf8(p.readAllStandardError());
-        QVERIFY2(unknown.contains("unknown model 'mine'") && unknown.contains("POET_PROFILES names no directory " + nowhere),
+        QVERIFY2(unknown.contains("unknown model 'mine'") && unknown.contains("POET_PROFILES names " + nowhere + ": no such directory"),
                  qPrintable(unknown));
+    }
+
+    // `poet list` says which bundled profile a user's file of the same name
+    // hides, and names a POET_PROFILES entry that is the models/ folder
+    // itself (both passed in silence, exit 0).
+    void listSaysWhatUserProfilesHide()
+    {
+        QTemporaryDir dir;
+        QVERIFY(QDir().mkpath(dir.filePath("models")));
+        const QString bundled = QStringLiteral(POET_PROFILES_DIR) + "/models/linear.yaml";
+        QVERIFY(QFile::copy(bundled, dir.filePath("models/linear.yaml")));
+        QProcess p;
+        auto env = QProcessEnvironment::systemEnvironment();
+        env.insert("POET_PROFILES", dir.path() + ":" + dir.filePath("models") + ":" + POET_PROFILES_DIR);
+        p.setProcessEnvironment(env);
+        p.start(QStringLiteral(POET_CLI_PATH), {"list"});
+        p.waitForFinished();
+        const QString listed = QString::fromUtf8(p.readAllStandardOutput());
+        QCOMPARE(p.exitCode(), 4);
+        QVERIFY2(listed.contains("(" + dir.filePath("models/linear.yaml") + ")\n    hides " +
+                                 QFileInfo(bundled).absoluteFilePath() + "\n") ||
+                     listed.contains("(" + dir.filePath("models/linear.yaml") + ")\n    hides " + bundled + "\n"),
+                 qPrintable(listed));
+        QVERIFY2(listed.contains("  " + dir.filePath("models") +
+                                 "  (from POET_PROFILES: no models/ or platforms/ folder in it)"),
+                 qPrintable(listed));
+        QVERIFY2(QString::fromUtf8(p.readAllStandardError()).contains("1 POET_PROFILES entry that gives no profiles"),
+                 qPrintable(listed));
     }
 
     // `--log` shows CBC's log on stderr, as its help says: on stdout it
