@@ -1,6 +1,7 @@
 #include "view_export.h"
 
 #include <QBuffer>
+#include <QDateTime>
 #include <QFileInfo>
 #include <QImage>
 #include <QPageSize>
@@ -18,6 +19,35 @@ std::optional<ExportFormat> exportFormatForPath(const QString& path) {
     if (s == QLatin1String("svg")) return ExportFormat::Svg;
     return std::nullopt;
 }
+
+namespace {
+
+// With SOURCE_DATE_EPOCH set (the reproducible-builds convention, which
+// matplotlib follows too), a PDF's /CreationDate is that time, so a figure
+// made again from the same data is the same file (a paper in git saw every
+// PDF change). Qt writes the date as D:yyyyMMddhhmmss then Z or +hh'mm':
+// the new date keeps the old one's length, in UTC, so that the file's
+// cross-reference offsets still hold.
+void pinPdfCreationDate(QByteArray& pdf) {
+    bool ok = false;
+    const qint64 epoch = qEnvironmentVariable("SOURCE_DATE_EPOCH").toLongLong(&ok);
+    if (!ok || epoch < 0) return;
+    const QByteArray key = "/CreationDate (D:";
+    const qsizetype start = pdf.indexOf(key);
+    if (start < 0) return;
+    const qsizetype from = start + key.size();
+    const qsizetype end = pdf.indexOf(')', from);
+    if (end < 0) return;
+    const QByteArray stamp = QDateTime::fromSecsSinceEpoch(epoch, Qt::UTC).toString(u"yyyyMMddhhmmss").toLatin1();
+    const qsizetype length = end - from;
+    QByteArray pinned;
+    if (length == stamp.size() + 1) pinned = stamp + "Z";
+    else if (length == stamp.size() + 7) pinned = stamp + "+00'00'";
+    else return;  // not the form Qt writes: left as it is
+    pdf.replace(from, length, pinned);
+}
+
+}  // namespace
 
 bool writeFileAtomic(const QString& path, const QByteArray& bytes, QString* error) {
     QSaveFile f(path);
@@ -89,6 +119,7 @@ bool exportView(const ViewRenderer& render, QSizeF size, const QString& path, co
         writer.setPageSize(QPageSize(QSizeF(size.width() * 72.0 / 96.0, size.height() * 72.0 / 96.0),
                                      QPageSize::Point, QString(), QPageSize::ExactMatch));
         if (!paintVectors(&writer, QObject::tr("cannot start the PDF writer"))) return false;
+        pinPdfCreationDate(bytes);
         break;
     }
     case ExportFormat::Svg: {

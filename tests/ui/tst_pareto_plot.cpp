@@ -369,6 +369,29 @@ private slots:
         }
     }
 
+    // With SOURCE_DATE_EPOCH set, a PDF made again from the same data is the
+    // same file: its creation date is that time (every figure of a paper in
+    // git changed with each make).
+    void pdfDateFollowsSourceDateEpoch() {
+        QTemporaryDir dir;
+        const QByteArray old = qgetenv("SOURCE_DATE_EPOCH");
+        qputenv("SOURCE_DATE_EPOCH", "1700000000");  // 2023-11-14 22:13:20 UTC
+        QByteArray first;
+        for (const char* name : {"a.pdf", "b.pdf"}) {
+            QString err;
+            QVERIFY2(ui::exportParetoPlot(sample(), dir.filePath(name), &err), qPrintable(err));
+            QFile f(dir.filePath(name));
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            const QByteArray bytes = f.readAll();
+            QVERIFY(bytes.contains("/CreationDate (D:20231114221320Z)") ||  // Qt's UTC form
+                    bytes.contains("/CreationDate (D:20231114221320+00'00')"));  // where the zone has an offset
+            if (first.isEmpty()) first = bytes;
+            else QCOMPARE(bytes, first);
+        }
+        if (old.isNull()) qunsetenv("SOURCE_DATE_EPOCH");
+        else qputenv("SOURCE_DATE_EPOCH", old);
+    }
+
     // The range's top raised for the legend left less than a marker under
     // the lowest value: resnet18_cifar's runtime sweep at 30% (these are its
     // energies) drew POET's markers half under the x axis.
