@@ -570,6 +570,29 @@ private slots:
                  qPrintable(unknown));
     }
 
+    // `poet info --json`: the figures a script needs, where it scraped "a
+    // schedule exists at 262144 B" from the text; null where none exists.
+    void infoJson()
+    {
+        const Run r = poet({"info", "--model", "vgg16_cifar", "--platform", "m4", "--json"});
+        QCOMPARE(r.code, 0);
+        const auto doc = nlohmann::json::parse(r.out.toStdString());
+        QCOMPARE(doc.at("nodes").get<int>(), 81);
+        QCOMPARE(doc.at("forward_nodes").get<int>(), 41);
+        QCOMPARE(doc.at("plain_peak_ram_bytes").get<std::int64_t>(), std::int64_t(2465832));
+        QCOMPARE(doc.at("ram_budget_lower_bound_bytes").get<std::int64_t>(), std::int64_t(1048576));
+        QCOMPARE(doc.at("ram_budget_that_works_bytes").get<std::int64_t>(), std::int64_t(1048576));
+        QVERIFY(doc.at("variables").get<int>() < doc.at("reference_variables").get<int>());
+        // The text's figures, to the digits it prints.
+        const Run text = poet({"info", "--model", "vgg16_cifar", "--platform", "m4"});
+        QVERIFY2(text.out.contains(QString::asprintf("plain-pass energy      %.9f J",
+                                                     doc.at("plain_energy_j").get<double>())),
+                 qPrintable(text.out));
+        const Run slow = poet({"info", "--model", "vgg16_cifar", "--platform", "m4", "--runtime-budget", "0.9", "--json"});
+        QCOMPARE(slow.code, 0);
+        QVERIFY(nlohmann::json::parse(slow.out.toStdString()).at("ram_budget_that_works_bytes").is_null());
+    }
+
     // `poet list` says which bundled profile a user's file of the same name
     // hides, and names a POET_PROFILES entry that is the models/ folder
     // itself (both passed in silence, exit 0).
