@@ -129,6 +129,9 @@ struct Scope {
     std::string prefix;  // "" at top level, "layer1.0." inside an instance
     std::map<std::string, Val> vars;
     const BlockDef* block = nullptr;
+    // Inside an instance: the name of the top-level row that made it, where
+    // a name it makes twice is the user's to change (not the block's rows).
+    std::optional<Val> instanceName;
 };
 
 // -------------------------------------------------------------- loader
@@ -477,6 +480,7 @@ void Loader::addBlockInstance(const MapView& row, const Scope& sc, std::vector<s
         Scope inner;
         inner.block = &def;
         inner.prefix = sc.prefix + name + "." + (repeated ? std::to_string(i) + "." : "");
+        inner.instanceName = sc.instanceName ? sc.instanceName : nameV;
         inner.vars["batch"] = batchVal_;
         if (!net_.layers.empty()) {
             YAML::Node in(net_.layers.back().name);
@@ -544,7 +548,12 @@ void Loader::addLayer(const MapView& row, const Scope& sc)
     Layer L;
     L.name = sc.prefix + local;
     L.type = type;
-    if (byName_.count(L.name)) fail(nameV, "duplicate layer name '" + L.name + "'");
+    if (byName_.count(L.name)) {
+        if (sc.instanceName)
+            fail(*sc.instanceName, "duplicate layer name '" + L.name + "': this block instance makes a layer of a name "
+                                   "already taken (give the instance another name)");
+        fail(nameV, "duplicate layer name '" + L.name + "'");
+    }
 
     // ---- inputs
     std::optional<Val> inputsGiven;

@@ -395,6 +395,9 @@ void TstProfiles::badProfiles_data()
     row("negative_stride.yaml", false, 4, 84, "layers[1].stride", "must be positive");
     row("zero_batch.yaml", false, 2, 13, "batch_size", "must be positive");
     row("duplicate_name.yaml", false, 5, 12, "layers[2].name", "duplicate layer name 'fc'");
+    // At the instance that makes it again, not the block's row (line 6).
+    row("duplicate_instance.yaml", false, 10, 12, "layers[2].name",
+        "duplicate layer name 'stage.conv': this block instance makes a layer of a name already taken");
     row("block_arg_mismatch.yaml", false, 9, 62, "layers[1].args.in_planes", "'stage.1.conv' has in_channels 4");
     row("block_missing_arg.yaml", false, 9, 5, "layers[1].args.planes", "needs argument 'planes'");
     row("unknown_variable.yaml", false, 6, 65, "blocks.fcs.layers[0].out_features", "unknown variable '$width'");
