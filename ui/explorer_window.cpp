@@ -585,7 +585,7 @@ bool ExplorerWindow::loadGraph(QString* error) {
                               .arg(g.forwardCount())
                               .arg(g.size() - g.forwardCount())
                               .arg(q(formatBytes(plain_peak_)), q(formatEnergy(plain_.total_energy_j)),
-                                   q(formatSeconds(g.totalComputeTime())), q(formatBytesDown(min_budget_))));
+                                   q(formatSecondsAndHours(g.totalComputeTime())), q(formatBytesDown(min_budget_))));
     cache_.clear();
     return true;
 }
@@ -605,7 +605,7 @@ void ExplorerWindow::updateBudgetMarks() {
                    QColor(0x55, 0x55, 0x55)},
     });
     runtime_->setFormatter([this](double f) {
-        return QStringLiteral("= %1").arg(q(formatSeconds(f * problem_.graph.totalComputeTime())));
+        return QStringLiteral("= %1").arg(q(formatSecondsAndHours(f * problem_.graph.totalComputeTime())));
     });
     runtime_->setMarks({BudgetMark{1.0, tr("plain pass"), tr("1.0x: the compute time of one plain pass"), QColor()}});
 }

@@ -85,6 +85,11 @@ std::string formatSeconds(double seconds) {
     return fixed(seconds * 1e6, 1, " \xC2\xB5s");
 }
 
+std::string formatSecondsAndHours(double seconds) {
+    if (std::fabs(seconds) < 3600) return formatSeconds(seconds);
+    return formatSeconds(seconds) + " (" + fixed(seconds / 3600, 2, " h)");
+}
+
 // Up to four decimals, as the runtime box takes them: 1.001 to 1.005 are
 // budgets of their own (a few recomputations fit), not 1.00, and the
 // benchmarks' 1.0005 is not 1.000. At least two: "1.50x".

@@ -18,6 +18,9 @@ std::string formatEnergy(double joules);            // "7.8895 J", "12.3 mJ"
 // "38.296 mJ"; "0 mJ" among mJ figures, not "0 J").
 std::string formatEnergyLike(double joules, double like);
 std::string formatSeconds(double seconds);          // "1.234 s", "12.3 ms"
+// The same, in hours too from an hour on, where a label has room (m0's plain
+// pass read "23942.451 s"): "23942.451 s (6.65 h)".
+std::string formatSecondsAndHours(double seconds);
 std::string formatFactor(double factor);            // a runtime budget: "1.50x", "1.002x", "1.0005x"
 std::string formatRatio(double ratio);              // a measured ratio: "1.50x", "1.036x", "0.194x"
 // A relative gap in percent: two significant digits below 1 % (0.014 % is

@@ -392,6 +392,10 @@ void TestUiModels::units() {
     QCOMPARE(QString::fromStdString(formatGapPercent(9.7e-10)), QStringLiteral("< 0.001 %"));
     QCOMPARE(QString::fromStdString(formatGapPercent(0)), QStringLiteral("0 %"));
     QCOMPARE(QString::fromStdString(formatGapPercent(0.05)), QStringLiteral("5 %"));
+    // An hour or more says so (m0's plain pass: "23942.451 s").
+    QCOMPARE(QString::fromStdString(formatSecondsAndHours(49.686)), QStringLiteral("49.686 s"));
+    QCOMPARE(QString::fromStdString(formatSecondsAndHours(23942.451)), QStringLiteral("23942.451 s (6.65 h)"));
+    QCOMPARE(QString::fromStdString(formatSeconds(23942.451)), QStringLiteral("23942.451 s"));  // a table's cell
 }
 
 QTEST_MAIN(TestUiModels)
