@@ -156,8 +156,8 @@ Problem loadProblem(const ProblemArgs& a)
         throw BadInput(e.what());
     }
     // A mistyped POET_PROFILES loaded the bundled profile of the same name in silence.
-    if (const std::string missing = catalog.unusableNamedRootsText(); !missing.empty())
-        std::fprintf(stderr, "poet: warning: %s; %s and %s come from the other directories\n", missing.c_str(),
+    if (const std::string unusable = catalog.unusableNamedRootsText(); !unusable.empty())
+        std::fprintf(stderr, "poet: warning: %s; %s and %s come from the other directories\n", unusable.c_str(),
                      a.model.c_str(), a.platform.c_str());
     p.runtime_budget_factor = a.runtime_budget;
     p.options.paging = !a.no_paging;

@@ -51,7 +51,8 @@ void addListCommand(CLI::App& root, int& exit_code)
         const auto unusable = catalog.unusableNamedRoots();
         std::cout << "searched:\n";
         for (const auto& r : catalog.roots()) {
-            const auto u = std::find_if(unusable.begin(), unusable.end(), [&](const UnusableRoot& x) { return x.root == r; });
+            const auto u =
+                std::find_if(unusable.begin(), unusable.end(), [&](const UnusableRoot& x) { return x.root == r; });
             std::cout << "  " << r.string() << (u != unusable.end() ? "  (from POET_PROFILES: " + u->why + ")" : "")
                       << '\n';
         }

@@ -180,9 +180,9 @@ int main(int argc, char** argv) {
         const poet::ProfileCatalog catalog = poet::ProfileCatalog::standard();
         if (opts.model) (void)catalog.modelFile(opts.model->toStdString());
         if (opts.platform) (void)catalog.platformFile(opts.platform->toStdString());
-        if (const std::string missing = catalog.unusableNamedRootsText(); !missing.empty())
+        if (const std::string unusable = catalog.unusableNamedRootsText(); !unusable.empty())
             std::fprintf(stderr, "poet-explorer: warning: %s; the profiles listed come from the other directories\n",
-                         missing.c_str());
+                         unusable.c_str());
     } catch (const std::exception& e) {
         return badInput(QString::fromUtf8(e.what()), /*options=*/false);
     }

@@ -111,10 +111,10 @@ fs::path ProfileCatalog::find(const char* subdir, const char* what, const std::s
     for (const auto& e : entries) known += (known.empty() ? "" : ", ") + e.name;
     std::string searched;
     for (const auto& r : roots_) searched += (searched.empty() ? "" : ", ") + (r / subdir).string();
-    const std::string missing = unusableNamedRootsText();
+    const std::string unusable = unusableNamedRootsText();
     throw std::invalid_argument(std::string("unknown ") + what + " '" + name + "'; known " + what + "s: " +
                                 (known.empty() ? "none" : known) + " (searched " + (searched.empty() ? "nothing" : searched) +
-                                ")" + (missing.empty() ? "" : "; " + missing));
+                                ")" + (unusable.empty() ? "" : "; " + unusable));
 }
 
 fs::path ProfileCatalog::modelFile(const std::string& name) const { return find("models", "model", name); }

@@ -48,6 +48,21 @@ void checkNode(const YAML::Node& n, const std::string& path, const std::vector<s
     }
 }
 
+// The first line up to `last` (1-based) indented with a tab, or 0. yaml-cpp
+// reports a tab as "illegal block entry" or "end of map not found", which
+// does not point at it.
+int firstTabIndentedLine(const std::string& file, int last)
+{
+    std::ifstream in(file);
+    int number = 0;
+    for (std::string l; number < last && std::getline(in, l);) {
+        ++number;
+        const auto text = l.find_first_not_of(" \t");
+        if (l.find('\t') < std::min(text, l.size())) return number;
+    }
+    return 0;
+}
+
 }  // namespace
 
 Where whereOf(const YAML::Node& n)
@@ -65,25 +80,6 @@ void checkQuotesClose(const YAML::Node& root, const std::string& file, const Pro
     for (std::string l; std::getline(in, l);) lines.push_back(l);
     checkNode(root, "", lines, fail);
 }
-
-namespace {
-
-// The first line up to `last` (1-based) indented with a tab, or 0. yaml-cpp
-// reports a tab as "illegal block entry" or "end of map not found", which
-// does not point at it.
-int firstTabIndentedLine(const std::string& file, int last)
-{
-    std::ifstream in(file);
-    int number = 0;
-    for (std::string l; number < last && std::getline(in, l);) {
-        ++number;
-        const auto text = l.find_first_not_of(" \t");
-        if (l.find('\t') < std::min(text, l.size())) return number;
-    }
-    return 0;
-}
-
-}  // namespace
 
 YAML::Node loadProfileRoot(const std::string& file, const ProfileFailure& fail)
 {
