@@ -169,11 +169,16 @@ double ramAxisTopBytes(double schedule_peak, double plain_peak, double budget) {
 // The RAM axis up to `maxBytes` (ramAxisTopBytes): its unit and label.
 void MemoryTimelineView::setRamScale(double maxBytes) {
     maxRam_ = std::max(maxBytes, 1.0);
-    unit_ = maxRam_ >= 1e6 ? 1e6 : 1e3;
-    plot_->yAxis->setLabel(tr("RAM in use [%1]").arg(unitName()));
+    unit_ = axisUnitBytes(maxRam_);
+    plot_->yAxis->setLabel(tr("RAM in use [%1]").arg(unitName(unit_)));
 }
 
-QString MemoryTimelineView::unitName() const { return unit_ >= 1e6 ? QStringLiteral("MB") : QStringLiteral("KB"); }
+// An axis of bytes in MB or KB, or in B under a kilobyte: a small model's
+// curves read "[KB]" with ticks 0.2, 0.4, 0.6.
+double axisUnitBytes(double maxBytes) { return maxBytes >= 1e6 ? 1e6 : maxBytes >= 1e3 ? 1e3 : 1.0; }
+QString unitName(double unitBytes) {
+    return unitBytes >= 1e6 ? QStringLiteral("MB") : unitBytes >= 1e3 ? QStringLiteral("KB") : QStringLiteral("B");
+}
 
 void MemoryTimelineView::clear() {
     hasData_ = false;
@@ -204,14 +209,14 @@ void MemoryTimelineView::setData(const Graph& g, const Schedule& s, const Replay
     double maxFlash = 0;
     for (std::size_t i = 0; i < ts.pageInBytes.size(); ++i)
         maxFlash = std::max(maxFlash, ts.pageInBytes[i] + ts.pageOutBytes[i]);
-    flashUnit_ = maxFlash >= 1e6 ? 1e6 : 1e3;
+    flashUnit_ = axisUnitBytes(maxFlash);
     stages_ = static_cast<int>(report.ram_trace.size());
 
     ram_->setData(toQ(ts.x), scaled(ts.ram, unit_), true);
     plain_->setData(toQ(ps.x), scaled(ps.ram, unit_), true);
     pageIn_->setData(toQ(ts.stageX), scaled(ts.pageInBytes, flashUnit_), true);
     pageOut_->setData(toQ(ts.stageX), scaled(ts.pageOutBytes, flashUnit_), true);
-    plot_->yAxis2->setLabel(tr("flash traffic per stage [%1]").arg(flashUnit_ >= 1e6 ? "MB" : "KB"));
+    plot_->yAxis2->setLabel(tr("flash traffic per stage [%1]").arg(unitName(flashUnit_)));
     const bool paging = maxFlash > 0;
     pageIn_->setVisible(paging);
     pageOut_->setVisible(paging);

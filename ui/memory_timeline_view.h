@@ -37,6 +37,10 @@ double opPosition(int stage, int op);  // t + k/(t+1)
 // What is off the scale says so in its legend entry.
 inline constexpr double kOnScale = 2.5;
 double ramAxisTopBytes(double schedule_peak, double plain_peak, double budget);
+// The unit of an axis of bytes up to `maxBytes`: 1e6 (MB), 1e3 (KB), or 1
+// (B) under a kilobyte; and its name.
+double axisUnitBytes(double maxBytes);
+QString unitName(double unitBytes);
 
 class MemoryTimelineView : public QWidget {
     Q_OBJECT
@@ -82,8 +86,6 @@ private:
     void fillLegend(bool schedule, bool paging);
     void namePlainCurve(double peak_bytes);
     void setRamScale(double maxBytes);
-    double unitBytes() const { return unit_; }
-    QString unitName() const;
 
     QCustomPlot* plot_ = nullptr;
     QCPGraph* ram_ = nullptr;

@@ -184,6 +184,11 @@ void TestViews::timelineDrawsCurveAndBudget() {
     // A budget far above every curve leaves the axis to the curves, and its
     // legend entry says it is off the scale (linear on m4 under 3 GB: an axis
     // to 3000 MB, the 7.4 KB curves flat on it).
+    // A model under a kilobyte is drawn in B, not in KB with ticks 0.2, 0.4.
+    QCOMPARE(axisUnitBytes(999), 1.0);
+    QCOMPARE(unitName(axisUnitBytes(999)), QStringLiteral("B"));
+    QCOMPARE(unitName(axisUnitBytes(1000)), QStringLiteral("KB"));
+    QCOMPARE(unitName(axisUnitBytes(2.45e6)), QStringLiteral("MB"));
     QCOMPARE(ramAxisTopBytes(1000, 1000, 2000), 2000.0);
     QCOMPARE(ramAxisTopBytes(1000, 1000, 2500), 2500.0);
     QCOMPARE(ramAxisTopBytes(1000, 1000, 2600), 1000.0);
