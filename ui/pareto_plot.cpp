@@ -514,7 +514,7 @@ ParetoPlot::ParetoPlot(QWidget* parent) : QWidget(parent) {
     progress_->setTextVisible(true);
     eta_ = new QLabel(this);
     cancel_ = new QPushButton(tr("Cancel"), this);
-    cancel_->setToolTip(tr("Stop the sweep after the point in progress"));
+    cancel_->setToolTip(tr("Stop the sweep now; the point in progress keeps the schedule its solve has found, if any"));
     auto* bar = new QHBoxLayout;
     bar->addWidget(progress_, 1);
     bar->addWidget(eta_);
