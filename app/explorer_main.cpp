@@ -87,7 +87,7 @@ int main(int argc, char** argv) {
     const QCommandLineOption noPaging(QStringList{"no-paging"}, "Switch paging off.");
     const QCommandLineOption noRemat(QStringList{"no-remat"}, "Switch rematerialization off.");
     const QCommandLineOption timeLimit(QStringList{"time-limit"},
-                                       "Solver time limit in seconds, 0.5 to 3600 (default 30).", "S");
+                                       "Solver time limit in seconds, 0.5 to 3600 in steps of 0.1 (default 30).", "S");
     const QCommandLineOption gap(QStringList{"gap"},
                                  "Stop when the schedule is proven within this relative gap of the optimum "
                                  "(0 to 0.1 in steps of 0.0001; default 0.005 = 0.5 %).",
