@@ -170,6 +170,11 @@ Problem loadProblem(const ProblemArgs& a)
                            "' is not a RAM budget: 1 to 9e18 bytes, as 3000000, 3MB or 2.5MiB (units K, M, G, KiB, "
                            "MiB, GiB) or 30% of the plain-pass peak");
         p.ram_budget_bytes = *bytes;
+        if (isFractionalByteCount(a.ram_budget))
+            std::fprintf(stderr, "poet: warning: --ram-budget %s is read as %lld B (bytes, rounded down); for "
+                                 "megabytes or a percentage write %sMB or %s%%\n",
+                         a.ram_budget.c_str(), static_cast<long long>(*bytes), a.ram_budget.c_str(),
+                         a.ram_budget.c_str());
     }
     return p;
 }

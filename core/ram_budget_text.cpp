@@ -9,7 +9,15 @@
 
 namespace poet {
 
-std::optional<std::int64_t> parseRamBudget(const std::string& text, std::int64_t plain_peak_bytes)
+namespace {
+
+// The number and the unit (lower case, "" for none) of a budget as typed.
+struct TypedBudget {
+    double value = 0;
+    std::string unit;
+};
+
+std::optional<TypedBudget> splitRamBudget(const std::string& text)
 {
     // Commas only as thousands separators: "2,5MB" is not 25 MB.
     static const std::regex re(
@@ -28,6 +36,17 @@ std::optional<std::int64_t> parseRamBudget(const std::string& text, std::int64_t
     if (error != std::errc() || end != last || !std::isfinite(value)) return std::nullopt;
     std::string unit = m[2].str();
     std::transform(unit.begin(), unit.end(), unit.begin(), [](unsigned char c) { return std::tolower(c); });
+    return TypedBudget{value, unit};
+}
+
+}  // namespace
+
+std::optional<std::int64_t> parseRamBudget(const std::string& text, std::int64_t plain_peak_bytes)
+{
+    const auto typed = splitRamBudget(text);
+    if (!typed) return std::nullopt;
+    const double value = typed->value;
+    const std::string& unit = typed->unit;
     double bytes = value;
     if (unit == "%") {
         if (plain_peak_bytes <= 0) return std::nullopt;
@@ -42,6 +61,12 @@ std::optional<std::int64_t> parseRamBudget(const std::string& text, std::int64_t
     bytes = std::floor(bytes);
     if (!(bytes >= 1) || bytes > 9e18) return std::nullopt;
     return static_cast<std::int64_t>(bytes);
+}
+
+bool isFractionalByteCount(const std::string& text)
+{
+    const auto typed = splitRamBudget(text);
+    return typed && (typed->unit.empty() || typed->unit == "b") && typed->value != std::floor(typed->value);
 }
 
 }  // namespace poet

@@ -16,4 +16,8 @@ namespace poet {
 // these or the budget is not from 1 to 9e18 bytes (zero, negative, 1e400).
 std::optional<std::int64_t> parseRamBudget(const std::string& text, std::int64_t plain_peak_bytes);
 
+// Whether `text` is a count of bytes with a fraction ("1.5", read as 1 B):
+// most likely a unit left out, worth a warning.
+bool isFractionalByteCount(const std::string& text);
+
 }  // namespace poet

@@ -785,6 +785,19 @@ private slots:
         for (const QString& line : r.out.split('\n')) QVERIFY2(line.size() < 150, qPrintable(line));
     }
 
+    // "--ram-budget 1.5" is 1 B: solved as asked, with a warning that names
+    // the forms that were likely meant.
+    void fractionalBytesAreWarnedOf()
+    {
+        const Run r = poet({"solve", "--model", "linear", "--platform", "m4", "--ram-budget", "3708.5", "--json"});
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.err.contains("warning: --ram-budget 3708.5 is read as 3708 B (bytes, rounded down); for megabytes "
+                                "or a percentage write 3708.5MB or 3708.5%"),
+                 qPrintable(r.err));
+        QCOMPARE(nlohmann::json::parse(r.out.toStdString()).at("ram_budget_bytes").get<std::int64_t>(),
+                 std::int64_t(3708));
+    }
+
     // A result short of the gap says what stopped it (the explorer did; the
     // CLI gave only "feasible"), and the budgets asked are named.
     void timeLimitIsSaid()

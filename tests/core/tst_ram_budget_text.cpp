@@ -60,6 +60,15 @@ private slots:
     }
 
     void percentNeedsAPeak() { QVERIFY(!parseRamBudget("30%", 0)); }
+
+    // "1.5" is 1 B, most likely a unit left out: the CLI warns of a count
+    // of bytes with a fraction, and of nothing else.
+    void fractionalByteCounts()
+    {
+        for (const char* t : {"1.5", "1000.9", "1.5 B", "2.25b"}) QVERIFY2(isFractionalByteCount(t), t);
+        for (const char* t : {"737719", "1.5e6", "1.5MB", "2.5MiB", "10.6%", "3,000,000", "lots", ""})
+            QVERIFY2(!isFractionalByteCount(t), t);
+    }
 };
 
 QTEST_APPLESS_MAIN(TestRamBudgetText)
