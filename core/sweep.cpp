@@ -287,10 +287,6 @@ SweepRow runStrategy(const Problem& problem, const std::string& strategy, const 
 
 namespace {
 
-// A schedule that fits a budget fits every looser one with the same energy:
-// where a time-limited MILP result at a looser point is worse than (or missing
-// next to) one at a tighter point, report the tighter point's schedule.
-// Each replacement is noted: the progress lines showed the point's own result.
 // " @ 402416 B" or " @ 1.5x": the point on the varied axis, as the progress lines name it.
 std::string atPoint(const SweepRow& row, SweepAxis axis) {
     std::ostringstream at;
@@ -300,6 +296,10 @@ std::string atPoint(const SweepRow& row, SweepAxis axis) {
     return at.str();
 }
 
+// A schedule that fits a budget fits every looser one with the same energy:
+// where a time-limited MILP result at a looser point is worse than (or missing
+// next to) one at a tighter point, report the tighter point's schedule.
+// Each replacement is noted: the progress lines showed the point's own result.
 void repairDominance(std::vector<SweepRow*>& curve, SweepAxis axis, std::vector<std::string>& notes) {
     const SweepRow* best = nullptr;
     for (SweepRow* r : curve) {
