@@ -333,7 +333,6 @@ void repairDominance(std::vector<SweepRow*>& curve, SweepAxis axis, std::vector<
 // the solve's so far, not the gap asked for.
 std::string cutShortNote(const SweepRow& row, SweepAxis axis) {
     std::ostringstream note;
-    note.precision(9);
     note << row.strategy << atPoint(row, axis) << ": cancelled after " << std::setprecision(2) << std::fixed
          << row.solve_time_s << " s; its best schedule so far is kept";
     if (std::isfinite(row.gap)) note << " (gap " << std::setprecision(2) << 100 * row.gap << "%)";
@@ -375,7 +374,8 @@ SweepResult runSweep(const SweepConfig& config, const SweepProgressCallback& pro
     std::vector<Problem> points;
     if (config.axis == SweepAxis::RamBudget) {
         result.ram_budgets = ramSweepPoints(config);
-        if (result.ram_budgets.size() == 1 && config.points > 1 && !base.options.paging && !base.options.remat)
+        if (result.ram_budgets.size() == 1 && config.points > 1 && config.ram_min_bytes <= 0 &&
+            !base.options.paging && !base.options.remat)
             result.notes.push_back("paging and recomputation are off, so the plain pass is the only schedule: one "
                                    "point, at its peak");
         for (std::int64_t b : result.ram_budgets) {
