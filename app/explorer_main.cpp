@@ -92,13 +92,19 @@ int main(int argc, char** argv) {
                                  "Stop when the schedule is proven within this relative gap of the optimum "
                                  "(0 to 0.1 in steps of 0.0001; default 0.005 = 0.5 %).",
                                  "G");
+    const QCommandLineOption tab(QStringList{"tab"},
+                                 "Open on this tab: schedule, cells or pareto (default: the one open when the "
+                                 "explorer last closed). With --screenshot, pareto runs the tab's sweep (12 points, "
+                                 "each within the time limit and 10 s) after the first solve and renders it when it "
+                                 "ends.",
+                                 "NAME");
     const QCommandLineOption screenshot(QStringList{"screenshot"},
                                         "Render the window to FILE.png once the first solve finished, then exit: "
                                         "0 with a schedule, 2 infeasible (proven), 3 no schedule within the time "
                                         "limit, 4 bad input, as `poet solve`.",
                                         "FILE.png");
     for (const QCommandLineOption* o : {&help, &version, &model, &platformHelp, &platform, &batch, &ram, &runtime,
-                                        &noPaging, &noRemat, &timeLimit, &gap, &screenshot})
+                                        &noPaging, &noRemat, &timeLimit, &gap, &tab, &screenshot})
         parser.addOption(*o);
     // Options are checked before any window system is touched: a typo needs no display.
     if (!parser.parse(arguments)) return badInput(parser.errorText());
@@ -163,6 +169,12 @@ int main(int argc, char** argv) {
                                 .arg(parser.value(gap)));
         opts.gap = g;
     }
+    if (parser.isSet(tab)) {
+        const QStringList names = poet::ui::ExplorerWindow::tabNames();
+        if (!names.contains(parser.value(tab)))
+            return badInput(QStringLiteral("--tab must be one of %1, not '%2'").arg(names.join(", "), parser.value(tab)));
+        opts.tab = parser.value(tab);
+    }
     const bool shot = parser.isSet(screenshot);
     const QString shotPath = parser.value(screenshot);
     if (shot && !shotPath.endsWith(QLatin1String(".png"), Qt::CaseInsensitive))
@@ -224,7 +236,9 @@ int main(int argc, char** argv) {
         app.exit(code);
     });
     watchdog.start(static_cast<int>((limit + 30) * 1000));
-    QObject::connect(&window, &poet::ui::ExplorerWindow::solveSettled, &app, [&](bool hasSchedule) {
+    // The exit code is the first solve's, as `poet solve` would answer; with
+    // --tab pareto the window is rendered once the sweep after it has ended.
+    auto render = [&](bool hasSchedule) {
         // Let layouts and queued replots settle before grabbing.
         QTimer::singleShot(150, &app, [&, hasSchedule] {
             const QImage img = window.grab().toImage();
@@ -246,6 +260,15 @@ int main(int argc, char** argv) {
             }
             app.exit(code);
         });
+    };
+    const bool sweepFirst = opts.tab == QStringLiteral("pareto");
+    QObject::connect(&window, &poet::ui::ExplorerWindow::solveSettled, &app, [&](bool hasSchedule) {
+        if (!sweepFirst) return render(hasSchedule);
+        // Every point ends within its time limit: the sweep needs no watchdog.
+        watchdog.stop();
+        QObject::connect(&window, &poet::ui::ExplorerWindow::sweepSettled, &app,
+                         [&render, hasSchedule] { render(hasSchedule); });
+        window.runParetoSweep();
     });
     app.exec();
     return code;

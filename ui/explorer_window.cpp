@@ -64,6 +64,10 @@ constexpr const char* kSettingsGroup = "explorer";
 // slowly: at 0.01 % the reference's API example runs to the time limit, at
 // 0.5 % it stops after about 1 s (bench_solve --gap). The CLI keeps 0.01 %.
 constexpr double kDefaultGapPercent = 0.5;
+constexpr int kDefaultSweepPoints = 12;
+// The explorer's sweep points are quick looks: a cap keeps 12 points of
+// several strategies within minutes whatever the time limit box says.
+constexpr double kSweepPointLimitS = 10;
 }  // namespace
 
 ExplorerWindow::ExplorerWindow(QWidget* parent) : QMainWindow(parent) {
@@ -254,17 +258,20 @@ void ExplorerWindow::buildUi() {
         auto* run = new QPushButton(tr("Run s&weep"), page);
         run->setToolTip(tr("Solve the current problem at evenly spaced RAM budgets, for POET and the baselines, "
                            "and draw energy against the budget. Runs in the background; each point uses at most "
-                           "the time limit."));
-        auto* points = new QSpinBox(page);
-        points->setRange(3, 100);
-        points->setValue(12);
-        points->setSuffix(tr(" points"));
-        points->setToolTip(tr("How many RAM budgets the sweep solves, from the lower bound to the plain-pass peak"));
+                           "the time limit, and %1 s at most.")
+                        .arg(kSweepPointLimitS));
+        sweepPoints_ = new QSpinBox(page);
+        sweepPoints_->setObjectName(QStringLiteral("sweepPoints"));
+        sweepPoints_->setRange(3, 100);
+        sweepPoints_->setValue(kDefaultSweepPoints);
+        sweepPoints_->setSuffix(tr(" points"));
+        sweepPoints_->setToolTip(tr("How many RAM budgets the sweep solves, from the lower bound to the plain-pass "
+                                    "peak"));
         // A baseline's point opens POET's schedule at its budgets (the
         // explorer solves POET only): the hint says so.
         auto* hint = new QLabel(tr("Click a point to solve POET at its budgets."), page);
         bar->addWidget(run);
-        bar->addWidget(points);
+        bar->addWidget(sweepPoints_);
         bar->addWidget(hint, 1);
         lay->addLayout(bar);
         auto* pareto = new ParetoPlot(page);
@@ -276,17 +283,9 @@ void ExplorerWindow::buildUi() {
             setBudgets(Budgets{ram, rt});
             tabs_->setCurrentIndex(0);
         });
-        connect(run, &QPushButton::clicked, this, [this, pareto, points] {
-            SweepConfig cfg;
-            cfg.problem = problem_;
-            cfg.axis = SweepAxis::RamBudget;
-            cfg.points = points->value();
-            cfg.solver.time_limit_s = std::min(timeLimit_->value(), 10.0);
-            cfg.solver.relative_gap = relativeGap();
-            pareto->clear();
-            pareto->runSweep(cfg);
-            pareto->setCurrentBudget(budgets_.ram_budget_bytes);
-        });
+        connect(run, &QPushButton::clicked, this, &ExplorerWindow::runParetoSweep);
+        // After the plot's own connection (made first), so the sweep is drawn.
+        connect(pareto->runner(), &SweepRunner::finished, this, &ExplorerWindow::sweepSettled);
     }
     mainSplit_->addWidget(tabs_);
 
@@ -478,6 +477,9 @@ bool ExplorerWindow::initialize(const ExplorerOptions& o, QString* error) {
     gap_->setValue(o.gap ? *o.gap * 100 : (use_settings_ ? s.value("gapPercent", kDefaultGapPercent).toDouble()
                                                            : kDefaultGapPercent));
     if (use_settings_) lastExportDir_ = s.value("lastExportDir").toString();
+    sweepPoints_->setValue(use_settings_ ? s.value("sweepPoints", kDefaultSweepPoints).toInt() : kDefaultSweepPoints);
+    // An unknown name (a settings file from another version) opens the first tab.
+    tabs_->setCurrentIndex(std::max<qsizetype>(0, tabNames().indexOf(pick(o.tab, "tab", tabNames().front()))));
 
     QString loadError;
     if (!loadGraph(&loadError)) {
@@ -700,6 +702,22 @@ void ExplorerWindow::solveNow() {
     status_->showSolving();
 }
 
+void ExplorerWindow::runParetoSweep() {
+    SweepConfig cfg;
+    cfg.problem = problem_;
+    cfg.axis = SweepAxis::RamBudget;
+    cfg.points = sweepPoints_->value();
+    cfg.solver.time_limit_s = std::min(timeLimit_->value(), kSweepPointLimitS);
+    cfg.solver.relative_gap = relativeGap();
+    pareto_->clear();
+    pareto_->runSweep(cfg);
+    pareto_->setCurrentBudget(budgets_.ram_budget_bytes);
+}
+
+QStringList ExplorerWindow::tabNames() {
+    return {QStringLiteral("schedule"), QStringLiteral("cells"), QStringLiteral("pareto")};
+}
+
 void ExplorerWindow::cancelSolve() {
     if (!bridge_->isBusy()) return;
     bridge_->cancel();
@@ -874,6 +892,8 @@ void ExplorerWindow::writeSettings() {
     s.setValue("ramBudget", static_cast<qlonglong>(budgets_.ram_budget_bytes));
     s.setValue("runtimeBudget", budgets_.runtime_budget_factor);
     s.setValue("lastExportDir", lastExportDir_);
+    s.setValue("tab", tabNames().value(tabs_->currentIndex()));
+    s.setValue("sweepPoints", sweepPoints_->value());
     s.setValue("geometry", saveGeometry());
     s.setValue("windowState", saveState());
     s.setValue("mainSplit", mainSplit_->saveState());

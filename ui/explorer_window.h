@@ -54,6 +54,7 @@ struct ExplorerOptions {
     std::optional<bool> paging, remat;
     std::optional<double> time_limit_s;
     std::optional<double> gap;  // relative, 0.005 = 0.5 %
+    std::optional<QString> tab;  // one of ExplorerWindow::tabNames(), checked by the caller
     bool use_settings = true;
 };
 
@@ -79,6 +80,9 @@ public:
     // Applies the options and loads the problem; false with *error on bad input
     // (unknown model or platform, malformed profile, bad budget).
     bool initialize(const ExplorerOptions& options, QString* error);
+
+    // The tabs' names for --tab, in their order: schedule, cells, pareto.
+    static QStringList tabNames();
 
     const Problem& problem() const { return problem_; }
     const std::optional<SolveResult>& shownResult() const { return shown_; }
@@ -119,10 +123,14 @@ public:
 public slots:
     void solveNow();
     void cancelSolve();
+    // The Pareto tab's "Run sweep": the problem on screen at its points.
+    void runParetoSweep();
 
 signals:
     // A solve ended (finished or failed) and its answer is on screen.
     void solveSettled(bool hasSchedule);
+    // The Pareto tab's sweep ended (finished or cancelled) and is drawn.
+    void sweepSettled();
 
 protected:
     void closeEvent(QCloseEvent* e) override;
@@ -174,6 +182,7 @@ private:
     MemoryTimelineView* timeline_;
     StageAxisLink* stageLink_;
     QTableView* cellTable_;
+    QSpinBox* sweepPoints_;
     ScheduleCellModel* cellModel_;
     SummaryPanel* summary_;
     TeachingPanel* teaching_;

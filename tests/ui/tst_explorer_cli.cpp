@@ -10,6 +10,7 @@ class TestExplorerCli : public QObject {
 private slots:
     void screenshot();
     void screenshotExitCodeSaysWhatCame();
+    void paretoScreenshotShowsTheSweep();
     void badOptionsExit4_data();
     void badOptionsExit4();
     void onlyOptionMistakesPointAtHelp();
@@ -69,6 +70,25 @@ void TestExplorerCli::screenshotExitCodeSaysWhatCame() {
              qPrintable(text));
 }
 
+// --tab pareto runs the tab's sweep after the first solve and renders it:
+// POET's orange markers are on the plot (none before the sweep).
+void TestExplorerCli::paretoScreenshotShowsTheSweep() {
+    QTemporaryDir dir;
+    const QString png = dir.filePath("pareto.png");
+    QByteArray err;
+    QCOMPARE(run({"--model", "linear", "--platform", "m4", "--ram-budget", "60%", "--time-limit", "1", "--tab",
+                  "pareto", "--screenshot", png},
+                 &err),
+             0);
+    QImage img(png);
+    QVERIFY2(!img.isNull(), err.constData());
+    int poetOrange = 0;
+    for (int y = 0; y < img.height(); ++y)
+        for (int x = 0; x < img.width(); ++x)
+            if (img.pixelColor(x, y) == QColor(0xD5, 0x5E, 0x00)) ++poetOrange;
+    QVERIFY2(poetOrange > 50, qPrintable(QString::number(poetOrange)));
+}
+
 void TestExplorerCli::badOptionsExit4_data() {
     QTest::addColumn<QStringList>("args");
     QTest::addColumn<QString>("message");
@@ -91,6 +111,8 @@ void TestExplorerCli::badOptionsExit4_data() {
     // Before the solve it would wait for (it exited 1 after it).
     QTest::newRow("screenshot nowhere") << QStringList{"--screenshot", "/nonexistent/x.png"}
                                         << "--screenshot: /nonexistent/x.png: no directory /nonexistent";
+    QTest::newRow("unknown tab") << QStringList{"--tab", "heatmap"}
+                                 << "--tab must be one of schedule, cells, pareto, not 'heatmap'";
     QTest::newRow("1e400 bytes") << QStringList{"--ram-budget", "1e400"} << "--ram-budget";
 }
 

@@ -14,7 +14,9 @@
 #include <QProcess>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QStandardPaths>
+#include <QTabWidget>
 #include <QTextLayout>
 #include <QTemporaryDir>
 #include <QUndoStack>
@@ -100,6 +102,7 @@ private slots:
     void markLabelsKeepApart();
     void minimumBudgetFollowsTheSwitches();
     void brokenRememberedProfileOpensTheDefaults();
+    void tabAndSweepPointsAreRemembered();
 };
 
 void TestViews::initTestCase() {
@@ -863,6 +866,42 @@ void TestViews::brokenRememberedProfileOpensTheDefaults() {
     QVERIFY2(err.contains(QStringLiteral("mine.yaml:")), qPrintable(err));
     if (oldProfiles.isNull()) qunsetenv("POET_PROFILES");
     else qputenv("POET_PROFILES", oldProfiles);
+}
+
+// The tab open and the sweep's point count come back with the window; a
+// --tab given overrides the remembered one.
+void TestViews::tabAndSweepPointsAreRemembered() {
+    QTemporaryDir dir;
+    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, dir.filePath("settings"));
+    ExplorerOptions o;
+    o.use_settings = true;
+    o.model = QStringLiteral("linear");
+    o.platform = QStringLiteral("m4");
+    QString err;
+    {
+        ExplorerWindow w;
+        QSignalSpy settled(&w, &ExplorerWindow::solveSettled);
+        QVERIFY2(w.initialize(o, &err), qPrintable(err));
+        QCOMPARE(w.findChild<QTabWidget*>()->currentIndex(), 0);
+        w.findChild<QTabWidget*>()->setCurrentIndex(2);
+        w.findChild<QSpinBox*>(QStringLiteral("sweepPoints"))->setValue(5);
+        QTRY_VERIFY_WITH_TIMEOUT(settled.count() > 0, 30000);
+        w.close();
+    }
+    {
+        ExplorerWindow w;
+        QSignalSpy settled(&w, &ExplorerWindow::solveSettled);
+        QVERIFY2(w.initialize(o, &err), qPrintable(err));
+        QCOMPARE(w.findChild<QTabWidget*>()->currentIndex(), 2);
+        QCOMPARE(w.findChild<QSpinBox*>(QStringLiteral("sweepPoints"))->value(), 5);
+        QTRY_VERIFY_WITH_TIMEOUT(settled.count() > 0, 30000);
+    }
+    o.tab = QStringLiteral("cells");
+    ExplorerWindow w;
+    QSignalSpy settled(&w, &ExplorerWindow::solveSettled);
+    QVERIFY2(w.initialize(o, &err), qPrintable(err));
+    QCOMPARE(w.findChild<QTabWidget*>()->currentIndex(), 1);
+    QTRY_VERIFY_WITH_TIMEOUT(settled.count() > 0, 30000);
 }
 
 QTEST_MAIN(TestViews)
