@@ -269,7 +269,7 @@ void ExplorerWindow::buildUi() {
                                     "peak"));
         // A baseline's point opens POET's schedule at its budgets (the
         // explorer solves POET only): the hint says so.
-        auto* hint = new QLabel(tr("Click a point to solve POET at its budgets."), page);
+        auto* hint = new QLabel(tr("Hover a point for its figures; click it to solve POET at its budgets."), page);
         bar->addWidget(run);
         bar->addWidget(sweepPoints_);
         bar->addWidget(hint, 1);

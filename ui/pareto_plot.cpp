@@ -7,6 +7,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QThread>
+#include <QToolTip>
 #include <QVBoxLayout>
 #include <algorithm>
 #include <cmath>
@@ -431,6 +432,33 @@ bool exportWith(const SweepResult& result, const QString& path, QString* error) 
         kPaperSize, path, title, error, 4.0);
 }
 
+
+QString qs(const std::string& s) { return QString::fromStdString(s); }
+
+// A drawn point's figures for its tooltip: what the axes cannot be read to.
+QString pointText(const SweepRow& r, SweepAxis axis) {
+    QString how;
+    if (!isMilpStrategy(r.strategy)) how = QObject::tr("the algorithm's schedule");
+    else if (r.status == SolveStatus::Optimal)
+        how = r.gap >= 5e-5 ? QObject::tr("proven optimal within %1").arg(qs(formatGapPercent(r.gap)))
+                            : QObject::tr("proven optimal");
+    else how = QObject::tr("best found, gap %1").arg(qs(formatGapPercent(r.gap)));
+    QString text = QObject::tr("<b>%1</b>: %2, %3<br>RAM budget %4 (%5), runtime budget %6<br>"
+                               "peak RAM %7, runtime %8; compute %9, paging %10")
+                       .arg(labelFor(r.strategy), qs(formatEnergy(r.total_energy_j)), how,
+                            qs(formatBytes(r.ram_budget_bytes)), qs(formatBytesExact(r.ram_budget_bytes)),
+                            qs(formatFactor(r.runtime_budget_factor)), qs(formatBytes(r.peak_ram_bytes)),
+                            qs(formatSeconds(r.runtime_s)), qs(formatEnergyLike(r.compute_energy_j, r.total_energy_j)))
+                       .arg(qs(formatEnergyLike(r.paging_energy_j, r.total_energy_j)));
+    if (!r.schedule_from_budget.empty())
+        text += QObject::tr("<br>the schedule of the tighter point at %1, which fits here too (this point's own "
+                            "solve ended worse)")
+                    .arg(axis == SweepAxis::RamBudget ? qs(formatBytes(std::stoll(r.schedule_from_budget)))
+                                                      : qs(r.schedule_from_budget) + QLatin1Char('x'));
+    if (r.from_cache) text += QObject::tr("<br>from the solve cache");
+    return text;
+}
+
 }  // namespace
 
 bool exportParetoPlot(const SweepResult& result, const QString& path, QString* error) {
@@ -568,6 +596,13 @@ bool ParetoPlot::eventFilter(QObject* watched, QEvent* event) {
     // The plot has its new size already; the legend's corner and the room
     // it needs depend on it.
     if (watched == plot_ && event->type() == QEvent::Resize) rebuild();
+    if (watched == plot_ && event->type() == QEvent::ToolTip) {
+        const auto* he = static_cast<QHelpEvent*>(event);
+        const QString text = toolTipAt(he->pos());
+        if (text.isEmpty()) QToolTip::hideText();
+        else QToolTip::showText(he->globalPos(), text, plot_);
+        return true;
+    }
     return QWidget::eventFilter(watched, event);
 }
 
@@ -671,6 +706,22 @@ QPointF ParetoPlot::pointPosition(const QString& strategy, int index) const {
         }
     }
     return {-1, -1};
+}
+
+QString ParetoPlot::toolTipAt(const QPointF& pixel) const {
+    const double reach = kScreen.marker_size / 2 + 3;  // a marker, and a little for the hand
+    QStringList parts;
+    for (const auto& d : drawn_) {
+        const std::vector<SweepRow> curve = sweepCurve(result_, d.strategy.toStdString());
+        for (int k = 0; k < static_cast<int>(d.rows.size()); ++k) {
+            const QPointF at = pointPosition(d.strategy, d.rows[k]);
+            if (at.x() < 0 || std::hypot(at.x() - pixel.x(), at.y() - pixel.y()) > reach) continue;
+            parts << pointText(curve[d.rows[k]], result_.axis);
+        }
+    }
+    if (parts.isEmpty()) return {};
+    return parts.join(QStringLiteral("<br><br>")) +
+           tr("<br><br>Click to solve POET at these budgets.");
 }
 
 void ParetoPlot::activatePoint(const QString& strategy, int index) {

@@ -84,6 +84,9 @@ public:
     QCustomPlot* plot() const { return plot_; }
     // Pixel position of a drawn point (for tests and tooltips); (-1,-1) if not drawn.
     QPointF pointPosition(const QString& strategy, int row_index_in_curve) const;
+    // The tooltip at a pixel of the plot: the figures of every point drawn
+    // there (curves that coincide list each); empty off the points.
+    QString toolTipAt(const QPointF& pixel) const;
 
 public Q_SLOTS:
     // Emits pointActivated for the index-th row of the strategy's curve (axis

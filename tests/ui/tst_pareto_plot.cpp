@@ -7,6 +7,7 @@
 #include <QSignalSpy>
 #include <QImage>
 #include <QTemporaryDir>
+#include <QToolTip>
 #include <QtTest>
 #include <qcustomplot.h>
 
@@ -190,6 +191,39 @@ private slots:
         QCOMPARE(spy.count(), 2);
         QCOMPARE(spy.at(1).at(0).value<std::int64_t>(), std::int64_t(1'900'000));
         QCOMPARE(spy.at(1).at(2).toString(), QString("poet"));
+    }
+
+    // Hovering a point shows its figures, which the axes give only roughly:
+    // the energy, how it was proven, the budgets exactly; coinciding points
+    // list each curve.
+    void hoverShowsThePointsFigures() {
+        ParetoPlot w;
+        w.resize(640, 480);
+        w.setResult(sample());
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.plot()->replot();
+        const QString poet2 = w.toolTipAt(w.pointPosition("poet", 2));
+        QVERIFY2(poet2.startsWith("<b>POET</b>: 8.0000 J, best found, gap 5 %<br>RAM budget 1.40 MB (1,400,000 B), "
+                                  "runtime budget 1.50x<br>peak RAM 1.40 MB"),
+                 qPrintable(poet2));
+        QVERIFY2(!poet2.contains("DTR"), qPrintable(poet2));
+        QVERIFY2(poet2.endsWith("Click to solve POET at these budgets."), qPrintable(poet2));
+        const QString poet3 = w.toolTipAt(w.pointPosition("poet", 3));
+        QVERIFY2(poet3.contains("<b>POET</b>: 7.0000 J, proven optimal<br>"), qPrintable(poet3));
+        const QString dtr3 = w.toolTipAt(w.pointPosition("dtr", 3));
+        QVERIFY2(dtr3.startsWith("<b>DTR</b>: 10.0000 J, the algorithm's schedule<br>"), qPrintable(dtr3));
+        // POET and the plain pass both spend 6 J at the peak: one marker, two curves.
+        const QString both = w.toolTipAt(w.pointPosition("poet", 4));
+        QVERIFY2(both.contains("<b>POET</b>") && both.contains("<b>plain pass</b>"), qPrintable(both));
+        QCOMPARE(w.toolTipAt(QPointF(2, 2)), QString());
+
+        // Through the event a hovering mouse sends.
+        const QPoint at = w.pointPosition("poet", 2).toPoint();
+        QHelpEvent ev(QEvent::ToolTip, at, w.plot()->mapToGlobal(at));
+        QApplication::sendEvent(w.plot(), &ev);
+        QTRY_VERIFY(QToolTip::isVisible());
+        QCOMPARE(QToolTip::text(), poet2);
     }
 
     // Before any sweep the plot says what fills it (its axes stood empty);
