@@ -68,6 +68,9 @@ constexpr int kDefaultSweepPoints = 12;
 // The explorer's sweep points are quick looks: a cap keeps 12 points of
 // several strategies within minutes whatever the time limit box says.
 constexpr double kSweepPointLimitS = 10;
+// A runtime sweep's range, as `poet sweep --vary runtime`'s default: past 2x
+// few schedules change.
+constexpr double kSweepRuntimeMax = 2.0;
 }  // namespace
 
 ExplorerWindow::ExplorerWindow(QWidget* parent) : QMainWindow(parent) {
@@ -256,21 +259,28 @@ void ExplorerWindow::buildUi() {
         auto* lay = new QVBoxLayout(page);
         auto* bar = new QHBoxLayout;
         auto* run = new QPushButton(tr("Run s&weep"), page);
-        run->setToolTip(tr("Solve the current problem at evenly spaced RAM budgets, for POET and the baselines, "
-                           "and draw energy against the budget. Runs in the background; each point uses at most "
-                           "the time limit, and %1 s at most.")
-                        .arg(kSweepPointLimitS));
+        run->setToolTip(tr("Solve the current problem at evenly spaced budgets, for POET and the baselines, and "
+                           "draw energy against the budget. Runs in the background; each point uses at most the "
+                           "time limit, and %1 s at most.")
+                            .arg(kSweepPointLimitS));
+        sweepAxis_ = new QComboBox(page);
+        sweepAxis_->setObjectName(QStringLiteral("sweepAxis"));
+        sweepAxis_->addItems({tr("RAM budget"), tr("runtime budget")});
+        sweepAxis_->setToolTip(tr("What the sweep varies: the RAM budget, from the smallest that could work to the "
+                                  "plain pass's peak, at the runtime budget above; or the runtime budget, from 1.0x "
+                                  "to %1x, at the RAM budget above (where recomputation pays off)")
+                                   .arg(kSweepRuntimeMax, 0, 'f', 1));
         sweepPoints_ = new QSpinBox(page);
         sweepPoints_->setObjectName(QStringLiteral("sweepPoints"));
         sweepPoints_->setRange(3, 100);
         sweepPoints_->setValue(kDefaultSweepPoints);
         sweepPoints_->setSuffix(tr(" points"));
-        sweepPoints_->setToolTip(tr("How many RAM budgets the sweep solves, from the lower bound to the plain-pass "
-                                    "peak"));
+        sweepPoints_->setToolTip(tr("How many budgets the sweep solves, each for every strategy"));
         // A baseline's point opens POET's schedule at its budgets (the
         // explorer solves POET only): the hint says so.
         auto* hint = new QLabel(tr("Hover a point for its figures; click it to solve POET at its budgets."), page);
         bar->addWidget(run);
+        bar->addWidget(sweepAxis_);
         bar->addWidget(sweepPoints_);
         bar->addWidget(hint, 1);
         lay->addLayout(bar);
@@ -278,7 +288,8 @@ void ExplorerWindow::buildUi() {
         lay->addWidget(pareto, 1);
         pareto_ = pareto;
         tabs_->addTab(page, tr("Pareto"));
-        tabs_->setTabToolTip(2, tr("Energy against RAM budget for POET and baselines: click a point to solve POET there"));
+        tabs_->setTabToolTip(2, tr("Energy against the RAM or runtime budget for POET and baselines: click a point "
+                                   "to solve POET there"));
         connect(pareto, &ParetoPlot::pointActivated, this, [this](std::int64_t ram, double rt, const QString&) {
             setBudgets(Budgets{ram, rt});
             tabs_->setCurrentIndex(0);
@@ -478,6 +489,7 @@ bool ExplorerWindow::initialize(const ExplorerOptions& o, QString* error) {
                                                            : kDefaultGapPercent));
     if (use_settings_) lastExportDir_ = s.value("lastExportDir").toString();
     sweepPoints_->setValue(use_settings_ ? s.value("sweepPoints", kDefaultSweepPoints).toInt() : kDefaultSweepPoints);
+    sweepAxis_->setCurrentIndex(use_settings_ && s.value("sweepVaries").toString() == QLatin1String("runtime") ? 1 : 0);
     // An unknown name (a settings file from another version) opens the first tab.
     tabs_->setCurrentIndex(std::max<qsizetype>(0, tabNames().indexOf(pick(o.tab, "tab", tabNames().front()))));
 
@@ -642,7 +654,7 @@ void ExplorerWindow::applyBudgets(const Budgets& b) {
     if (ram_->value() != static_cast<double>(b.ram_budget_bytes)) ram_->setValue(static_cast<double>(b.ram_budget_bytes));
     if (runtime_->value() != b.runtime_budget_factor) runtime_->setValue(b.runtime_budget_factor);
     timeline_->setBudget(b.ram_budget_bytes);
-    pareto_->setCurrentBudget(b.ram_budget_bytes);
+    pareto_->setCurrentBudgets(b.ram_budget_bytes, b.runtime_budget_factor);
     if (!loading_) scheduleSolve();
 }
 
@@ -704,14 +716,15 @@ void ExplorerWindow::solveNow() {
 
 void ExplorerWindow::runParetoSweep() {
     SweepConfig cfg;
-    cfg.problem = problem_;
-    cfg.axis = SweepAxis::RamBudget;
+    cfg.problem = problem_;  // at the window's budgets: the one not varied stays
+    cfg.axis = sweepAxis_->currentIndex() == 0 ? SweepAxis::RamBudget : SweepAxis::RuntimeFactor;
     cfg.points = sweepPoints_->value();
+    cfg.runtime_min = 1.0;
+    cfg.runtime_max = kSweepRuntimeMax;
     cfg.solver.time_limit_s = std::min(timeLimit_->value(), kSweepPointLimitS);
     cfg.solver.relative_gap = relativeGap();
     pareto_->clear();
     pareto_->runSweep(cfg);
-    pareto_->setCurrentBudget(budgets_.ram_budget_bytes);
 }
 
 QStringList ExplorerWindow::tabNames() {
@@ -894,6 +907,7 @@ void ExplorerWindow::writeSettings() {
     s.setValue("lastExportDir", lastExportDir_);
     s.setValue("tab", tabNames().value(tabs_->currentIndex()));
     s.setValue("sweepPoints", sweepPoints_->value());
+    s.setValue("sweepVaries", sweepAxis_->currentIndex() == 0 ? "ram" : "runtime");
     s.setValue("geometry", saveGeometry());
     s.setValue("windowState", saveState());
     s.setValue("mainSplit", mainSplit_->saveState());

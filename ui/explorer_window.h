@@ -182,6 +182,7 @@ private:
     MemoryTimelineView* timeline_;
     StageAxisLink* stageLink_;
     QTableView* cellTable_;
+    QComboBox* sweepAxis_;  // RAM budget, runtime budget
     QSpinBox* sweepPoints_;
     ScheduleCellModel* cellModel_;
     SummaryPanel* summary_;

@@ -631,13 +631,9 @@ void ParetoPlot::clear() {
     rebuild();
 }
 
-void ParetoPlot::setCurrentBudget(std::int64_t ram_budget_bytes) {
-    marker_x_ = static_cast<double>(ram_budget_bytes);
-    rebuild();
-}
-
-void ParetoPlot::setCurrentRuntimeFactor(double factor) {
-    marker_x_ = factor;
+void ParetoPlot::setCurrentBudgets(std::int64_t ram_budget_bytes, double runtime_budget_factor) {
+    current_ram_ = ram_budget_bytes;
+    current_factor_ = runtime_budget_factor;
     rebuild();
 }
 
@@ -673,8 +669,10 @@ void ParetoPlot::rebuild() {
     drawn_.clear();
     for (const auto& d : drawn) drawn_.push_back({d.graph, d.strategy, d.rows});
     marker_ = nullptr;
-    if (marker_x_ >= 0) {
-        const double x = result_.axis == SweepAxis::RamBudget ? marker_x_ / ramUnit(result_).divisor : marker_x_;
+    if (current_ram_ >= 0) {
+        const double x = result_.axis == SweepAxis::RamBudget
+                             ? static_cast<double>(current_ram_) / ramUnit(result_).divisor
+                             : current_factor_;
         marker_ = new QCPItemStraightLine(plot_);
         marker_->point1->setCoords(x, 0);
         marker_->point2->setCoords(x, 1);
@@ -688,7 +686,8 @@ void ParetoPlot::rebuild() {
         hint->position->setType(QCPItemPosition::ptAxisRectRatio);
         hint->position->setCoords(0.5, 0.5);
         hint->setText(tr("No sweep yet: Run sweep draws the energy of POET and the baselines\nagainst the RAM "
-                         "budget, from the smallest that could work to the plain pass's peak."));
+                         "budget (from the smallest that could work to the plain pass's peak)\nor against the "
+                         "runtime budget."));
         hint->setColor(QColor(0x55, 0x55, 0x55));
         hint->setSelectable(false);
     }

@@ -70,9 +70,8 @@ public:
     void addRow(const poet::SweepRow& row);
     void clear();
 
-    // The current slider budget (RAM axis) or factor (runtime axis).
-    void setCurrentBudget(std::int64_t ram_budget_bytes);
-    void setCurrentRuntimeFactor(double factor);
+    // The window's budgets: a dashed line marks the one the sweep varies.
+    void setCurrentBudgets(std::int64_t ram_budget_bytes, double runtime_budget_factor);
 
     SweepRunner* runner() const { return runner_; }
     // Starts a background sweep; rows appear as they finish.
@@ -108,7 +107,8 @@ private:
     poet::SweepResult result_;
     QCustomPlot* plot_ = nullptr;
     QCPItemStraightLine* marker_ = nullptr;
-    double marker_x_ = -1;
+    std::int64_t current_ram_ = -1;  // none before setCurrentBudgets
+    double current_factor_ = -1;
     QProgressBar* progress_ = nullptr;
     QLabel* eta_ = nullptr;
     QPushButton* cancel_ = nullptr;

@@ -120,7 +120,7 @@ private slots:
         ParetoPlot w;
         w.resize(640, 480);
         w.setResult(sample());
-        w.setCurrentBudget(1'400'000);
+        w.setCurrentBudgets(1'400'000, 1.5);
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         const QImage img = w.grab().toImage();

@@ -4,6 +4,7 @@
 // window solves, undoes and exports.
 #include <QAbstractButton>
 #include <QCheckBox>
+#include <QComboBox>
 #include <QFile>
 #include <QHeaderView>
 #include <QImage>
@@ -103,6 +104,7 @@ private slots:
     void minimumBudgetFollowsTheSwitches();
     void brokenRememberedProfileOpensTheDefaults();
     void tabAndSweepPointsAreRemembered();
+    void paretoTabSweepsTheRuntimeBudget();
 };
 
 void TestViews::initTestCase() {
@@ -885,6 +887,7 @@ void TestViews::tabAndSweepPointsAreRemembered() {
         QCOMPARE(w.findChild<QTabWidget*>()->currentIndex(), 0);
         w.findChild<QTabWidget*>()->setCurrentIndex(2);
         w.findChild<QSpinBox*>(QStringLiteral("sweepPoints"))->setValue(5);
+        w.findChild<QComboBox*>(QStringLiteral("sweepAxis"))->setCurrentIndex(1);
         QTRY_VERIFY_WITH_TIMEOUT(settled.count() > 0, 30000);
         w.close();
     }
@@ -894,6 +897,7 @@ void TestViews::tabAndSweepPointsAreRemembered() {
         QVERIFY2(w.initialize(o, &err), qPrintable(err));
         QCOMPARE(w.findChild<QTabWidget*>()->currentIndex(), 2);
         QCOMPARE(w.findChild<QSpinBox*>(QStringLiteral("sweepPoints"))->value(), 5);
+        QCOMPARE(w.findChild<QComboBox*>(QStringLiteral("sweepAxis"))->currentIndex(), 1);
         QTRY_VERIFY_WITH_TIMEOUT(settled.count() > 0, 30000);
     }
     o.tab = QStringLiteral("cells");
@@ -902,6 +906,40 @@ void TestViews::tabAndSweepPointsAreRemembered() {
     QVERIFY2(w.initialize(o, &err), qPrintable(err));
     QCOMPARE(w.findChild<QTabWidget*>()->currentIndex(), 1);
     QTRY_VERIFY_WITH_TIMEOUT(settled.count() > 0, 30000);
+}
+
+// The Pareto tab varies the runtime budget too, at the window's RAM budget,
+// from 1.0x to 2.0x; a click on a point sets both budgets.
+void TestViews::paretoTabSweepsTheRuntimeBudget() {
+    ExplorerOptions o;
+    o.use_settings = false;
+    o.model = QStringLiteral("linear");
+    o.platform = QStringLiteral("m4");
+    o.ram_budget = QStringLiteral("60%");
+    o.time_limit_s = 2;
+    ExplorerWindow w;
+    QSignalSpy settled(&w, &ExplorerWindow::solveSettled);
+    QString err;
+    QVERIFY2(w.initialize(o, &err), qPrintable(err));
+    QTRY_VERIFY_WITH_TIMEOUT(settled.count() > 0, 30000);
+    w.findChild<QComboBox*>(QStringLiteral("sweepAxis"))->setCurrentIndex(1);
+    w.findChild<QSpinBox*>(QStringLiteral("sweepPoints"))->setValue(3);
+    QSignalSpy swept(&w, &ExplorerWindow::sweepSettled);
+    w.runParetoSweep();
+    QTRY_VERIFY_WITH_TIMEOUT(swept.count() > 0, 120000);
+    const auto* pareto = w.findChild<ParetoPlot*>();
+    const SweepResult& r = pareto->result();
+    QCOMPARE(r.axis, SweepAxis::RuntimeFactor);
+    QCOMPARE(r.fixed_ram_budget_bytes, w.budgets().ram_budget_bytes);
+    QCOMPARE(r.runtime_factors, (std::vector<double>{1.0, 1.5, 2.0}));
+    for (const SweepRow& row : r.rows) QCOMPARE(row.ram_budget_bytes, w.budgets().ram_budget_bytes);
+    const std::vector<SweepRow> poet = sweepCurve(r, "poet");
+    QCOMPARE(poet.size(), std::size_t(3));
+    QVERIFY(poet[2].hasSchedule());
+    QSignalSpy activated(pareto, &ParetoPlot::pointActivated);
+    const_cast<ParetoPlot*>(pareto)->activatePoint(QStringLiteral("poet"), 2);
+    QCOMPARE(activated.count(), 1);
+    QCOMPARE(w.budgets().runtime_budget_factor, 2.0);
 }
 
 QTEST_MAIN(TestViews)
