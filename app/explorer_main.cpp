@@ -94,8 +94,8 @@ int main(int argc, char** argv) {
                                  "G");
     const QCommandLineOption tab(QStringList{"tab"},
                                  "Open on this tab: schedule, cells or pareto (default: the one open when the "
-                                 "explorer last closed). With --screenshot, pareto runs the tab's sweep (12 points, "
-                                 "each within the time limit and 10 s) after the first solve and renders it when it "
+                                 "explorer last closed). With --screenshot, pareto runs a 12-point RAM sweep (each "
+                                 "point within the time limit and 10 s) after the first solve and renders it when it "
                                  "ends.",
                                  "NAME");
     const QCommandLineOption screenshot(QStringList{"screenshot"},
