@@ -1,7 +1,10 @@
 #include "memory_timeline_view.h"
 
+#include <QHelpEvent>
+#include <QToolTip>
 #include <QVBoxLayout>
 #include <algorithm>
+#include <cmath>
 #include <qcustomplot.h>
 
 #include "cell_palette.h"
@@ -59,6 +62,7 @@ MemoryTimelineView::MemoryTimelineView(QWidget* parent) : QWidget(parent) {
     plot_ = new QCustomPlot(this);
     lay->addWidget(plot_);
     setAccessibleName(tr("Memory timeline"));
+    plot_->installEventFilter(this);  // the tooltip reads the curves under the mouse
     plot_->setToolTip(tr("RAM in use after every operation of every stage (replayed), against the RAM budget and "
                          "the plain pass. Bars: bytes paged to or from flash in each stage (right axis). "
                          "Wheel: zoom the stage axis; drag: pan; double-click: show all. The heatmap above "
@@ -189,6 +193,11 @@ void MemoryTimelineView::clear() {
     pageIn_->data()->clear();
     pageOut_->data()->clear();
     cursor_->setVisible(false);
+    nodeNames_.clear();
+    trace_.clear();
+    plainTrace_.clear();
+    pageInBytes_.clear();
+    pageOutBytes_.clear();
     budget_->setName(tr("RAM budget"));
     plot_->yAxis->setLabel(tr("RAM in use"));
     plot_->yAxis2->setLabel(tr("flash traffic per stage"));
@@ -222,6 +231,9 @@ void MemoryTimelineView::setData(const Graph& g, const Schedule& s, const Replay
     pageOut_->setVisible(paging);
     plot_->yAxis2->setVisible(paging);
     fillLegend(true, paging);
+    keepForToolTip(g, report.ram_trace, plain.ram_trace);
+    pageInBytes_ = ts.pageInBytes;
+    pageOutBytes_ = ts.pageOutBytes;
     hasData_ = true;
     drawn_ = true;
     setBudget(ramBudgetBytes);
@@ -238,6 +250,7 @@ void MemoryTimelineView::showPlainOnly(const Graph& g, const ReplayReport& plain
     stages_ = static_cast<int>(plain.ram_trace.size());
     plain_->setData(toQ(ps.x), scaled(ps.ram, unit_), true);
     fillLegend(false, false);
+    keepForToolTip(g, {}, plain.ram_trace);
     drawn_ = true;
     setBudget(ramBudgetBytes);
     rescale();
@@ -328,6 +341,49 @@ void MemoryTimelineView::setCurrentOp(int stage, int op) {
         cursor_->setVisible(true);
     }
     plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void MemoryTimelineView::keepForToolTip(const Graph& g, std::vector<std::vector<std::int64_t>> trace,
+                                        std::vector<std::vector<std::int64_t>> plain) {
+    nodeNames_.clear();
+    for (int i = 0; i < g.size(); ++i) nodeNames_.push_back(g.node(i).name);
+    trace_ = std::move(trace);
+    plainTrace_ = std::move(plain);
+}
+
+QString MemoryTimelineView::toolTipAt(const QPointF& pixel) const {
+    const QString general = plot_->toolTip();
+    if (!drawn_ || !plot_->axisRect()->rect().contains(pixel.toPoint())) return general;
+    const double x = plot_->xAxis->pixelToCoord(pixel.x());
+    const int t = static_cast<int>(std::floor(x));
+    if (t < 0 || t >= stages_) return general;
+    // Op k of stage t is drawn from t + k/(t+1) to the next op (opPosition).
+    const int k = std::clamp(static_cast<int>(std::floor((x - t) * (t + 1))), 0, t);
+    const auto bytesAt = [t, k](const std::vector<std::vector<std::int64_t>>& trace) {
+        return t < static_cast<int>(trace.size()) && k < static_cast<int>(trace[t].size())
+                   ? QString::fromStdString(formatBytes(trace[t][k]))
+                   : QString();
+    };
+    const QString name = k < static_cast<int>(nodeNames_.size()) ? QString::fromStdString(nodeNames_[k]) : QString();
+    QString text = tr("<b>Stage %1</b>, op %2 of %3 (%4)").arg(t).arg(k + 1).arg(t + 1).arg(name.toHtmlEscaped());
+    const QString mine = bytesAt(trace_), plain = bytesAt(plainTrace_);
+    if (!mine.isEmpty()) text += tr("<br>RAM in use after it: %1").arg(mine);
+    if (!plain.isEmpty()) text += tr("<br>the plain pass: %1").arg(plain);
+    if (budget_bytes_ > 0) text += tr("<br>RAM budget: %1").arg(QString::fromStdString(formatBytes(budget_bytes_)));
+    if (t < static_cast<int>(pageInBytes_.size()) && pageInBytes_[t] + pageOutBytes_[t] > 0)
+        text += tr("<br>this stage pages in %1 and out %2")
+                    .arg(QString::fromStdString(formatBytes(static_cast<std::int64_t>(pageInBytes_[t]))),
+                         QString::fromStdString(formatBytes(static_cast<std::int64_t>(pageOutBytes_[t]))));
+    return text;
+}
+
+bool MemoryTimelineView::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == plot_ && event->type() == QEvent::ToolTip) {
+        const auto* he = static_cast<QHelpEvent*>(event);
+        QToolTip::showText(he->globalPos(), toolTipAt(he->pos()), plot_);
+        return true;
+    }
+    return QWidget::eventFilter(watched, event);
 }
 
 QSize MemoryTimelineView::minimumSizeHint() const {

@@ -6,6 +6,8 @@
 #include <QMargins>
 #include <QWidget>
 #include <cstdint>
+#include <string>
+#include <vector>
 
 #include "graph.h"
 #include "replay.h"
@@ -68,6 +70,10 @@ public:
     void setStageMargins(const QMargins& margins);
 
     QCustomPlot* plot() const { return plot_; }
+    // The tooltip at a pixel of the plot: over the curves, the RAM in use
+    // after that op (this schedule's and the plain pass's), the budget and
+    // the stage's flash traffic; elsewhere what the view shows.
+    QString toolTipAt(const QPointF& pixel) const;
     // Draws the plot into `target` (vector on PDF/SVG painters).
     void renderTo(QCPPainter& painter, const QRectF& target);
     QSizeF exportSize() const;
@@ -79,6 +85,9 @@ signals:
     // not emitted where the view set its range itself.
     void stagesMovedByUser(double first, double last);
 
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
 private:
     void rescale();
     void setStageRange(double first, double last);  // without stagesMovedByUser
@@ -86,6 +95,8 @@ private:
     void fillLegend(bool schedule, bool paging);
     void namePlainCurve(double peak_bytes);
     void setRamScale(double maxBytes);
+    void keepForToolTip(const Graph& g, std::vector<std::vector<std::int64_t>> trace,
+                        std::vector<std::vector<std::int64_t>> plain);
 
     QCustomPlot* plot_ = nullptr;
     QCPGraph* ram_ = nullptr;
@@ -102,6 +113,10 @@ private:
     bool hasData_ = false;  // a schedule's curves
     bool drawn_ = false;    // any curve (the plain pass alone too): the axes' units and stages_ hold
     bool settingRange_ = false;
+    // For the tooltip: what the curves were drawn from.
+    std::vector<std::string> nodeNames_;
+    std::vector<std::vector<std::int64_t>> trace_, plainTrace_;  // empty: not drawn
+    std::vector<double> pageInBytes_, pageOutBytes_;              // per stage
 };
 
 }  // namespace poet::ui

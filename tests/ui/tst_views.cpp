@@ -90,6 +90,7 @@ private slots:
     void heatmapColoursAtKnownCells();
     void heatmapSelectionAndZoom();
     void timelineDrawsCurveAndBudget();
+    void timelineHoverReadsTheCurves();
     void summaryPanelRenders();
     void exportsAreVectorAndExact();
     void exportsFitTheirTexts();
@@ -158,6 +159,41 @@ void TestViews::heatmapSelectionAndZoom() {
     QCOMPARE(view.cellAt(at), std::make_pair(3, 3));
     view.resetZoom();
     QCOMPARE(view.zoom(), 1.0);
+}
+
+// Hovering the timeline reads the curves under the mouse: the RAM after
+// that op (the replay's trace), the plain pass's, the budget, and the
+// stage's flash traffic; off the curves, what the view shows.
+void TestViews::timelineHoverReadsTheCurves() {
+    const Graph g = uitest::tinyGraph();
+    const Schedule s = uitest::tinySchedule();
+    const ReplayReport r = replaySchedule(g, s);
+    const ReplayReport plain = replaySchedule(g, plainSchedule(g));
+    MemoryTimelineView view;
+    view.resize(800, 400);
+    view.setData(g, s, r, plain, 20000);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    view.plot()->replot();
+    const auto pixelAt = [&](int stage, int op) {
+        const double x = opPosition(stage, op) + 0.5 / (stage + 1);
+        return QPointF(view.plot()->xAxis->coordToPixel(x), view.plot()->axisRect()->center().y());
+    };
+    const auto bytes = [](std::int64_t b) { return QString::fromStdString(formatBytes(b)); };
+    // Stage 4 (grad b) pages node a (2,000 B) back in; its second op is a's.
+    const QString at41 = view.toolTipAt(pixelAt(4, 1));
+    QCOMPARE(at41, QStringLiteral("<b>Stage 4</b>, op 2 of 5 (a)<br>RAM in use after it: %1<br>the plain pass: %2"
+                                  "<br>RAM budget: 20.0 KB<br>this stage pages in 2.00 KB and out 0 B")
+                       .arg(bytes(r.ram_trace[4][1]), bytes(plain.ram_trace[4][1])));
+    QVERIFY(view.toolTipAt(pixelAt(0, 0)).startsWith(QStringLiteral("<b>Stage 0</b>, op 1 of 1 (input)")));
+    QVERIFY(!view.toolTipAt(pixelAt(3, 3)).contains("pages"));  // stage 3 pages nothing
+    QCOMPARE(view.toolTipAt(QPointF(1, 1)), view.plot()->toolTip());  // outside the plot area
+    // Without a schedule, the plain pass alone.
+    view.showPlainOnly(g, plain, 3000);
+    view.plot()->replot();
+    QCOMPARE(view.toolTipAt(pixelAt(5, 5)),
+             QStringLiteral("<b>Stage 5</b>, op 6 of 6 (grad a)<br>the plain pass: %1<br>RAM budget: 3.00 KB")
+                 .arg(bytes(plain.ram_trace[5][5])));
 }
 
 void TestViews::timelineDrawsCurveAndBudget() {
