@@ -3,6 +3,7 @@
 #include <QApplication>
 #include <QFileInfo>
 #include <QHBoxLayout>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QProgressBar>
 #include <QPushButton>
@@ -536,6 +537,13 @@ ParetoPlot::ParetoPlot(QWidget* parent) : QWidget(parent) {
     plot_->setMinimumSize(320, 240);
     plot_->setInteractions(QCP::Interactions());
     plot_->installEventFilter(this);  // a new size places the legend again
+    // Keys reach the points: a click on the plot gives this widget the focus.
+    setFocusPolicy(Qt::StrongFocus);
+    plot_->setFocusPolicy(Qt::ClickFocus);
+    plot_->setFocusProxy(this);
+    setAccessibleName(tr("Pareto plot"));
+    setAccessibleDescription(tr("Arrow keys walk the points (left and right along a curve, up and down to another "
+                                "curve); Enter solves POET at the point's budgets"));
     connect(plot_, &QCustomPlot::plottableClick, this,
             [this](QCPAbstractPlottable* p, int i, QMouseEvent* e) { onPlottableClick(p, i, e); });
     progress_ = new QProgressBar(this);
@@ -628,6 +636,7 @@ void ParetoPlot::addRow(const SweepRow& row) {
 
 void ParetoPlot::clear() {
     result_ = SweepResult{};
+    keyStrategy_.clear();
     rebuild();
 }
 
@@ -640,6 +649,7 @@ void ParetoPlot::setCurrentBudgets(std::int64_t ram_budget_bytes, double runtime
 bool ParetoPlot::runSweep(const SweepConfig& config) {
     if (runner_->isRunning()) return false;
     result_ = SweepResult{};
+    keyStrategy_.clear();
     result_.axis = config.axis;
     result_.model = config.problem.model;
     result_.platform = config.problem.platform;
@@ -668,6 +678,17 @@ void ParetoPlot::rebuild() {
     const auto drawn = drawSweep(plot_, result_, kScreen, plot_->size());
     drawn_.clear();
     for (const auto& d : drawn) drawn_.push_back({d.graph, d.strategy, d.rows});
+    keyRing_ = nullptr;
+    // The point the arrow keys reached: a ring around its marker.
+    if (const auto at = keyStrategy_.isEmpty() ? std::nullopt : pointCoords(keyStrategy_, keyIndex_)) {
+        QCPGraph* ring = keyRing_ = plot_->addGraph();
+        ring->setLineStyle(QCPGraph::lsNone);
+        ring->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(Qt::black, 1.5), Qt::NoBrush,
+                                              kScreen.marker_size * 2.2));
+        ring->setData(QVector<double>{at->x()}, QVector<double>{at->y()});
+        ring->removeFromLegend();
+        ring->setSelectable(QCP::stNone);
+    }
     marker_ = nullptr;
     if (current_ram_ >= 0) {
         const double x = result_.axis == SweepAxis::RamBudget
@@ -694,17 +715,76 @@ void ParetoPlot::rebuild() {
     plot_->replot();
 }
 
-QPointF ParetoPlot::pointPosition(const QString& strategy, int index) const {
+std::optional<QPointF> ParetoPlot::pointCoords(const QString& strategy, int index) const {
     for (const auto& d : drawn_) {
         if (d.strategy != strategy) continue;
         for (int k = 0; k < static_cast<int>(d.rows.size()); ++k) {
             if (d.rows[k] != index) continue;
             const auto it = d.graph->data()->at(k);
-            if (std::isnan(it->value)) return {-1, -1};
-            return {d.graph->keyAxis()->coordToPixel(it->key), d.graph->valueAxis()->coordToPixel(it->value)};
+            if (std::isnan(it->value)) return std::nullopt;
+            return QPointF(it->key, it->value);
         }
     }
-    return {-1, -1};
+    return std::nullopt;
+}
+
+QPointF ParetoPlot::pointPosition(const QString& strategy, int index) const {
+    const auto at = pointCoords(strategy, index);
+    if (!at) return {-1, -1};
+    return {plot_->xAxis->coordToPixel(at->x()), plot_->yAxis->coordToPixel(at->y())};
+}
+
+std::vector<int> ParetoPlot::drawnIndices(const QString& strategy) const {
+    std::vector<int> out;
+    const int n = static_cast<int>(sweepCurve(result_, strategy.toStdString()).size());
+    for (int i = 0; i < n; ++i)
+        if (pointCoords(strategy, i)) out.push_back(i);
+    return out;
+}
+
+void ParetoPlot::moveKeyPoint(int along, int across) {
+    QStringList curves;  // the strategies with a point drawn, in the sweep's order
+    for (const auto& s : result_.strategies)
+        if (!drawnIndices(QString::fromStdString(s)).empty()) curves << QString::fromStdString(s);
+    if (curves.isEmpty()) return;
+    int c = static_cast<int>(curves.indexOf(keyStrategy_));
+    if (c < 0) {  // the first key: POET's (else the first curve's) first point
+        c = std::max<int>(0, static_cast<int>(curves.indexOf(QStringLiteral("poet"))));
+        keyStrategy_ = curves[c];
+        keyIndex_ = drawnIndices(keyStrategy_).front();
+    } else if (across != 0) {
+        // The next curve's point nearest along the axis to where the key was.
+        const double x = pointCoords(keyStrategy_, keyIndex_).value_or(QPointF()).x();
+        keyStrategy_ = curves[(c + across + curves.size()) % curves.size()];
+        const std::vector<int> there = drawnIndices(keyStrategy_);
+        keyIndex_ = *std::min_element(there.begin(), there.end(), [&](int a, int b) {
+            return std::abs(pointCoords(keyStrategy_, a)->x() - x) < std::abs(pointCoords(keyStrategy_, b)->x() - x);
+        });
+    } else {
+        const std::vector<int> here = drawnIndices(keyStrategy_);
+        const auto it = std::find(here.begin(), here.end(), keyIndex_);
+        const int k = it == here.end() ? 0 : static_cast<int>(it - here.begin());
+        keyIndex_ = here[std::clamp<int>(k + along, 0, static_cast<int>(here.size()) - 1)];
+    }
+    rebuild();
+    const QPointF at = pointPosition(keyStrategy_, keyIndex_);
+    QToolTip::showText(plot_->mapToGlobal(at.toPoint()), toolTipAt(at), plot_);
+}
+
+void ParetoPlot::keyPressEvent(QKeyEvent* event) {
+    switch (event->key()) {
+    case Qt::Key_Left: return moveKeyPoint(-1, 0);
+    case Qt::Key_Right: return moveKeyPoint(1, 0);
+    case Qt::Key_Up: return moveKeyPoint(0, 1);
+    case Qt::Key_Down: return moveKeyPoint(0, -1);
+    case Qt::Key_Return:
+    case Qt::Key_Enter:
+    case Qt::Key_Space:
+        if (!keyStrategy_.isEmpty()) return activatePoint(keyStrategy_, keyIndex_);
+        break;
+    default: break;
+    }
+    QWidget::keyPressEvent(event);
 }
 
 QString ParetoPlot::toolTipAt(const QPointF& pixel) const {
@@ -731,6 +811,8 @@ void ParetoPlot::activatePoint(const QString& strategy, int index) {
 }
 
 void ParetoPlot::onPlottableClick(QCPAbstractPlottable* plottable, int data_index, QMouseEvent*) {
+    // The ring is drawn over the point the keys reached: a click on it is on that point.
+    if (plottable == keyRing_) return activatePoint(keyStrategy_, keyIndex_);
     for (const auto& d : drawn_) {
         if (d.graph != plottable) continue;
         if (data_index < 0 || data_index >= static_cast<int>(d.rows.size())) return;

@@ -10,6 +10,8 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <optional>
+#include <utility>
 #include <vector>
 
 #include "sweep.h"
@@ -86,6 +88,9 @@ public:
     // The tooltip at a pixel of the plot: the figures of every point drawn
     // there (curves that coincide list each); empty off the points.
     QString toolTipAt(const QPointF& pixel) const;
+    // The point the arrow keys have reached (strategy, row index in its
+    // curve); an empty strategy before any key.
+    std::pair<QString, int> keyPoint() const { return {keyStrategy_, keyIndex_}; }
 
 public Q_SLOTS:
     // Emits pointActivated for the index-th row of the strategy's curve (axis
@@ -98,15 +103,25 @@ Q_SIGNALS:
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
+    // Arrow keys walk the points (left and right along a curve, up and down
+    // to the next curve), Enter or Space opens one, as a click does.
+    void keyPressEvent(QKeyEvent* event) override;
 
 private:
     void rebuild();
     void onPlottableClick(QCPAbstractPlottable* plottable, int data_index, QMouseEvent* event);
     void onProgress(int done, int total, double eta_s, bool etaIsLimit);
+    // A drawn point's plot coordinates, if it is drawn.
+    std::optional<QPointF> pointCoords(const QString& strategy, int row_index_in_curve) const;
+    std::vector<int> drawnIndices(const QString& strategy) const;  // axis order
+    void moveKeyPoint(int along, int across);
 
     poet::SweepResult result_;
     QCustomPlot* plot_ = nullptr;
     QCPItemStraightLine* marker_ = nullptr;
+    QString keyStrategy_;
+    int keyIndex_ = -1;
+    QCPGraph* keyRing_ = nullptr;  // drawn around that point
     std::int64_t current_ram_ = -1;  // none before setCurrentBudgets
     double current_factor_ = -1;
     QProgressBar* progress_ = nullptr;

@@ -226,6 +226,43 @@ private slots:
         QCOMPARE(QToolTip::text(), poet2);
     }
 
+    // The keyboard reaches every point: left and right along a curve, up and
+    // down to the next curve (its point nearest along the axis), Enter opens
+    // it as a click does; a ring marks where the keys are.
+    void arrowKeysWalkThePoints() {
+        ParetoPlot w;
+        w.resize(640, 480);
+        w.setResult(sample());
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.setFocus();
+        QVERIFY(w.hasFocus());
+        QSignalSpy spy(&w, &ParetoPlot::pointActivated);
+        const int graphs = w.plot()->graphCount();
+        QTest::keyClick(&w, Qt::Key_Right);  // the first key lands on POET's first point (0 does not fit)
+        QCOMPARE(w.keyPoint(), std::make_pair(QStringLiteral("poet"), 1));
+        QCOMPARE(w.plot()->graphCount(), graphs + 1);  // the ring
+        QVERIFY(QToolTip::text().startsWith("<b>POET</b>: 9.0000 J"));
+        QTest::keyClick(&w, Qt::Key_Right);
+        QCOMPARE(w.keyPoint(), std::make_pair(QStringLiteral("poet"), 2));
+        QTest::keyClick(&w, Qt::Key_Left);
+        QTest::keyClick(&w, Qt::Key_Left);  // no further than the first drawn point
+        QCOMPARE(w.keyPoint(), std::make_pair(QStringLiteral("poet"), 1));
+        QTest::keyClick(&w, Qt::Key_Up);  // Chen greedy fits from the third budget on: its nearest
+        QCOMPARE(w.keyPoint(), std::make_pair(QStringLiteral("chen-greedy"), 2));
+        QTest::keyClick(&w, Qt::Key_Right);
+        QTest::keyClick(&w, Qt::Key_Down);
+        QCOMPARE(w.keyPoint(), std::make_pair(QStringLiteral("poet"), 3));
+        QTest::keyClick(&w, Qt::Key_Return);
+        QCOMPARE(spy.count(), 1);
+        QCOMPARE(spy.at(0).at(0).value<std::int64_t>(), std::int64_t(1'900'000));
+        QCOMPARE(spy.at(0).at(2).toString(), QString("poet"));
+        // A click on the ringed point still opens it.
+        QTest::mouseClick(w.plot(), Qt::LeftButton, Qt::NoModifier, w.pointPosition("poet", 3).toPoint());
+        QCOMPARE(spy.count(), 2);
+        QCOMPARE(spy.at(1).at(0).value<std::int64_t>(), std::int64_t(1'900'000));
+    }
+
     // Before any sweep the plot says what fills it (its axes stood empty);
     // the hint goes once there is a result.
     void emptyPlotSaysWhatFillsIt() {
