@@ -278,8 +278,9 @@ void ExplorerWindow::buildUi() {
         sweepPoints_->setToolTip(tr("How many budgets the sweep solves, each for every strategy"));
         // A baseline's point opens POET's schedule at its budgets (the
         // explorer solves POET only): the hint says so.
-        auto* hint = new QLabel(tr("Hover a point for its figures; click it, or reach it with the arrow keys and press Enter, to "
-                                       "solve POET at its budgets."), page);
+        auto* hint = new QLabel(tr("Hover a point for its figures; click it, or reach it with the arrow keys "
+                                   "and press Enter, to solve POET at its budgets."),
+                                page);
         bar->addWidget(run);
         bar->addWidget(sweepAxis_);
         bar->addWidget(sweepPoints_);
