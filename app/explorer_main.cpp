@@ -172,7 +172,8 @@ int main(int argc, char** argv) {
     if (parser.isSet(tab)) {
         const QStringList names = poet::ui::ExplorerWindow::tabNames();
         if (!names.contains(parser.value(tab)))
-            return badInput(QStringLiteral("--tab must be one of %1, not '%2'").arg(names.join(", "), parser.value(tab)));
+            return badInput(
+                QStringLiteral("--tab must be one of %1, not '%2'").arg(names.join(", "), parser.value(tab)));
         opts.tab = parser.value(tab);
     }
     const bool shot = parser.isSet(screenshot);
