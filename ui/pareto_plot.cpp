@@ -29,6 +29,7 @@ struct StrategyStyle {
     QColor colour;
     QCPScatterStyle::ScatterShape shape;
     int custom_polygon = 0;  // corners of a custom marker (0: `shape`)
+    bool star = false;       // the custom marker's corners pointed, a star's
 };
 
 // Okabe-Ito colours (distinguishable with colour-blindness) and one marker
@@ -40,7 +41,9 @@ StrategyStyle styleFor(const std::string& s) {
     if (s == "chen-sqrtn") return {QColor(0xCC, 0x79, 0xA7), QCPScatterStyle::ssTriangle};
     if (s == "chen-greedy") return {QColor(0xE6, 0x9F, 0x00), QCPScatterStyle::ssTriangleInverted};
     if (s == "revolve") return {QColor(0x56, 0xB4, 0xE9), QCPScatterStyle::ssCustom, 5};
-    if (s == "dtr") return {QColor(0x00, 0x00, 0x00), QCPScatterStyle::ssCustom, 6};
+    // A star: a black hexagon read as the key's filled "proven optimal" circle
+    // (at 7 px on screen, 5 on paper), on POET's curve.
+    if (s == "dtr") return {QColor(0x00, 0x00, 0x00), QCPScatterStyle::ssCustom, 5, true};
     return {QColor(0x99, 0x99, 0x99), QCPScatterStyle::ssCross};  // plain
 }
 
@@ -62,10 +65,11 @@ QCPScatterStyle scatter(const StrategyStyle& st, double size, double pen_width, 
     if (st.custom_polygon > 0) {
         QPainterPath path;
         const double r = size / 2;
-        const int k = st.custom_polygon;
+        const int k = st.star ? 2 * st.custom_polygon : st.custom_polygon;
         for (int i = 0; i < k; ++i) {
             const double a = -M_PI / 2 + i * 2 * M_PI / k;
-            const QPointF p(r * std::cos(a), r * std::sin(a));
+            const double ri = st.star && i % 2 ? r * 0.45 : r;  // a star's inner corners
+            const QPointF p(ri * std::cos(a), ri * std::sin(a));
             if (i == 0) path.moveTo(p);
             else path.lineTo(p);
         }
@@ -340,8 +344,8 @@ std::vector<DrawnGraph> drawSweep(QCustomPlot* plot, const SweepResult& result, 
     if (any_gap) {
         // Explain filled and hollow markers: the MILP strategies' only (a
         // baseline's schedule is neither proven nor has a gap; its markers
-        // stay filled, as its line's).
-        const QColor k(0x33, 0x33, 0x33);
+        // stay filled, as its line's). Mid grey: no strategy's colour.
+        const QColor k(0x80, 0x80, 0x80);
         for (bool filled : {true, false}) {
             QCPGraph* g = plot->addGraph();
             g->setLineStyle(QCPGraph::lsNone);

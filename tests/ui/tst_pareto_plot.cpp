@@ -263,6 +263,27 @@ private slots:
         QCOMPARE(spy.at(1).at(0).value<std::int64_t>(), std::int64_t(1'900'000));
     }
 
+    // DTR's black hexagon read as the key's filled "MILP: proven optimal"
+    // circle: DTR is a star now, and the key is in a grey no curve has.
+    void dtrMarkerIsNoKeyCircle() {
+        ParetoPlot w;
+        w.resize(640, 480);
+        w.setResult(sample());  // POET has a gap at one point: the key is drawn
+        QCPGraph *dtr = nullptr, *proven = nullptr;
+        for (int i = 0; i < w.plot()->graphCount(); ++i) {
+            QCPGraph* g = w.plot()->graph(i);
+            if (g->name() == "DTR") dtr = g;
+            if (g->name() == "MILP: proven optimal") proven = g;
+        }
+        QVERIFY(dtr && proven);
+        QCOMPARE(dtr->scatterStyle().shape(), QCPScatterStyle::ssCustom);
+        QCOMPARE(dtr->scatterStyle().customPath().elementCount(), 11);  // five points, five inner corners, closed
+        for (int i = 0; i < w.plot()->graphCount(); ++i)
+            if (w.plot()->graph(i) != proven)
+                QVERIFY2(w.plot()->graph(i)->scatterStyle().brush().color() != proven->scatterStyle().brush().color(),
+                         qPrintable(w.plot()->graph(i)->name()));
+    }
+
     // Before any sweep the plot says what fills it (its axes stood empty);
     // the hint goes once there is a result.
     void emptyPlotSaysWhatFillsIt() {
