@@ -117,7 +117,7 @@ int nextUseFrom(const Graph& g, const Schedule& s, int node, int from) {
     return -1;
 }
 
-std::string describeCell(const Graph& g, const Schedule& s, int t, int i) {
+std::string describeCell(const Graph& g, const Schedule& s, int t, int i, CellView view) {
     const auto& n = g.node(i);
     std::string head = "Stage " + std::to_string(t) + ", " + g.label(i) + " (" + kindName(n.kind) + ", " +
                        formatBytes(n.memory_bytes) + "): ";
@@ -130,6 +130,13 @@ std::string describeCell(const Graph& g, const Schedule& s, int t, int i) {
         body += ".";
         break;
     case CellCategory::Recomputed: {
+        // A node that costs nothing (the input batch) is remade at will: its
+        // leaving RAM saved none, so no reason is given (the replay counts
+        // these as free recomputations).
+        if (n.compute_time_s == 0 && n.compute_energy_j == 0) {
+            body = "recomputed at no cost: producing it takes no time and no energy.";
+            break;
+        }
         body = "recomputed";
         if (!g.predecessors(i).empty()) body += " from " + g.inputLabels(i);
         const int freed = lastFreedBefore(s, i, t);
@@ -159,9 +166,9 @@ std::string describeCell(const Graph& g, const Schedule& s, int t, int i) {
     }
     // The heatmap's dashed lines frame this stage; nothing else said why.
     if (g.node(t).kind == NodeKind::Loss)
-        body += " Stage " + std::to_string(t) +
-                " computes the loss (between the dashed lines): the forward pass runs before it, the backward "
-                "pass after.";
+        body += " Stage " + std::to_string(t) + " computes the loss" +
+                (view == CellView::Heatmap ? " (between the dashed lines)" : "") +
+                ": the forward pass runs before it, the backward pass after.";
     return head + body;
 }
 

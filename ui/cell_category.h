@@ -47,10 +47,14 @@ private:
 CellCategory classifyCell(const Schedule& s, int stage, int node);
 CategoryGrid classifySchedule(const Schedule& s);
 
+// Where a cell's words are read: the heatmap frames the loss's stage with
+// dashed lines, the Cells table has none to point at.
+enum class CellView { Heatmap, Table };
+
 // Plain words for one cell, e.g. "Stage 57, relu3 (forward, 64.0 KB): recomputed.
 // Its output was freed at stage 12 and is needed again." Graph and schedule
 // must have the same size.
-std::string describeCell(const Graph& g, const Schedule& s, int stage, int node);
+std::string describeCell(const Graph& g, const Schedule& s, int stage, int node, CellView view);
 
 // Last stage before `stage` during which node's output left RAM (it was in RAM
 // or computed at s and not in RAM at s+1); -1 if none.

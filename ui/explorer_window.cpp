@@ -24,7 +24,9 @@
 #include <QSettings>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QStackedWidget>
 #include <QStandardPaths>
+#include <QStyle>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
@@ -248,11 +250,27 @@ void ExplorerWindow::buildUi() {
     tabs_->addTab(viewSplit_, tr("Schedule"));
     tabs_->setTabToolTip(0, tr("Heatmap of what happens to each layer at each stage, and RAM over time"));
     cellModel_ = new ScheduleCellModel(this);
-    cellTable_ = new QTableView(tabs_);
+    cellPages_ = new QStackedWidget(tabs_);
+    cellPages_->setObjectName(QStringLiteral("cellPages"));
+    cellTable_ = new QTableView(cellPages_);
+    cellTable_->setObjectName(QStringLiteral("cellTable"));
     cellTable_->setModel(cellModel_);
-    cellTable_->horizontalHeader()->setDefaultSectionSize(fontMetrics().horizontalAdvance(QStringLiteral("recomputed_")));
+    // The longest one-word category, with the item view's text margins (the
+    // focus frame's and a pixel each side), the grid line and two pixels for
+    // rounding: "recomputed_" left them out, and every recomputed cell read
+    // "recomput…".
+    const int textMargin = cellTable_->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, cellTable_) + 1;
+    cellTable_->horizontalHeader()->setDefaultSectionSize(
+        cellTable_->fontMetrics().horizontalAdvance(QString::fromUtf8(categoryName(CellCategory::Recomputed))) +
+        2 * textMargin + 4);
     cellTable_->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    tabs_->addTab(cellTable_, tr("Cells"));
+    // Without a schedule an empty table stood white, like a failure: say why.
+    cellsWhyEmpty_ = new QLabel(cellPages_);
+    cellsWhyEmpty_->setAlignment(Qt::AlignCenter);
+    cellsWhyEmpty_->setWordWrap(true);
+    cellPages_->addWidget(cellTable_);
+    cellPages_->addWidget(cellsWhyEmpty_);
+    tabs_->addTab(cellPages_, tr("Cells"));
     tabs_->setTabToolTip(1, tr("The heatmap as a table: one row per layer, one column per stage"));
     {
         auto* page = new QWidget(tabs_);
@@ -762,6 +780,7 @@ void ExplorerWindow::showResult(const SolveResult& r) {
     // the heatmap until then (up to the time limit).
     teaching_->setSchedule(problem_.graph, *r.schedule, r.replay, problem_.ram_budget_bytes);
     cellModel_->setSchedule(problem_.graph, *r.schedule);
+    cellPages_->setCurrentWidget(cellTable_);
 }
 
 void ExplorerWindow::clearViews(const QString& why) {
@@ -776,6 +795,8 @@ void ExplorerWindow::clearViews(const QString& why) {
     summary_->setTitle(QString());
     teaching_->clear();
     cellModel_->clear();
+    cellsWhyEmpty_->setText(plain);
+    cellPages_->setCurrentWidget(cellsWhyEmpty_);
 }
 
 QString ExplorerWindow::baseFileName(ExportSource source) const {

@@ -25,6 +25,7 @@ class QLabel;
 class QPushButton;
 class QSpinBox;
 class QSplitter;
+class QStackedWidget;
 class QTabWidget;
 class QTableView;
 class QTimer;
@@ -181,7 +182,9 @@ private:
     HeatmapView* heatmap_;
     MemoryTimelineView* timeline_;
     StageAxisLink* stageLink_;
+    QStackedWidget* cellPages_;  // the table, or why there is none
     QTableView* cellTable_;
+    QLabel* cellsWhyEmpty_;
     QComboBox* sweepAxis_;  // RAM budget, runtime budget
     QSpinBox* sweepPoints_;
     ScheduleCellModel* cellModel_;

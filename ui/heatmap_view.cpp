@@ -454,7 +454,7 @@ bool HeatmapView::event(QEvent* e) {
             const auto [node, stage] = cellAt(pos);
             const Layout L = currentLayout();
             if (node >= 0) {
-                text = QString::fromStdString(describeCell(graph_, schedule_, stage, node));
+                text = QString::fromStdString(describeCell(graph_, schedule_, stage, node, CellView::Heatmap));
             } else if (L.labels.contains(pos) || L.kindBand.contains(pos)) {
                 const int r = static_cast<int>(std::floor(L.row0 + (pos.y() - L.grid.top()) / L.cellH));
                 if (r >= 0 && r < grid_.size()) {

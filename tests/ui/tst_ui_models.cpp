@@ -65,19 +65,31 @@ void TestUiModels::classification() {
 void TestUiModels::cellWords() {
     const Graph g = uitest::tinyGraph();
     const Schedule s = uitest::tinySchedule();
-    const QString rec = QString::fromStdString(describeCell(g, s, 5, 0));
+    const QString rec = QString::fromStdString(describeCell(g, s, 5, 0, CellView::Heatmap));
     QVERIFY2(rec.contains("recomputed") && rec.contains("freed at stage 1"), qPrintable(rec));
-    const QString out = QString::fromStdString(describeCell(g, s, 2, 1));
+    const QString out = QString::fromStdString(describeCell(g, s, 2, 1, CellView::Heatmap));
     QVERIFY2(out.contains("written out to flash"), qPrintable(out));
-    const QString in = QString::fromStdString(describeCell(g, s, 4, 1));
+    const QString in = QString::fromStdString(describeCell(g, s, 4, 1, CellView::Heatmap));
     QVERIFY2(in.contains("read back from flash") && in.contains("stage 5"), qPrintable(in));
-    const QString first = QString::fromStdString(describeCell(g, s, 1, 1));
+    const QString first = QString::fromStdString(describeCell(g, s, 1, 1, CellView::Heatmap));
     QVERIFY2(first.contains("first time") && first.contains("input"), qPrintable(first));
-    QVERIFY(QString::fromStdString(describeCell(g, s, 0, 5)).contains("not computed yet"));
+    QVERIFY(QString::fromStdString(describeCell(g, s, 0, 5, CellView::Heatmap)).contains("not computed yet"));
     // The loss's stage (3) says what the dashed lines around it mark; others do not.
-    QVERIFY2(QString::fromStdString(describeCell(g, s, 3, 2)).contains("computes the loss (between the dashed lines)"),
-             describeCell(g, s, 3, 2).c_str());
-    QVERIFY(!QString::fromStdString(describeCell(g, s, 4, 2)).contains("dashed"));
+    QVERIFY2(QString::fromStdString(describeCell(g, s, 3, 2, CellView::Heatmap))
+                 .contains("computes the loss (between the dashed lines)"),
+             describeCell(g, s, 3, 2, CellView::Heatmap).c_str());
+    QVERIFY(!QString::fromStdString(describeCell(g, s, 4, 2, CellView::Heatmap)).contains("dashed"));
+    // The Cells table has no dashed lines to point at.
+    const QString table = QString::fromStdString(describeCell(g, s, 3, 2, CellView::Table));
+    QVERIFY2(table.contains("computes the loss: the forward pass") && !table.contains("dashed"), qPrintable(table));
+    // A node that costs nothing (an input) is remade at will: no "to save RAM".
+    std::vector<Node> nodes;
+    for (int i = 0; i < g.size(); ++i) nodes.push_back(g.node(i));
+    nodes[0].compute_energy_j = 0;
+    nodes[0].compute_time_s = 0;
+    const Graph freeInput(nodes, g.edges());
+    const QString remade = QString::fromStdString(describeCell(freeInput, s, 5, 0, CellView::Heatmap));
+    QVERIFY2(remade.contains("recomputed at no cost") && !remade.contains("save RAM"), qPrintable(remade));
     QCOMPARE(lastFreedBefore(s, 0, 5), 1);
     QCOMPARE(nextUseFrom(g, s, 1, 3), 5);
 }
@@ -116,6 +128,13 @@ void TestUiModels::cellModelPassesTester() {
     QCOMPARE(model.headerData(1, Qt::Vertical).toString(), QStringLiteral("a"));
     QCOMPARE(model.headerData(3, Qt::Vertical, ScheduleCellModel::NodeKindRole).toInt(), int(NodeKind::Loss));
     QCOMPARE(model.headerData(2, Qt::Horizontal).toString(), QStringLiteral("t=2"));
+    QVERIFY2(model.headerData(2, Qt::Horizontal, Qt::ToolTipRole).toString().startsWith("Stage 2: computes b (node 2)"),
+             qPrintable(model.headerData(2, Qt::Horizontal, Qt::ToolTipRole).toString()));
+    // Absent cells are blank, but say so to a screen reader.
+    const QModelIndex absent = model.index(5, 0);  // grad a, not computed yet
+    QCOMPARE(absent.data(ScheduleCellModel::CategoryRole).toInt(), int(CellCategory::Absent));
+    QCOMPARE(absent.data(Qt::DisplayRole).toString(), QString());
+    QCOMPARE(absent.data(Qt::AccessibleTextRole).toString(), QStringLiteral("absent"));
     // Mismatched sizes give an empty model, not a crash.
     model.setSchedule(uitest::tinyGraph(), Schedule(3));
     QCOMPARE(model.rowCount(), 0);

@@ -18,6 +18,9 @@
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QTabWidget>
+#include <QStyleOptionViewItem>
+#include <QTableView>
+#include <QStackedWidget>
 #include <QTextLayout>
 #include <QTemporaryDir>
 #include <QUndoStack>
@@ -105,6 +108,7 @@ private slots:
     void minimumBudgetFollowsTheSwitches();
     void brokenRememberedProfileOpensTheDefaults();
     void tabAndSweepPointsAreRemembered();
+    void cellsTabFitsItsWordsAndSaysWhyEmpty();
     void paretoTabSweepsTheRuntimeBudget();
 };
 
@@ -976,6 +980,37 @@ void TestViews::paretoTabSweepsTheRuntimeBudget() {
     const_cast<ParetoPlot*>(pareto)->activatePoint(QStringLiteral("poet"), 2);
     QCOMPARE(activated.count(), 1);
     QCOMPARE(w.budgets().runtime_budget_factor, 2.0);
+}
+
+// Every recomputed cell read "recomput…" (the column left out the view's
+// text margins); without a schedule the tab stood white.
+void TestViews::cellsTabFitsItsWordsAndSaysWhyEmpty() {
+    ExplorerWindow w;
+    QSignalSpy settled(&w, &ExplorerWindow::solveSettled);
+    ExplorerOptions o = linearOnA72();
+    o.ram_budget = QStringLiteral("100");  // below any node's needs: infeasible
+    QVERIFY(openAndSettle(w, settled, o));
+    auto* pages = w.findChild<QStackedWidget*>(QStringLiteral("cellPages"));
+    auto* table = w.findChild<QTableView*>(QStringLiteral("cellTable"));
+    QVERIFY(pages && table);
+    auto* why = qobject_cast<QLabel*>(pages->currentWidget());
+    QVERIFY2(why && why->text().startsWith(QStringLiteral("Infeasible")), why ? qPrintable(why->text()) : "no label");
+    w.setBudgets(Budgets{w.plainPeakBytes(), 1.0});
+    QTRY_VERIFY_WITH_TIMEOUT(pages->currentWidget() == table, 30000);
+    w.cellModel()->setSchedule(uitest::tinyGraph(), uitest::tinySchedule());
+    const QModelIndex recomputed = w.cellModel()->index(0, 5);
+    QCOMPARE(recomputed.data().toString(), QStringLiteral("recomputed"));
+    // The text's room as the style draws it, against the word's unrounded width.
+    QStyleOptionViewItem option;
+    option.initFrom(table);
+    option.rect = table->visualRect(recomputed).adjusted(0, 0, table->showGrid() ? -1 : 0, 0);
+    option.text = recomputed.data().toString();
+    option.features = QStyleOptionViewItem::HasDisplay;
+    // QCommonStyle draws the text inside that rect less its text margin each side.
+    const int margin = table->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, table) + 1;
+    const int room = table->style()->subElementRect(QStyle::SE_ItemViewItemText, &option, table).width() - 2 * margin;
+    const double needs = QFontMetricsF(table->font()).horizontalAdvance(option.text);
+    QVERIFY2(needs <= room, qPrintable(QStringLiteral("needs %1 px, has %2").arg(needs).arg(room)));
 }
 
 QTEST_MAIN(TestViews)
