@@ -67,6 +67,13 @@ constexpr const char* kSettingsGroup = "explorer";
 // 0.5 % it stops after about 1 s (bench_solve --gap). The CLI keeps 0.01 %.
 constexpr double kDefaultGapPercent = 0.5;
 constexpr int kDefaultSweepPoints = 12;
+// A message made to follow "poet: " ("no schedule to export") as a dialog's
+// own sentence.
+QString asSentence(QString message) {
+    if (!message.isEmpty()) message[0] = message[0].toUpper();
+    if (!message.endsWith(QLatin1Char('.'))) message += QLatin1Char('.');
+    return message;
+}
 // The explorer's sweep points are quick looks: a cap keeps 12 points of
 // several strategies within minutes whatever the time limit box says.
 constexpr double kSweepPointLimitS = 10;
@@ -141,6 +148,7 @@ void ExplorerWindow::buildUi() {
     batch_->setSpecialValueText(tr("default"));
     batch_->setToolTip(tr("Batch size: samples per training iteration. \"default\" uses the model profile's."));
     paging_ = new QCheckBox(tr("&Paging"), problemBox);
+    paging_->setObjectName(QStringLiteral("pagingSwitch"));
     paging_->setToolTip(tr("Paging: write a layer's output to flash (secondary storage) and read it back just "
                            "before it is needed again. Saves RAM, costs energy for the flash traffic."));
     remat_ = new QCheckBox(tr("Rematerial&ization"), problemBox);  // Alt+R is the RAM budget
@@ -412,9 +420,13 @@ void ExplorerWindow::buildActions() {
                                                                                               : lastExportDir_);
                if (dir.isEmpty()) return;
                lastExportDir_ = dir;
-               QString err;
-               if (!exportAll(dir, &err)) QMessageBox::warning(this, tr("Export failed"), err);
-               else status_->showMessage(tr("Exported all views to %1.").arg(dir.toHtmlEscaped()), StatusTone::Good);
+               QString err, leftOut;
+               if (!exportAll(dir, &err, &leftOut)) QMessageBox::warning(this, tr("Export failed"), asSentence(err));
+               else if (leftOut.isEmpty())
+                   status_->showMessage(tr("Exported all views to %1.").arg(dir.toHtmlEscaped()), StatusTone::Good);
+               else
+                   status_->showMessage(tr("Exported to %1 what there is: %2.").arg(dir.toHtmlEscaped(), leftOut),
+                                        StatusTone::Neutral);
            });
     file->addSeparator();
     addAct(file, tr("&Quit"), QKeySequence::Quit, tr("Close the explorer"), [this] { close(); });
@@ -656,9 +668,12 @@ void ExplorerWindow::onProblemSwitchChanged() {
     if (problem_.model != oldModel || problem_.platform != oldPlatform || problem_.batch_size != oldBatch) {
         if (oldPeak != plain_peak_) b.ram_budget_bytes = plain_peak_;
         undo_->clear();
-        pareto_->cancelSweep();
-        pareto_->clear();
     }
+    // A sweep is of the problem it was run on: one swept with paging, kept
+    // after paging was switched off, opened a point the solve then answered
+    // without paging, at another energy.
+    pareto_->cancelSweep();
+    pareto_->clear();
     applyBudgets(b);
 }
 
@@ -800,8 +815,21 @@ void ExplorerWindow::clearViews(const QString& why) {
 }
 
 QString ExplorerWindow::baseFileName(ExportSource source) const {
-    const QString network = QStringLiteral("%1-%2").arg(q(problem_.model), q(problem_.platform));
-    return source == ExportSource::Sweep ? network : network + QStringLiteral("-%1").arg(problem_.ram_budget_bytes);
+    // Every figure the budgets, batch and switches tell apart has a name of
+    // its own: model-platform-RAM alone gave 1.5x and 2x, or paging on and
+    // off, one file, and "Export all" wrote one over the other.
+    QString base = QStringLiteral("%1-%2").arg(q(problem_.model), q(problem_.platform));
+    if (batch_->value() > 0) base += QStringLiteral("-batch%1").arg(problem_.batch_size);
+    const SweepResult& sweep = pareto_->result();
+    if (source == ExportSource::Schedule)
+        base += QStringLiteral("-%1B-%2").arg(problem_.ram_budget_bytes).arg(q(formatFactor(problem_.runtime_budget_factor)));
+    else if (sweep.axis == SweepAxis::RamBudget)
+        base += QStringLiteral("-ram-sweep-%1").arg(q(formatFactor(sweep.fixed_runtime_factor)));
+    else
+        base += QStringLiteral("-runtime-sweep-%1B").arg(sweep.fixed_ram_budget_bytes);
+    if (!problem_.options.paging) base += QStringLiteral("-nopaging");
+    if (!problem_.options.remat) base += QStringLiteral("-noremat");
+    return base;
 }
 
 void ExplorerWindow::exportWithDialog(const QString& what, bool (ExplorerWindow::*fn)(const QString&, QString*),
@@ -828,7 +856,7 @@ void ExplorerWindow::exportWithDialog(const QString& what, bool (ExplorerWindow:
     }
     lastExportDir_ = QFileInfo(path).absolutePath();
     QString err;
-    if (!(this->*fn)(path, &err)) QMessageBox::warning(this, tr("Export failed"), err);
+    if (!(this->*fn)(path, &err)) QMessageBox::warning(this, tr("Export failed"), asSentence(err));
     else status_->showMessage(tr("Wrote %1.").arg(path.toHtmlEscaped()), StatusTone::Good);
 }
 
@@ -897,21 +925,36 @@ bool ExplorerWindow::exportPareto(const QString& path, QString* error) {
     return pareto_->exportTo(path, error);
 }
 
-bool ExplorerWindow::exportAll(const QString& directory, QString* error) {
+bool ExplorerWindow::exportAll(const QString& directory, QString* error, QString* leftOut) {
+    const bool schedule = shown_.has_value(), sweep = sweepRows() > 0;
+    if (!schedule && !sweep) {
+        if (error) *error = tr("nothing to export: no schedule at these budgets, and no sweep on the Pareto tab");
+        return false;
+    }
     const QDir d(directory);
     const QString base = baseFileName();
-    for (const char* suffix : {"pdf", "svg", "png"}) {
-        if (!exportHeatmap(d.filePath(base + "-heatmap." + suffix), error)) return false;
-        if (!exportTimeline(d.filePath(base + "-timeline." + suffix), error)) return false;
-        if (!exportSummary(d.filePath(base + "-summary." + suffix), error)) return false;
+    if (schedule) {
+        for (const char* suffix : {"pdf", "svg", "png"}) {
+            if (!exportHeatmap(d.filePath(base + "-heatmap." + suffix), error)) return false;
+            if (!exportTimeline(d.filePath(base + "-timeline." + suffix), error)) return false;
+            if (!exportSummary(d.filePath(base + "-summary." + suffix), error)) return false;
+        }
+        if (!saveScheduleJson(d.filePath(base + "-schedule.json"), error) ||
+            !saveScheduleCsv(d.filePath(base + "-schedule.csv"), error))
+            return false;
     }
-    // Named as the Pareto export names them: a sweep spans many budgets.
+    // A sweep of minutes is exported with or without a schedule on screen
+    // (it was lost where the budget shown had none). Named as the Pareto
+    // export names it: it spans many budgets.
     const QString sweepBase = baseFileName(ExportSource::Sweep);
-    if (sweepRows() > 0)
+    if (sweep)
         for (const char* suffix : {"pdf", "svg", "png", "csv"})
             if (!exportPareto(d.filePath(sweepBase + "-pareto." + suffix), error)) return false;
-    return saveScheduleJson(d.filePath(base + "-schedule.json"), error) &&
-           saveScheduleCsv(d.filePath(base + "-schedule.csv"), error);
+    if (leftOut)
+        *leftOut = !schedule ? tr("no schedule at these budgets, so no heatmap, timeline, summary or schedule")
+                   : !sweep  ? tr("no sweep on the Pareto tab, so no Pareto plot")
+                             : QString();
+    return true;
 }
 
 void ExplorerWindow::writeSettings() {

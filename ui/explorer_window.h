@@ -118,8 +118,10 @@ public:
     // or its points (CSV); false where no sweep has a point yet.
     bool exportPareto(const QString& path, QString* error);
     // heatmap, timeline and summary in PNG, PDF and SVG, plus JSON and CSV,
-    // and the Pareto plot (and its CSV) where a sweep has points.
-    bool exportAll(const QString& directory, QString* error);
+    // where a schedule is shown, and the Pareto plot (and its CSV) where a
+    // sweep has points; false where neither is. *leftOut: what was not
+    // written and why (empty where all was).
+    bool exportAll(const QString& directory, QString* error, QString* leftOut = nullptr);
 
 public slots:
     void solveNow();

@@ -614,15 +614,44 @@ void TestViews::windowSolvesUndoesAndExports() {
     const QStringList withSweep = QDir(dir2.path()).entryList(QDir::Files);
     QCOMPARE(withSweep.size(), 15);
     QCOMPARE(withSweep.filter("-pareto.").size(), 4);
-    // Named for the sweep (no budget), as the Pareto export names it.
+    // Named for the sweep (the budget it holds, not the RAM budget it
+    // spans), as the Pareto export names it.
     const QString network = QString::fromStdString(w.problem().model + "-" + w.problem().platform);
-    QVERIFY2(withSweep.contains(network + "-pareto.pdf"), qPrintable(withSweep.join(", ")));
+    const QString factor = QString::fromStdString(formatFactor(w.budgets().runtime_budget_factor));
+    QVERIFY2(withSweep.contains(network + "-ram-sweep-" + factor + "-pareto.pdf"), qPrintable(withSweep.join(", ")));
+    QVERIFY2(withSweep.contains(QStringLiteral("%1-%2B-%3-heatmap.pdf")
+                                    .arg(network)
+                                    .arg(w.budgets().ram_budget_bytes)
+                                    .arg(factor)),
+             qPrintable(withSweep.join(", ")));
     QFile pdf(QDir(dir2.path()).filePath(withSweep.filter("-pareto.pdf").first()));
     QVERIFY(pdf.open(QIODevice::ReadOnly));
     QVERIFY(pdf.read(5).startsWith("%PDF"));
     QFile csv(QDir(dir2.path()).filePath(withSweep.filter("-pareto.csv").first()));
     QVERIFY(csv.open(QIODevice::ReadOnly));
     QCOMPARE(csv.readAll().count('\n'), 13);  // a header and the 12 points
+
+    // Another runtime budget is another set of files, not the same names
+    // written over.
+    w.setBudgets(Budgets{w.budgets().ram_budget_bytes, w.budgets().runtime_budget_factor + 0.5});
+    QVERIFY(settled.wait(30000));
+    QVERIFY2(w.exportAll(dir2.path(), &err), qPrintable(err));
+    QCOMPARE(QDir(dir2.path()).entryList(QDir::Files).size(), 15 + 11);
+    // No schedule at the budget shown: the sweep is exported all the same,
+    // and what is not is said.
+    w.setBudgets(Budgets{100, w.budgets().runtime_budget_factor});
+    QVERIFY(settled.wait(30000));
+    QVERIFY(!w.heatmap()->hasSchedule());
+    QTemporaryDir dir3;
+    QString leftOut;
+    QVERIFY2(w.exportAll(dir3.path(), &err, &leftOut), qPrintable(err));
+    QCOMPARE(QDir(dir3.path()).entryList(QDir::Files).size(), 4);
+    QVERIFY2(leftOut.startsWith("no schedule at these budgets"), qPrintable(leftOut));
+    // A switch changed: the sweep was of another problem, and goes.
+    w.findChild<QCheckBox*>(QStringLiteral("pagingSwitch"))->toggle();
+    QCOMPARE(w.findChild<ParetoPlot*>()->result().rows.size(), std::size_t(0));
+    QVERIFY(!w.exportAll(dir3.path(), &err));
+    QVERIFY2(err.startsWith("nothing to export"), qPrintable(err));
 }
 
 // Each Alt+letter goes to one place: Alt+R was both Rematerialization and
