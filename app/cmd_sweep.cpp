@@ -158,8 +158,8 @@ int runSweepCommand(const SweepArgs& a) {
     interrupt.reset();
     if (tty) std::fprintf(stderr, "\n");
     for (const auto& note : res.notes) std::fprintf(stderr, "note: %s\n", note.c_str());
-    std::fprintf(stderr, "%d of %d points in %s (%d from the cache)%s\n", res.done, res.total,
-                 formatDuration(res.elapsed_s).c_str(), res.cache_hits, res.cancelled ? ", cancelled" : "");
+    std::fprintf(stderr, "%d of %d points in %s (%s)%s\n", res.done, res.total, formatDuration(res.elapsed_s).c_str(),
+                 reusedPointsText(res).c_str(), res.cancelled ? ", cancelled" : "");
 
     if (!a.csv.empty()) {
         std::string err;

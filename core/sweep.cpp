@@ -9,6 +9,7 @@
 #include <iomanip>
 #include <limits>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 
 #include "atomic_write.h"
@@ -164,6 +165,14 @@ void SweepCache::store(const std::string& key, const SweepRow& row, double time_
 std::size_t SweepCache::size() const {
     std::lock_guard lock(mutex_);
     return memory_.size();
+}
+
+std::string reusedPointsText(const SweepResult& result) {
+    std::string text = std::to_string(result.cache_hits) + " from the cache";
+    if (result.shared_hits > 0)
+        text += "; " + std::to_string(result.shared_hits) +
+                " the same problem as an earlier point (the same usable RAM)";
+    return text;
 }
 
 std::string sweepPointKey(const Problem& p, const std::string& strategy, double relative_gap) {
@@ -446,6 +455,9 @@ SweepResult runSweep(const SweepConfig& config, const SweepProgressCallback& pro
     // Each MILP point's bound, for the tighter points after it (a runtime
     // sweep runs loosest first; proven_bound.h).
     std::vector<ProvenBound> proven_bounds;
+    // The keys this sweep solved: a point found under one is another point's
+    // problem (the same usable RAM), not a result from an earlier run.
+    std::set<std::string> solved_here;
     for (const Task& task : tasks) {
         if (cancel && cancel->load()) {
             result.cancelled = true;
@@ -463,7 +475,7 @@ SweepResult runSweep(const SweepConfig& config, const SweepProgressCallback& pro
             // effective budget (problem_key.h): the row is this point's.
             row.ram_budget_bytes = p.ram_budget_bytes;
             row.from_cache = true;
-            ++result.cache_hits;
+            ++(solved_here.count(key) ? result.shared_hits : result.cache_hits);
         } else {
             SolverOptions solver = config.solver;
             if (milp) {
@@ -480,7 +492,10 @@ SweepResult runSweep(const SweepConfig& config, const SweepProgressCallback& pro
                 break;
             }
             if (cut_short) result.notes.push_back(cutShortNote(row, result.axis));
-            else cache->store(key, row, time_limit);
+            else {
+                cache->store(key, row, time_limit);
+                solved_here.insert(key);
+            }
             (milp ? milp_time : heur_time) += row.solve_time_s;
             ++(milp ? milp_solved : heur_solved);
         }

@@ -111,7 +111,8 @@ struct SweepResult {
     std::vector<SweepRow> rows;              // one per strategy per point that was run
     int total = 0;
     int done = 0;
-    int cache_hits = 0;
+    int cache_hits = 0;   // points read from the cache, solved by an earlier run
+    int shared_hits = 0;  // points of the same problem (usable RAM) as a point solved before in this run
     bool cancelled = false;
     double elapsed_s = 0;
 };
@@ -137,6 +138,12 @@ private:
     mutable std::mutex mutex_;
     std::map<std::string, Entry> memory_;
 };
+
+// What a sweep did not solve itself, for its closing line: "3 from the
+// cache", and where some points were another point's problem, "; 48 the
+// same problem as an earlier point (the same usable RAM)". A bare count read
+// as cached where the cache was off.
+std::string reusedPointsText(const SweepResult& result);
 
 // The cache key of one point: a 64-bit FNV-1a hash (hex) of the graph's costs
 // and edges, the budgets, the options, the strategy and the solver's gap.

@@ -586,11 +586,11 @@ ParetoPlot::ParetoPlot(QWidget* parent) : QWidget(parent) {
         // strategy: the count of solves alone read as a mistake (96).
         const auto budgets = r.axis == SweepAxis::RamBudget ? r.ram_budgets.size() : r.runtime_factors.size();
         QString done = r.cancelled ? tr("cancelled after %1 of %2 points").arg(r.done).arg(r.total)
-                                   : tr("%1 budgets \u00d7 %2 strategies: %3 points (%4 from the cache)")
+                                   : tr("%1 budgets \u00d7 %2 strategies: %3 points (%4)")
                                          .arg(budgets)
                                          .arg(r.strategies.size())
                                          .arg(r.done)
-                                         .arg(r.cache_hits);
+                                         .arg(QString::fromStdString(reusedPointsText(r)));
         // The sweep's notes (a strategy left out, a point given a tighter
         // point's schedule): counted in the line, read in its tooltip.
         QStringList notes;

@@ -691,6 +691,17 @@ private slots:
         cfg.ram_min_bytes = 2500;
         cfg.ram_max_bytes = 4500;
         QCOMPARE(runSweep(cfg, {}, nullptr, &mem).cache_hits, 2 * 2);  // 3,500 and 4,500 B, both strategies
+        // Within one run, with no cache before it: 3,300 and 3,600 B are
+        // 3,000 B's problem. Not "from the cache" (read as cached where the
+        // cache was off), but said as what they are.
+        cfg.ram_min_bytes = 3000;
+        cfg.ram_max_bytes = 3600;
+        const SweepResult within = runSweep(cfg);
+        QCOMPARE(within.cache_hits, 0);
+        QCOMPARE(within.shared_hits, 2 * 2);
+        QCOMPARE(reusedPointsText(within),
+                 std::string("0 from the cache; 4 the same problem as an earlier point (the same usable RAM)"));
+        QCOMPARE(reusedPointsText(first), std::string("0 from the cache"));
     }
 
     void sweep_revolveLeftOutWithoutCheckpoints() {
