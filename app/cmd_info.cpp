@@ -24,6 +24,7 @@ void addInfoCommand(CLI::App& root, int& exit_code)
     };
     auto args = std::make_shared<InfoArgs>();
     CLI::App* cmd = root.add_subcommand("info", "Nodes, edges, problem size and plain-pass figures of a model on a platform");
+    cmd->footer("Exit codes: 0 described (a budget no schedule fits too), 1 internal error, 4 bad input.");
     addProblemOptions(cmd, args->problem, false);
     CLI::Option* mps = cmd->add_option("--write-mps", args->mps,
                                        "Write the MILP to this file (free MPS, named columns) for another solver; "

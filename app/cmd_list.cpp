@@ -42,6 +42,8 @@ void addListCommand(CLI::App& root, int& exit_code)
     CLI::App* cmd = root.add_subcommand(
         "list", "List the model and platform profiles, each loaded, and the files of the same name each hides (a "
                 "broken one, or a POET_PROFILES entry that gives no profiles, is named and the exit code is 4)");
+    cmd->footer("Exit codes: 0 every profile loads, 4 a profile is broken or a POET_PROFILES entry gives none "
+                "(both named in the list).");
     cmd->callback([&exit_code] {
         const auto catalog = ProfileCatalog::standard();
         int broken = listProfiles("models", catalog.models(),

@@ -822,6 +822,13 @@ private slots:
         const Run solveHelp = poet({"solve", "--help"});
         QCOMPARE(solveHelp.code, 0);
         QVERIFY(solveHelp.out.contains("--no-paging"));
+        // Each command lists the exit codes it gives: sweep's listed the
+        // solve's 2, 3 and 6, which a sweep never returns.
+        const QString sweepHelp = poet({"sweep", "--help"}).out.simplified();
+        QVERIFY2(sweepHelp.contains("Exit codes: 0 the sweep ran") && !sweepHelp.contains("2 infeasible"),
+                 qPrintable(sweepHelp));
+        QVERIFY(poet({"validate", "--help"}).out.simplified().contains("6 the schedule is invalid"));
+        QVERIFY(solveHelp.out.simplified().contains("2 infeasible (proven)"));
         const Run list = poet({"list"});
         QCOMPARE(list.code, 0);
         for (const char* name : {"resnet18_cifar", "vgg16", "bert", "m0", "a72nocache", "jetsontx2"})
