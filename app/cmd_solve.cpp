@@ -1,4 +1,6 @@
 // `poet solve`: one problem, solved with CBC, checked by the replay.
+#include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -112,9 +114,17 @@ int runSolve(const SolveArgs& a)
     }
     if (!a.out.empty() && r.schedule) {
         try {
-            nlohmann::json doc = scheduleDocument(p, r);
-            doc["stopped_by"] = stoppedBy(r, interrupted);
-            writeFileAtomically(a.out, doc.dump(1) + "\n");
+            // By its name, as the explorer's Save and `poet sweep --plot`
+            // choose: x.csv got the JSON document.
+            std::string suffix = std::filesystem::path(a.out).extension().string();
+            std::transform(suffix.begin(), suffix.end(), suffix.begin(), [](unsigned char c) { return std::tolower(c); });
+            if (suffix == ".csv") {
+                writeFileAtomically(a.out, scheduleCsv(p.graph, *r.schedule));
+            } else {
+                nlohmann::json doc = scheduleDocument(p, r);
+                doc["stopped_by"] = stoppedBy(r, interrupted);
+                writeFileAtomically(a.out, doc.dump(1) + "\n");
+            }
         } catch (const std::runtime_error& e) {  // checked before the solve, so rare (a full disk)
             throw BadInput(std::string("--out: ") + e.what());
         }
@@ -152,7 +162,9 @@ void addSolveCommand(CLI::App& root, int& exit_code)
         ->check(fractionFrom0To1());
     cmd->add_flag("--json", args->json, "Print the result as one JSON document");
     cmd->add_flag("--log", args->log, "Show CBC's log on stderr");
-    cmd->add_option("--out", args->out, "Write the schedule (JSON) to this file")
+    cmd->add_option("--out", args->out,
+                    "Write the schedule to this file: JSON (the document `poet validate` reads), or CSV where "
+                    "the name ends in .csv (one row per matrix and stage)")
         ->check(nonEmptyPath("a file name"));
     cmd->add_option("--cache-dir", args->cache_dir,
                     "Answer from (and store the answer in) this solve cache, keyed by the problem's contents: a "

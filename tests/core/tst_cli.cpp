@@ -108,6 +108,16 @@ private slots:
         // gave other figures with no word of it).
         QVERIFY2(ok.out.contains("replayed as linear on m4, RAM budget ") && ok.out.contains("runtime 1.2x"),
                  qPrintable(ok.out));
+        // A .csv name gets the CSV the explorer saves (it got the JSON document).
+        const QString csvFile = dir.filePath("s.csv");
+        QCOMPARE(poet({"solve", "--model", "linear", "--platform", "m4", "--ram-budget", "60%", "--runtime-budget",
+                       "1.2", "--out", csvFile})
+                     .code,
+                 0);
+        QFile csv(csvFile);
+        QVERIFY(csv.open(QIODevice::ReadOnly));
+        QVERIFY(csv.readLine().startsWith("matrix,stage,input,"));
+        QVERIFY(csv.readLine().startsWith("R,0,1,0"));
 
         // The file's own figures are held against the replay: valid matrices
         // under a false energy or budget are not what the file says.
