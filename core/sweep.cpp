@@ -366,6 +366,7 @@ SweepResult runSweep(const SweepConfig& config, const SweepProgressCallback& pro
     SweepResult result;
     result.model = base.model;
     result.platform = base.platform;
+    result.batch_size = base.batch_size;
     result.axis = config.axis;
     result.fixed_runtime_factor = base.runtime_budget_factor;
     result.fixed_ram_budget_bytes = base.ram_budget_bytes;
@@ -552,10 +553,26 @@ std::vector<SweepRow> sweepCurve(const SweepResult& result, const std::string& s
 
 // -------------------------------------------------------------------- CSV --
 
+namespace {
+// A CSV field: quoted where a comma, quote or line break would split it.
+std::string csvField(const std::string& s) {
+    if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
+    std::string q = "\"";
+    for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return q + "\"";
+}
+}  // namespace
+
 std::string sweepCsv(const SweepResult& result) {
     std::ostringstream out;
+    // What was swept, on every row (the end columns): a file re-plotted away
+    // from its command line told a sweep without paging from one with it by
+    // nothing.
+    const std::string problem = "," + csvField(result.model) + "," + csvField(result.platform) + "," +
+                                std::to_string(result.batch_size) + "," + (result.options.paging ? "1" : "0") + "," +
+                                (result.options.remat ? "1" : "0");
     out << "strategy,ram_budget_bytes,runtime_budget_factor,status,compute_energy_j,paging_energy_j,"
-           "total_energy_j,runtime_s,peak_ram_bytes,gap,schedule_from_budget\n";
+           "total_energy_j,runtime_s,peak_ram_bytes,gap,schedule_from_budget,model,platform,batch_size,paging,remat\n";
     for (const auto& r : result.rows) {
         const bool has = r.hasSchedule();
         out << r.strategy << ',' << r.ram_budget_bytes << ',' << fmtDouble(r.runtime_budget_factor) << ','
@@ -563,7 +580,7 @@ std::string sweepCsv(const SweepResult& result) {
             << (has ? fmtDouble(r.paging_energy_j) : "") << ',' << (has ? fmtDouble(r.total_energy_j) : "")
             << ',' << (has ? fmtDouble(r.runtime_s) : "") << ','
             << (has ? std::to_string(r.peak_ram_bytes) : "") << ',' << (has ? fmtDouble(r.gap) : "") << ','
-            << r.schedule_from_budget << '\n';
+            << r.schedule_from_budget << problem << '\n';
     }
     return out.str();
 }

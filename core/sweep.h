@@ -95,6 +95,7 @@ using SweepProgressCallback = std::function<void(const SweepProgress&)>;
 struct SweepResult {
     std::string model;
     std::string platform;
+    int batch_size = 0;  // the problem's (its profile's unless set)
     SweepAxis axis = SweepAxis::RamBudget;
     // The switches every point and strategy was solved under (a figure must
     // say where paging or recomputation was off).

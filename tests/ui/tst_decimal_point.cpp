@@ -68,9 +68,15 @@ private slots:
         r.peak_ram_bytes = 737000;
         r.gap = 0.00058;
         res.rows.push_back(r);
+        // What was swept closes each row; a name with a comma is quoted.
+        res.model = "resnet18_cifar";
+        res.platform = "m4, slow";
+        res.batch_size = 1;
+        res.options.paging = false;
         const std::string csv = sweepCsv(res);
         const std::string row = csv.substr(csv.find('\n') + 1);
-        QCOMPARE(row, std::string("poet,737719,1.5,optimal,0.5,0.05102,0.55102,0.125,737000,0.00058,\n"));
+        QCOMPARE(row, std::string("poet,737719,1.5,optimal,0.5,0.05102,0.55102,0.125,737000,0.00058,,"
+                                  "resnet18_cifar,\"m4, slow\",1,0,1\n"));
     }
 
     void explorerFiguresUseAPoint() {
