@@ -5,6 +5,7 @@
 #include <QHBoxLayout>
 #include <QKeyEvent>
 #include <QLabel>
+#include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QThread>
@@ -108,8 +109,10 @@ Unit ramUnit(const SweepResult& r) {
 // POET's own.
 QString xAxisLabel(const SweepResult& r, const Unit& unit) {
     QString label;
+    // Without recomputation every schedule runs one plain pass's time (paging
+    // is not timed): a runtime budget there says nothing.
     if (r.axis == SweepAxis::RamBudget)
-        label = r.fixed_runtime_factor > 0
+        label = r.fixed_runtime_factor > 0 && r.options.remat
                     ? QStringLiteral("RAM budget [%1], runtime %2\u00d7").arg(unit.name).arg(r.fixed_runtime_factor)
                     : QStringLiteral("RAM budget [%1]").arg(unit.name);
     else
@@ -553,6 +556,17 @@ ParetoPlot::ParetoPlot(QWidget* parent) : QWidget(parent) {
     progress_ = new QProgressBar(this);
     progress_->setTextVisible(true);
     eta_ = new QLabel(this);
+    eta_->setTextFormat(Qt::RichText);
+    eta_->setTextInteractionFlags(Qt::LinksAccessibleByMouse | Qt::LinksAccessibleByKeyboard);
+    connect(eta_, &QLabel::linkActivated, this, [this] {
+        QStringList notes;
+        for (const auto& n : result_.notes) notes << QString::fromStdString(n);
+        auto* box = new QMessageBox(QMessageBox::Information, tr("Sweep notes"), notes.join(QStringLiteral("\n\n")),
+                                    QMessageBox::Ok, this);
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->setObjectName(QStringLiteral("sweepNotes"));
+        box->open();  // not exec(): the plot goes on drawing behind it
+    });
     cancel_ = new QPushButton(tr("Cancel"), this);
     cancel_->setToolTip(tr("Stop the sweep now; the point in progress keeps the schedule its solve has found, if any"));
     auto* bar = new QHBoxLayout;
@@ -592,10 +606,14 @@ ParetoPlot::ParetoPlot(QWidget* parent) : QWidget(parent) {
                                          .arg(r.done)
                                          .arg(QString::fromStdString(reusedPointsText(r)));
         // The sweep's notes (a strategy left out, a point given a tighter
-        // point's schedule): counted in the line, read in its tooltip.
+        // point's schedule): counted in the line, read in its tooltip or,
+        // from the keyboard too, through its link (a tooltip alone was out
+        // of a keyboard's reach).
         QStringList notes;
         for (const auto& n : r.notes) notes << QString::fromStdString(n);
-        if (!notes.isEmpty()) done += tr(", %n note(s): hover", nullptr, static_cast<int>(notes.size()));
+        done = done.toHtmlEscaped();
+        if (!notes.isEmpty())
+            done += tr(", <a href=\"notes\">%n note(s)</a>", nullptr, static_cast<int>(notes.size()));
         eta_->setText(done);
         eta_->setToolTip(notes.join(QLatin1Char('\n')));
     });

@@ -7,6 +7,8 @@
 #include <QSignalSpy>
 #include <QImage>
 #include <QTemporaryDir>
+#include <QMessageBox>
+#include <QLabel>
 #include <QToolTip>
 #include <QtTest>
 #include <qcustomplot.h>
@@ -344,6 +346,11 @@ private slots:
         // Fits at one point: its own entry (where POET's point covers it).
         QVERIFY2(names.contains("plain pass (= POET where it fits)"), qPrintable(names.join(", ")));
         QCOMPARE(w.plot()->xAxis->label(), QString("RAM budget [MB], runtime 1.5\u00d7"));
+        // Without recomputation the runtime budget binds nothing: not named.
+        SweepResult noRemat = w.result();
+        noRemat.options.remat = false;
+        w.setResult(noRemat);
+        QCOMPARE(w.plot()->xAxis->label(), QString("RAM budget [MB]\nno recomputation"));
 
         SweepResult runtime;
         runtime.axis = SweepAxis::RuntimeFactor;
@@ -613,6 +620,23 @@ private slots:
         QVERIFY(w.runSweep(cfg));
         QVERIFY(done2.wait(20000));
         QCOMPARE(w.result().cache_hits, 24);
+        // A note (paging-only left out with paging off) is a link in the
+        // line under the plot, which the keyboard reaches too, and shows it.
+        cfg.problem.options.paging = false;
+        cfg.strategies = {"paging-only", "dtr", "plain"};
+        QSignalSpy done3(w.runner(), &ui::SweepRunner::finished);
+        QVERIFY(w.runSweep(cfg));
+        QVERIFY(done3.wait(20000));
+        QLabel* line = nullptr;
+        for (QLabel* l : w.findChildren<QLabel*>())
+            if (l->text().contains("href=\"notes\"")) line = l;
+        QVERIFY(line);
+        QVERIFY(line->textInteractionFlags() & Qt::LinksAccessibleByKeyboard);
+        QVERIFY2(line->text().contains("1 note"), qPrintable(line->text()));
+        emit line->linkActivated(QStringLiteral("notes"));
+        auto* box = w.findChild<QMessageBox*>(QStringLiteral("sweepNotes"));
+        QVERIFY(box);
+        QVERIFY2(box->text().startsWith("paging-only: "), qPrintable(box->text()));
     }
 };
 
