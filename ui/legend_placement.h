@@ -13,8 +13,14 @@ namespace poet::ui {
 // top right, top left, bottom left and bottom right where it covers no
 // point and no line of a graph (graphs on xAxis and yAxis). Where every
 // corner covers some, it stays top right and yAxis's range grows upwards
-// until the data under the legend is clear of it. Returns the corner's
-// alignment flags.
+// until the data under the legend is clear of it; where that would grow
+// the range by more than a third, the legend goes in a row of its own above
+// the axis rect instead (in up to three columns). Returns the corner's
+// alignment flags, or 0 for the row above.
 int placeLegendClearOfData(QCustomPlot* plot, QSize size);
+
+// Puts a legend placed above the axis rect back into it (top right, one
+// column), as a plot drawn afresh expects it.
+void takeLegendBackIntoPlot(QCustomPlot* plot);
 
 }  // namespace poet::ui

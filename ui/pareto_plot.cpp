@@ -231,6 +231,7 @@ void nameHiddenCurves(const SweepResult& result, const std::vector<DrawnGraph>& 
 std::vector<DrawnGraph> drawSweep(QCustomPlot* plot, const SweepResult& result, const PlotStyle& ps, QSize size) {
     plot->clearGraphs();
     plot->clearItems();
+    takeLegendBackIntoPlot(plot);  // a legend placed above the plot last time
     if (plot->plotLayout()->rowCount() > 1) {
         plot->plotLayout()->removeAt(0);
         plot->plotLayout()->simplify();

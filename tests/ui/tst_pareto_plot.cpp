@@ -323,6 +323,7 @@ private slots:
         w.resize(420, 300);
         QTRY_COMPARE(w.plot()->width(), 420);
         QCustomPlot* plot = w.plot();
+        ui::takeLegendBackIntoPlot(plot);
         plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
         plot->yAxis->setRange(6 - 0.06 * 7, 13 + 0.06 * 7 + 0.045 * 7 * plot->legend->itemCount());
         QVERIFY(pixelsUnderLegend(plot) > 0);
@@ -548,28 +549,47 @@ private slots:
     }
 
     // Where every corner covers data, the legend stays top right and the
-    // range grows until what is under it is clear.
+    // range grows until what is under it is clear; where that would grow it
+    // by more than a third, the legend goes above the plot (a paper figure's
+    // data sat in its bottom half, under ticks no energy reached).
     void legendRaisesTheRangeWhereNoCornerIsFree() {
+        const auto zigzagWithLegendOf = [](QCustomPlot& plot, int entries) {
+            plot.resize(480, 320);
+            plot.legend->setVisible(true);
+            QCPGraph* zigzag = plot.addGraph();
+            zigzag->setName("zigzag");
+            zigzag->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 6));
+            for (int x = 0; x <= 20; ++x) zigzag->addData(x, x % 2 ? 10.0 : 0.0);
+            for (int k = 1; k < entries; ++k) plot.addGraph()->setName(QString("empty %1").arg(k));
+            plot.xAxis->setRange(-0.5, 20.5);
+            plot.yAxis->setRange(-0.5, 10.5);
+        };
         QCustomPlot plot;
-        plot.resize(480, 320);
-        plot.legend->setVisible(true);
-        QCPGraph* zigzag = plot.addGraph();
-        zigzag->setName("zigzag");
-        zigzag->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 6));
-        for (int x = 0; x <= 20; ++x) zigzag->addData(x, x % 2 ? 10.0 : 0.0);
-        for (int k = 0; k < 4; ++k) plot.addGraph()->setName(QString("empty %1").arg(k));  // a taller legend
-        plot.xAxis->setRange(-0.5, 20.5);
-        plot.yAxis->setRange(-0.5, 10.5);
+        zigzagWithLegendOf(plot, 2);
         QVERIFY(pixelsUnderLegend(&plot) > 0);
         const int corner = ui::placeLegendClearOfData(&plot, plot.size());
         QCOMPARE(corner, int(Qt::AlignTop | Qt::AlignRight));
         QCOMPARE(plot.yAxis->range().lower, -0.5);
-        QVERIFY(plot.yAxis->range().upper > 12);
+        QVERIFY(plot.yAxis->range().upper > 11);
+        QVERIFY(plot.yAxis->range().upper < -0.5 + 11 * 1.35);
         QCOMPARE(pixelsUnderLegend(&plot), 0);
         // Placed again where it is clear already, nothing moves.
         const double upper = plot.yAxis->range().upper;
         ui::placeLegendClearOfData(&plot, plot.size());
         QCOMPARE(plot.yAxis->range().upper, upper);
+
+        // Five entries would need half as much range again: above the plot.
+        QCustomPlot tall;
+        zigzagWithLegendOf(tall, 5);
+        QCOMPARE(ui::placeLegendClearOfData(&tall, tall.size()), 0);
+        QCOMPARE(tall.yAxis->range().upper, 10.5);
+        QVERIFY(tall.legend->layout() == tall.plotLayout());
+        QCOMPARE(pixelsUnderLegend(&tall), 0);
+        QVERIFY(tall.legend->outerRect().bottom() <= tall.axisRect()->rect().top());
+        // Drawn afresh, it is back in the plot.
+        ui::takeLegendBackIntoPlot(&tall);
+        QVERIFY(tall.legend->layout() == tall.axisRect()->insetLayout());
+        QCOMPARE(tall.plotLayout()->rowCount(), 1);
     }
 
     void runnerFillsCurves() {
