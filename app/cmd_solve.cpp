@@ -117,7 +117,8 @@ int runSolve(const SolveArgs& a)
             // By its name, as the explorer's Save and `poet sweep --plot`
             // choose: x.csv got the JSON document.
             std::string suffix = std::filesystem::path(a.out).extension().string();
-            std::transform(suffix.begin(), suffix.end(), suffix.begin(), [](unsigned char c) { return std::tolower(c); });
+            std::transform(suffix.begin(), suffix.end(), suffix.begin(),
+                           [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
             if (suffix == ".csv") {
                 writeFileAtomically(a.out, scheduleCsv(p.graph, *r.schedule));
             } else {

@@ -67,6 +67,13 @@ constexpr const char* kSettingsGroup = "explorer";
 // 0.5 % it stops after about 1 s (bench_solve --gap). The CLI keeps 0.01 %.
 constexpr double kDefaultGapPercent = 0.5;
 constexpr int kDefaultSweepPoints = 12;
+// The explorer's sweep points are quick looks: a cap keeps 12 points of
+// several strategies within minutes whatever the time limit box says.
+constexpr double kSweepPointLimitS = 10;
+// A runtime sweep's range, as `poet sweep --vary runtime`'s default: past 2x
+// few schedules change.
+constexpr double kSweepRuntimeMax = 2.0;
+
 // A message made to follow "poet: " ("no schedule to export") as a dialog's
 // own sentence.
 QString asSentence(QString message) {
@@ -74,12 +81,6 @@ QString asSentence(QString message) {
     if (!message.endsWith(QLatin1Char('.'))) message += QLatin1Char('.');
     return message;
 }
-// The explorer's sweep points are quick looks: a cap keeps 12 points of
-// several strategies within minutes whatever the time limit box says.
-constexpr double kSweepPointLimitS = 10;
-// A runtime sweep's range, as `poet sweep --vary runtime`'s default: past 2x
-// few schedules change.
-constexpr double kSweepRuntimeMax = 2.0;
 }  // namespace
 
 ExplorerWindow::ExplorerWindow(QWidget* parent) : QMainWindow(parent) {
@@ -822,7 +823,9 @@ QString ExplorerWindow::baseFileName(ExportSource source) const {
     if (batch_->value() > 0) base += QStringLiteral("-batch%1").arg(problem_.batch_size);
     const SweepResult& sweep = pareto_->result();
     if (source == ExportSource::Schedule)
-        base += QStringLiteral("-%1B-%2").arg(problem_.ram_budget_bytes).arg(q(formatFactor(problem_.runtime_budget_factor)));
+        base += QStringLiteral("-%1B-%2")
+                    .arg(problem_.ram_budget_bytes)
+                    .arg(q(formatFactor(problem_.runtime_budget_factor)));
     else if (sweep.axis == SweepAxis::RamBudget)
         base += QStringLiteral("-ram-sweep-%1").arg(q(formatFactor(sweep.fixed_runtime_factor)));
     else

@@ -441,7 +441,6 @@ bool exportWith(const SweepResult& result, const QString& path, QString* error) 
         kPaperSize, path, title, error, 4.0);
 }
 
-
 QString qs(const std::string& s) { return QString::fromStdString(s); }
 
 // A drawn point's figures for its tooltip: what the axes cannot be read to.
@@ -813,12 +812,14 @@ void ParetoPlot::keyPressEvent(QKeyEvent* event) {
 QString ParetoPlot::toolTipAt(const QPointF& pixel) const {
     const double reach = kScreen.marker_size / 2 + 3;  // a marker, and a little for the hand
     QStringList parts;
-    for (const auto& d : drawn_) {
-        const std::vector<SweepRow> curve = sweepCurve(result_, d.strategy.toStdString());
-        for (int k = 0; k < static_cast<int>(d.rows.size()); ++k) {
-            const QPointF at = pointPosition(d.strategy, d.rows[k]);
-            if (at.x() < 0 || std::hypot(at.x() - pixel.x(), at.y() - pixel.y()) > reach) continue;
-            parts << pointText(curve[d.rows[k]], result_.axis);
+    for (const auto& s : result_.strategies) {
+        const QString strategy = QString::fromStdString(s);
+        const std::vector<SweepRow> curve = sweepCurve(result_, s);
+        // Each point once: a point with a gap is drawn twice (the line's
+        // marker and the hollow one over it).
+        for (const int i : drawnIndices(strategy)) {
+            const QPointF at = pointPosition(strategy, i);
+            if (std::hypot(at.x() - pixel.x(), at.y() - pixel.y()) <= reach) parts << pointText(curve[i], result_.axis);
         }
     }
     if (parts.isEmpty()) return {};

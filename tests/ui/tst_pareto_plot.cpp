@@ -210,6 +210,7 @@ private slots:
                                   "runtime budget 1.50x<br>peak RAM 1.40 MB"),
                  qPrintable(poet2));
         QVERIFY2(!poet2.contains("DTR"), qPrintable(poet2));
+        QCOMPARE(poet2.count("<b>POET</b>"), 1);  // drawn twice (line and hollow marker), listed once
         QVERIFY2(poet2.endsWith("Click to solve POET at these budgets."), qPrintable(poet2));
         const QString poet3 = w.toolTipAt(w.pointPosition("poet", 3));
         QVERIFY2(poet3.contains("<b>POET</b>: 7.0000 J, proven optimal<br>"), qPrintable(poet3));
