@@ -103,6 +103,16 @@ QVector<QPointF> drawnPixels(const QCPGraph* g) {
 
 // The drawn pixels of every graph inside the legend's box, as a plot drawn
 // at its size shows it.
+// `w` on screen at 640 x 480 with `result` drawn, as a user sees it.
+bool showOnScreen(ParetoPlot& w, const SweepResult& result) {
+    w.resize(640, 480);
+    w.setResult(result);
+    w.show();
+    if (!QTest::qWaitForWindowExposed(&w)) return false;
+    w.plot()->replot();
+    return true;
+}
+
 int pixelsUnderLegend(QCustomPlot* plot) {
     plot->toPixmap(plot->width(), plot->height());  // lays it out at that size
     const QRectF legend = plot->legend->outerRect();
@@ -166,11 +176,7 @@ private slots:
 
     void clickEmitsPointActivated() {
         ParetoPlot w;
-        w.resize(640, 480);
-        w.setResult(sample());
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
-        w.plot()->replot();
+        QVERIFY(showOnScreen(w, sample()));
         QSignalSpy spy(&w, &ParetoPlot::pointActivated);
 
         // The slot.
@@ -200,11 +206,7 @@ private slots:
     // list each curve.
     void hoverShowsThePointsFigures() {
         ParetoPlot w;
-        w.resize(640, 480);
-        w.setResult(sample());
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
-        w.plot()->replot();
+        QVERIFY(showOnScreen(w, sample()));
         const QString poet2 = w.toolTipAt(w.pointPosition("poet", 2));
         QVERIFY2(poet2.startsWith("<b>POET</b>: 8.0000 J, best found, gap 5 %<br>RAM budget 1.40 MB (1,400,000 B), "
                                   "runtime budget 1.50x<br>peak RAM 1.40 MB"),
@@ -234,10 +236,7 @@ private slots:
     // it as a click does; a ring marks where the keys are.
     void arrowKeysWalkThePoints() {
         ParetoPlot w;
-        w.resize(640, 480);
-        w.setResult(sample());
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(showOnScreen(w, sample()));
         w.setFocus();
         QVERIFY(w.hasFocus());
         QSignalSpy spy(&w, &ParetoPlot::pointActivated);
