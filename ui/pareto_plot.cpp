@@ -571,12 +571,18 @@ ParetoPlot::ParetoPlot(QWidget* parent) : QWidget(parent) {
     cancel_->setToolTip(tr("Stop the sweep now; the point in progress keeps the schedule its solve has found, if any"));
     auto* bar = new QHBoxLayout;
     bar->addWidget(progress_, 1);
-    bar->addWidget(eta_);
+    bar->addWidget(eta_, 1);
     bar->addWidget(cancel_);
+    offRange_ = new QLabel(this);
+    offRange_->setObjectName(QStringLiteral("budgetOffRange"));
+    // Both may wrap: on one line they widened the whole window.
+    offRange_->setWordWrap(true);
+    eta_->setWordWrap(true);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(plot_, 1);
     layout->addLayout(bar);
+    layout->addWidget(offRange_);
     for (QWidget* w : {static_cast<QWidget*>(progress_), static_cast<QWidget*>(eta_), static_cast<QWidget*>(cancel_)})
         w->setVisible(false);
 
@@ -712,6 +718,7 @@ void ParetoPlot::rebuild() {
         ring->setSelectable(QCP::stNone);
     }
     marker_ = nullptr;
+    offRange_->clear();
     if (current_ram_ >= 0) {
         const double x = result_.axis == SweepAxis::RamBudget
                              ? static_cast<double>(current_ram_) / ramUnit(result_).divisor
@@ -721,7 +728,16 @@ void ParetoPlot::rebuild() {
         marker_->point2->setCoords(x, 1);
         marker_->setPen(QPen(QColor(0x44, 0x44, 0x44), 1.0, Qt::DashLine));
         marker_->setSelectable(false);
+        // Off the swept range the line was simply missing: say where it is
+        // (under the plot: inside, a corner's text lay over a curve).
+        const QCPRange shown = plot_->xAxis->range();
+        if (!result_.rows.empty() && !shown.contains(x))
+            offRange_->setText(x < shown.lower ? tr("\u25C0 the budget on screen, %1, is left of the sweep")
+                                                     .arg(currentBudgetText())
+                                               : tr("the budget on screen, %1, is right of the sweep \u25B6")
+                                                     .arg(currentBudgetText()));
     }
+    offRange_->setVisible(!offRange_->text().isEmpty());
     // Before any sweep the axes stood empty, beside "Click a point": say
     // what fills them.
     if (result_.rows.empty()) {
@@ -809,6 +825,10 @@ void ParetoPlot::keyPressEvent(QKeyEvent* event) {
     QWidget::keyPressEvent(event);
 }
 
+QString ParetoPlot::currentBudgetText() const {
+    return result_.axis == SweepAxis::RamBudget ? qs(formatBytes(current_ram_)) : qs(formatFactor(current_factor_));
+}
+
 QString ParetoPlot::toolTipAt(const QPointF& pixel) const {
     const double reach = kScreen.marker_size / 2 + 3;  // a marker, and a little for the hand
     QStringList parts;
@@ -822,7 +842,12 @@ QString ParetoPlot::toolTipAt(const QPointF& pixel) const {
             if (std::hypot(at.x() - pixel.x(), at.y() - pixel.y()) <= reach) parts << pointText(curve[i], result_.axis);
         }
     }
-    if (parts.isEmpty()) return {};
+    if (parts.isEmpty()) {
+        // The dashed line, otherwise unexplained.
+        if (marker_ && std::abs(marker_->point1->pixelPosition().x() - pixel.x()) <= 3)
+            return tr("The dashed line: the budget on screen, %1").arg(currentBudgetText());
+        return {};
+    }
     return parts.join(QStringLiteral("<br><br>")) +
            tr("<br><br>Click to solve POET at these budgets.");
 }

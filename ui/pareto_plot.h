@@ -115,6 +115,7 @@ private:
     std::optional<QPointF> pointCoords(const QString& strategy, int row_index_in_curve) const;
     std::vector<int> drawnIndices(const QString& strategy) const;  // axis order
     void moveKeyPoint(int along, int across);
+    QString currentBudgetText() const;  // the window's budget on the swept axis
 
     poet::SweepResult result_;
     QCustomPlot* plot_ = nullptr;
@@ -126,6 +127,7 @@ private:
     double current_factor_ = -1;
     QProgressBar* progress_ = nullptr;
     QLabel* eta_ = nullptr;
+    QLabel* offRange_ = nullptr;  // where the window's budget is, when off the swept range
     QPushButton* cancel_ = nullptr;
     SweepRunner* runner_ = nullptr;
     // For each drawn graph: its strategy and the curve rows behind its data points.

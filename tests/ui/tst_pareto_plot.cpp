@@ -223,6 +223,17 @@ private slots:
         QVERIFY2(both.contains("<b>POET</b>") && both.contains("<b>plain pass</b>"), qPrintable(both));
         QCOMPARE(w.toolTipAt(QPointF(2, 2)), QString());
 
+        // The dashed line says what it is; off the swept range, where it is.
+        w.setCurrentBudgets(1'150'000, 1.5);
+        const QPointF onLine(w.plot()->xAxis->coordToPixel(1.15), w.plot()->axisRect()->top() + 3);
+        QCOMPARE(w.toolTipAt(onLine), QStringLiteral("The dashed line: the budget on screen, 1.15 MB"));
+        auto* offRange = w.findChild<QLabel*>(QStringLiteral("budgetOffRange"));
+        QVERIFY(offRange && offRange->isHidden());
+        w.setCurrentBudgets(9'000'000, 1.5);
+        QCOMPARE(offRange->text(), QString::fromUtf8("the budget on screen, 9.00 MB, is right of the sweep \u25B6"));
+        QVERIFY(offRange->isVisible());
+        w.setCurrentBudgets(1'400'000, 1.5);
+
         // Through the event a hovering mouse sends.
         const QPoint at = w.pointPosition("poet", 2).toPoint();
         QHelpEvent ev(QEvent::ToolTip, at, w.plot()->mapToGlobal(at));
