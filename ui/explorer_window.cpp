@@ -286,6 +286,7 @@ void ExplorerWindow::buildUi() {
         auto* lay = new QVBoxLayout(page);
         auto* bar = new QHBoxLayout;
         auto* run = new QPushButton(tr("Run s&weep"), page);
+        run->setObjectName(QStringLiteral("runSweep"));
         run->setToolTip(tr("Solve the current problem at evenly spaced budgets, for POET and the baselines, and "
                            "draw energy against the budget. Runs in the background; each point uses at most the "
                            "time limit, and %1 s at most.")
@@ -324,8 +325,19 @@ void ExplorerWindow::buildUi() {
             tabs_->setCurrentIndex(0);
         });
         connect(run, &QPushButton::clicked, this, &ExplorerWindow::runParetoSweep);
-        // After the plot's own connection (made first), so the sweep is drawn.
-        connect(pareto->runner(), &SweepRunner::finished, this, &ExplorerWindow::sweepSettled);
+        // One sweep at a time: a second Run sweep was dropped without a word
+        // (the plot cleared, the old sweep drawn again when it ended).
+        connect(pareto->runner(), &SweepRunner::started, this, [this, run] {
+            for (QWidget* w : {static_cast<QWidget*>(run), static_cast<QWidget*>(sweepAxis_),
+                               static_cast<QWidget*>(sweepPoints_)})
+                w->setEnabled(false);
+        });
+        connect(pareto, &ParetoPlot::sweepEnded, this, [this, run](bool drawn) {
+            for (QWidget* w : {static_cast<QWidget*>(run), static_cast<QWidget*>(sweepAxis_),
+                               static_cast<QWidget*>(sweepPoints_)})
+                w->setEnabled(true);
+            if (drawn) Q_EMIT sweepSettled();
+        });
     }
     mainSplit_->addWidget(tabs_);
 
@@ -751,6 +763,7 @@ void ExplorerWindow::solveNow() {
 }
 
 void ExplorerWindow::runParetoSweep() {
+    if (pareto_->runner()->isRunning()) return;  // its button is disabled meanwhile
     SweepConfig cfg;
     cfg.problem = problem_;  // at the window's budgets: the one not varied stays
     cfg.axis = sweepAxis_->currentIndex() == 0 ? SweepAxis::RamBudget : SweepAxis::RuntimeFactor;

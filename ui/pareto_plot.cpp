@@ -588,8 +588,14 @@ ParetoPlot::ParetoPlot(QWidget* parent) : QWidget(parent) {
 
     runner_ = new SweepRunner(this);
     connect(cancel_, &QPushButton::clicked, this, &ParetoPlot::cancelSweep);
-    connect(runner_, &SweepRunner::rowFinished, this, &ParetoPlot::addRow);
-    connect(runner_, &SweepRunner::progress, this, &ParetoPlot::onProgress);
+    // A sweep cleared while it runs (its problem switched) is of a problem no
+    // longer shown: its rows and result are dropped, not drawn when they come.
+    connect(runner_, &SweepRunner::rowFinished, this, [this](const SweepRow& row) {
+        if (!discardRunning_) addRow(row);
+    });
+    connect(runner_, &SweepRunner::progress, this, [this](int done, int total, double eta_s, bool etaIsLimit) {
+        if (!discardRunning_) onProgress(done, total, eta_s, etaIsLimit);
+    });
     connect(runner_, &SweepRunner::started, this, [this](int total) {
         progress_->setRange(0, total);
         progress_->setValue(0);
@@ -599,9 +605,15 @@ ParetoPlot::ParetoPlot(QWidget* parent) : QWidget(parent) {
         cancel_->setEnabled(true);
     });
     connect(runner_, &SweepRunner::finished, this, [this](const SweepResult& r) {
-        setResult(r);
         progress_->setVisible(false);
         cancel_->setVisible(false);
+        if (discardRunning_) {
+            discardRunning_ = false;
+            eta_->clear();
+            Q_EMIT sweepEnded(false);
+            return;
+        }
+        setResult(r);
         // "12 points" asked for are 12 budgets, each solved for every
         // strategy: the count of solves alone read as a mistake (96).
         const auto budgets = r.axis == SweepAxis::RamBudget ? r.ram_budgets.size() : r.runtime_factors.size();
@@ -622,6 +634,7 @@ ParetoPlot::ParetoPlot(QWidget* parent) : QWidget(parent) {
             done += tr(", <a href=\"notes\">%n note(s)</a>", nullptr, static_cast<int>(notes.size()));
         eta_->setText(done);
         eta_->setToolTip(notes.join(QLatin1Char('\n')));
+        Q_EMIT sweepEnded(true);
     });
     rebuild();
 }
@@ -663,6 +676,10 @@ void ParetoPlot::addRow(const SweepRow& row) {
 }
 
 void ParetoPlot::clear() {
+    if (runner_->isRunning()) {
+        discardRunning_ = true;
+        cancelSweep();
+    }
     result_ = SweepResult{};
     keyStrategy_.clear();
     rebuild();

@@ -70,6 +70,8 @@ public:
     const poet::SweepResult& result() const { return result_; }
     // Adds (or replaces) one row and redraws.
     void addRow(const poet::SweepRow& row);
+    // Empties the plot; a sweep running is cancelled and what it still
+    // sends is dropped (it is of the problem cleared away).
     void clear();
 
     // The window's budgets: a dashed line marks the one the sweep varies.
@@ -100,6 +102,9 @@ public Q_SLOTS:
 
 Q_SIGNALS:
     void pointActivated(std::int64_t ram_budget_bytes, double runtime_budget_factor, QString strategy);
+    // The runner is idle again: the sweep ended and is drawn (true), or it
+    // was cleared while it ran and is dropped (false).
+    void sweepEnded(bool drawn);
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
@@ -120,6 +125,7 @@ private:
     poet::SweepResult result_;
     QCustomPlot* plot_ = nullptr;
     QCPItemStraightLine* marker_ = nullptr;
+    bool discardRunning_ = false;  // clear() came while a sweep ran: drop what it sends
     QString keyStrategy_;
     int keyIndex_ = -1;
     QCPGraph* keyRing_ = nullptr;  // drawn around that point

@@ -13,6 +13,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QProcess>
+#include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -110,6 +111,7 @@ private slots:
     void tabAndSweepPointsAreRemembered();
     void cellsTabFitsItsWordsAndSaysWhyEmpty();
     void paretoTabSweepsTheRuntimeBudget();
+    void aSweepClearedWhileItRunsStaysCleared();
 };
 
 void TestViews::initTestCase() {
@@ -1040,6 +1042,41 @@ void TestViews::cellsTabFitsItsWordsAndSaysWhyEmpty() {
     const int room = table->style()->subElementRect(QStyle::SE_ItemViewItemText, &option, table).width() - 2 * margin;
     const double needs = QFontMetricsF(table->font()).horizontalAdvance(option.text);
     QVERIFY2(needs <= room, qPrintable(QStringLiteral("needs %1 px, has %2").arg(needs).arg(room)));
+}
+
+// A switch changed while a sweep ran: the sweep (of the old problem) came
+// back when it ended, its points opening the new problem. And a second Run
+// sweep meanwhile cleared the plot and was dropped without a word.
+void TestViews::aSweepClearedWhileItRunsStaysCleared() {
+    ExplorerOptions o;
+    o.use_settings = false;
+    o.model = QStringLiteral("resnet18_cifar");
+    o.platform = QStringLiteral("m4");
+    o.ram_budget = QStringLiteral("40%");
+    o.runtime_budget = 1.5;
+    o.time_limit_s = 1;
+    ExplorerWindow w;
+    QSignalSpy settled(&w, &ExplorerWindow::solveSettled);
+    QString err;
+    QVERIFY2(w.initialize(o, &err), qPrintable(err));
+    QTRY_VERIFY_WITH_TIMEOUT(settled.count() > 0, 30000);
+    auto* pareto = w.findChild<ParetoPlot*>();
+    auto* run = w.findChild<QPushButton*>(QStringLiteral("runSweep"));
+    QVERIFY(pareto && run);
+    QSignalSpy swept(&w, &ExplorerWindow::sweepSettled);
+    w.runParetoSweep();
+    QTRY_VERIFY_WITH_TIMEOUT(pareto->result().rows.size() >= 3, 60000);
+    QVERIFY(pareto->runner()->isRunning());
+    QVERIFY(!run->isEnabled());
+    const std::size_t before = pareto->result().rows.size();
+    w.runParetoSweep();  // as the (disabled) button would: nothing happens
+    QVERIFY(pareto->result().rows.size() >= before);
+    w.findChild<QCheckBox*>(QStringLiteral("pagingSwitch"))->toggle();
+    QCOMPARE(pareto->result().rows.size(), std::size_t(0));
+    QTRY_VERIFY_WITH_TIMEOUT(!pareto->runner()->isRunning() && run->isEnabled(), 60000);
+    QTest::qWait(50);  // anything queued behind the end
+    QCOMPARE(pareto->result().rows.size(), std::size_t(0));
+    QCOMPARE(swept.count(), 0);
 }
 
 QTEST_MAIN(TestViews)
