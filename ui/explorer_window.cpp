@@ -798,6 +798,7 @@ QString ExplorerWindow::viewTitle(const SolveResult& r) const {
 void ExplorerWindow::showResult(const SolveResult& r) {
     if (!r.schedule || r.schedule->size() != problem_.graph.size()) return;
     shown_ = r;
+    shownKey_ = cacheKey();
     const QString title = viewTitle(r);
     heatmap_->setSchedule(problem_.graph, *r.schedule, title);
     timeline_->setData(problem_.graph, *r.schedule, r.replay, plain_, problem_.ram_budget_bytes);
@@ -851,10 +852,10 @@ QString ExplorerWindow::baseFileName(ExportSource source) const {
 void ExplorerWindow::exportWithDialog(const QString& what, bool (ExplorerWindow::*fn)(const QString&, QString*),
                                       const QString& filters, ExportSource source) {
     const bool sweep = source == ExportSource::Sweep;
-    if (sweep ? sweepRows() == 0 : !shown_) {
+    QString why;
+    if (sweep ? sweepRows() == 0 : !scheduleToExport(&why)) {
         QMessageBox::information(this, tr("Nothing to export"),
-                                 sweep ? tr("No sweep has a point yet: run one on the Pareto tab.")
-                                       : tr("There is no schedule on screen yet."));
+                                 sweep ? tr("No sweep has a point yet: run one on the Pareto tab.") : asSentence(why));
         return;
     }
     const QString dir = lastExportDir_.isEmpty()
@@ -876,38 +877,42 @@ void ExplorerWindow::exportWithDialog(const QString& what, bool (ExplorerWindow:
     else status_->showMessage(tr("Wrote %1.").arg(path.toHtmlEscaped()), StatusTone::Good);
 }
 
-bool ExplorerWindow::exportHeatmap(const QString& path, QString* error) {
-    if (!heatmap_->hasSchedule()) {
-        if (error) *error = tr("no schedule to export");
+bool ExplorerWindow::scheduleToExport(QString* error) const {
+    if (!shown_ || !shown_->schedule) {
+        if (error) *error = tr("no schedule at these budgets");
         return false;
     }
+    // After a budget or switch change the last schedule stays on screen
+    // until the new solve has one: exported then, it went out under budgets
+    // it was not solved for (its JSON failed `poet validate`).
+    if (shownKey_ != cacheKey()) {
+        if (error) *error = tr("the schedule on screen is of the budgets before the last change, and the solve at "
+                               "these has no schedule yet");
+        return false;
+    }
+    return true;
+}
+
+bool ExplorerWindow::exportHeatmap(const QString& path, QString* error) {
+    if (!scheduleToExport(error)) return false;
     return exportView([this](QCPPainter& p, const QRectF& r) { heatmap_->renderTo(p, r); }, heatmap_->exportSize(),
                       path, viewTitle(*shown_), error);
 }
 
 bool ExplorerWindow::exportTimeline(const QString& path, QString* error) {
-    if (!timeline_->hasData()) {
-        if (error) *error = tr("no schedule to export");
-        return false;
-    }
+    if (!scheduleToExport(error)) return false;
     return exportView([this](QCPPainter& p, const QRectF& r) { timeline_->renderTo(p, r); }, timeline_->exportSize(),
                       path, viewTitle(*shown_), error);
 }
 
 bool ExplorerWindow::exportSummary(const QString& path, QString* error) {
-    if (!shown_) {
-        if (error) *error = tr("no schedule to export");
-        return false;
-    }
+    if (!scheduleToExport(error)) return false;
     return exportView([this](QCPPainter& p, const QRectF& r) { summary_->renderTo(p, r); }, summary_->exportSize(),
                       path, viewTitle(*shown_), error);
 }
 
 bool ExplorerWindow::saveScheduleJson(const QString& path, QString* error) {
-    if (!shown_) {
-        if (error) *error = tr("no schedule to save");
-        return false;
-    }
+    if (!scheduleToExport(error)) return false;
     try {
         writeFileAtomically(path.toStdString(), scheduleDocument(problem_, *shown_).dump(2) + "\n");
     } catch (const std::exception& e) {
@@ -918,10 +923,7 @@ bool ExplorerWindow::saveScheduleJson(const QString& path, QString* error) {
 }
 
 bool ExplorerWindow::saveScheduleCsv(const QString& path, QString* error) {
-    if (!shown_ || !shown_->schedule) {
-        if (error) *error = tr("no schedule to save");
-        return false;
-    }
+    if (!scheduleToExport(error)) return false;
     try {
         writeFileAtomically(path.toStdString(), scheduleCsv(problem_.graph, *shown_->schedule));
     } catch (const std::exception& e) {
@@ -942,9 +944,10 @@ bool ExplorerWindow::exportPareto(const QString& path, QString* error) {
 }
 
 bool ExplorerWindow::exportAll(const QString& directory, QString* error, QString* leftOut) {
-    const bool schedule = shown_.has_value(), sweep = sweepRows() > 0;
+    QString noSchedule;
+    const bool schedule = scheduleToExport(&noSchedule), sweep = sweepRows() > 0;
     if (!schedule && !sweep) {
-        if (error) *error = tr("nothing to export: no schedule at these budgets, and no sweep on the Pareto tab");
+        if (error) *error = tr("nothing to export: %1, and no sweep on the Pareto tab").arg(noSchedule);
         return false;
     }
     const QDir d(directory);
@@ -967,7 +970,7 @@ bool ExplorerWindow::exportAll(const QString& directory, QString* error, QString
         for (const char* suffix : {"pdf", "svg", "png", "csv"})
             if (!exportPareto(d.filePath(sweepBase + "-pareto." + suffix), error)) return false;
     if (leftOut)
-        *leftOut = !schedule ? tr("no schedule at these budgets, so no heatmap, timeline, summary or schedule")
+        *leftOut = !schedule ? tr("%1, so no heatmap, timeline, summary or schedule").arg(noSchedule)
                    : !sweep  ? tr("no sweep on the Pareto tab, so no Pareto plot")
                              : QString();
     return true;

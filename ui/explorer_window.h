@@ -156,6 +156,9 @@ private:
     void exportWithDialog(const QString& what, bool (ExplorerWindow::*fn)(const QString&, QString*),
                           const QString& filters, ExportSource source = ExportSource::Schedule);
     int sweepRows() const;  // the Pareto tab's points so far
+    // Whether the schedule on screen can be exported: there is one, and it
+    // was solved for the problem and budgets the window shows; else why not.
+    bool scheduleToExport(QString* error) const;
     void writeSettings();
     QString cacheKey() const;
     double relativeGap() const;  // the gap box, as a fraction
@@ -204,6 +207,7 @@ private:
     std::int64_t min_budget_ = 0;
     Budgets budgets_;
     std::optional<SolveResult> shown_;
+    QString shownKey_;  // cacheKey() of the problem shown_ was solved for
     std::optional<SolveStatus> lastStatus_;
     quint64 pendingId_ = 0;
     bool loading_ = false;

@@ -636,6 +636,11 @@ void TestViews::windowSolvesUndoesAndExports() {
     // Another runtime budget is another set of files, not the same names
     // written over.
     w.setBudgets(Budgets{w.budgets().ram_budget_bytes, w.budgets().runtime_budget_factor + 0.5});
+    // Until its solve answers, the schedule on screen is the last budgets':
+    // not exported under these (its JSON claimed budgets it was not solved for).
+    QVERIFY(!w.exportHeatmap(dir2.filePath("early.pdf"), &err));
+    QVERIFY2(err.contains("before the last change"), qPrintable(err));
+    QVERIFY(!QFileInfo::exists(dir2.filePath("early.pdf")));
     QVERIFY(settled.wait(30000));
     QVERIFY2(w.exportAll(dir2.path(), &err), qPrintable(err));
     QCOMPARE(QDir(dir2.path()).entryList(QDir::Files).size(), 15 + 11);
