@@ -194,6 +194,7 @@ void MemoryTimelineView::clear() {
     pageOut_->data()->clear();
     cursor_->setVisible(false);
     nodeNames_.clear();
+    tooltipSchedule_ = Schedule();
     trace_.clear();
     plainTrace_.clear();
     pageInBytes_.clear();
@@ -231,7 +232,7 @@ void MemoryTimelineView::setData(const Graph& g, const Schedule& s, const Replay
     pageOut_->setVisible(paging);
     plot_->yAxis2->setVisible(paging);
     fillLegend(true, paging);
-    keepForToolTip(g, report.ram_trace, plain.ram_trace);
+    keepForToolTip(g, s, report.ram_trace, plain.ram_trace);
     pageInBytes_ = ts.pageInBytes;
     pageOutBytes_ = ts.pageOutBytes;
     hasData_ = true;
@@ -244,13 +245,14 @@ void MemoryTimelineView::setData(const Graph& g, const Schedule& s, const Replay
 void MemoryTimelineView::showPlainOnly(const Graph& g, const ReplayReport& plain, std::int64_t ramBudgetBytes) {
     clear();
     if (plain.ram_trace.empty()) return;
-    const TimelineSeries ps = timelineSeries(g, plainSchedule(g), plain);
+    const Schedule plainRun = plainSchedule(g);
+    const TimelineSeries ps = timelineSeries(g, plainRun, plain);
     setRamScale(ramAxisTopBytes(0, peakOf(ps), static_cast<double>(ramBudgetBytes)));
     namePlainCurve(peakOf(ps));
     stages_ = static_cast<int>(plain.ram_trace.size());
     plain_->setData(toQ(ps.x), scaled(ps.ram, unit_), true);
     fillLegend(false, false);
-    keepForToolTip(g, {}, plain.ram_trace);
+    keepForToolTip(g, plainRun, {}, plain.ram_trace);
     drawn_ = true;
     setBudget(ramBudgetBytes);
     rescale();
@@ -343,8 +345,10 @@ void MemoryTimelineView::setCurrentOp(int stage, int op) {
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
-void MemoryTimelineView::keepForToolTip(const Graph& g, std::vector<std::vector<std::int64_t>> trace,
+void MemoryTimelineView::keepForToolTip(const Graph& g, const Schedule& s,
+                                        std::vector<std::vector<std::int64_t>> trace,
                                         std::vector<std::vector<std::int64_t>> plain) {
+    tooltipSchedule_ = s;
     nodeNames_.clear();
     for (int i = 0; i < g.size(); ++i) nodeNames_.push_back(g.node(i).name);
     trace_ = std::move(trace);
@@ -364,8 +368,17 @@ QString MemoryTimelineView::toolTipAt(const QPointF& pixel) const {
                    ? QString::fromStdString(formatBytes(trace[t][k]))
                    : QString();
     };
-    const QString name = k < static_cast<int>(nodeNames_.size()) ? QString::fromStdString(nodeNames_[k]) : QString();
-    QString text = tr("<b>Stage %1</b>, op %2 of %3 (%4)").arg(t).arg(k + 1).arg(t + 1).arg(name.toHtmlEscaped());
+    const auto nameOf = [this](int i) {
+        return i < static_cast<int>(nodeNames_.size()) ? QString::fromStdString(nodeNames_[i]).toHtmlEscaped()
+                                                       : QString::number(i);
+    };
+    // Op k of a stage is node k's slot, run or not: most slots of a late
+    // stage run nothing, and naming their node alone read as if it ran.
+    const bool runs = t < tooltipSchedule_.size() && tooltipSchedule_.R(t, k);
+    const QString op = k == t    ? tr("computes %1 for the first time").arg(nameOf(k))
+                       : runs    ? tr("recomputes %1").arg(nameOf(k))
+                                 : tr("%1's slot, not run in this stage").arg(nameOf(k));
+    QString text = tr("<b>Stage %1</b>, op %2 of %3: %4").arg(t).arg(k + 1).arg(t + 1).arg(op);
     const QString mine = bytesAt(trace_), plain = bytesAt(plainTrace_);
     if (!mine.isEmpty()) text += tr("<br>RAM in use after it: %1").arg(mine);
     if (!plain.isEmpty()) text += tr("<br>the plain pass: %1").arg(plain);

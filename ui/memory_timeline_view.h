@@ -95,7 +95,7 @@ private:
     void fillLegend(bool schedule, bool paging);
     void namePlainCurve(double peak_bytes);
     void setRamScale(double maxBytes);
-    void keepForToolTip(const Graph& g, std::vector<std::vector<std::int64_t>> trace,
+    void keepForToolTip(const Graph& g, const Schedule& s, std::vector<std::vector<std::int64_t>> trace,
                         std::vector<std::vector<std::int64_t>> plain);
 
     QCustomPlot* plot_ = nullptr;
@@ -115,6 +115,7 @@ private:
     bool settingRange_ = false;
     // For the tooltip: what the curves were drawn from.
     std::vector<std::string> nodeNames_;
+    Schedule tooltipSchedule_;  // which slot runs (its R)
     std::vector<std::vector<std::int64_t>> trace_, plainTrace_;  // empty: not drawn
     std::vector<double> pageInBytes_, pageOutBytes_;              // per stage
 };

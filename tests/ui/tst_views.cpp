@@ -188,17 +188,23 @@ void TestViews::timelineHoverReadsTheCurves() {
     const auto bytes = [](std::int64_t b) { return QString::fromStdString(formatBytes(b)); };
     // Stage 4 (grad b) pages node a (2,000 B) back in; its second op is a's.
     const QString at41 = view.toolTipAt(pixelAt(4, 1));
-    QCOMPARE(at41, QStringLiteral("<b>Stage 4</b>, op 2 of 5 (a)<br>RAM in use after it: %1<br>the plain pass: %2"
-                                  "<br>RAM budget: 20.0 KB<br>this stage pages in 2.00 KB and out 0 B")
+    // Op k is node k's slot: it says whether the node runs there (naming it
+    // alone read as if it ran).
+    QCOMPARE(at41, QStringLiteral("<b>Stage 4</b>, op 2 of 5: a's slot, not run in this stage<br>RAM in use after "
+                                  "it: %1<br>the plain pass: %2<br>RAM budget: 20.0 KB<br>this stage pages in "
+                                  "2.00 KB and out 0 B")
                        .arg(bytes(r.ram_trace[4][1]), bytes(plain.ram_trace[4][1])));
-    QVERIFY(view.toolTipAt(pixelAt(0, 0)).startsWith(QStringLiteral("<b>Stage 0</b>, op 1 of 1 (input)")));
+    QVERIFY(view.toolTipAt(pixelAt(0, 0))
+                .startsWith(QStringLiteral("<b>Stage 0</b>, op 1 of 1: computes input for the first time<br>")));
+    QVERIFY(view.toolTipAt(pixelAt(5, 0)).startsWith(QStringLiteral("<b>Stage 5</b>, op 1 of 6: recomputes input<br>")));
     QVERIFY(!view.toolTipAt(pixelAt(3, 3)).contains("pages"));  // stage 3 pages nothing
     QCOMPARE(view.toolTipAt(QPointF(1, 1)), view.plot()->toolTip());  // outside the plot area
     // Without a schedule, the plain pass alone.
     view.showPlainOnly(g, plain, 3000);
     view.plot()->replot();
     QCOMPARE(view.toolTipAt(pixelAt(5, 5)),
-             QStringLiteral("<b>Stage 5</b>, op 6 of 6 (grad a)<br>the plain pass: %1<br>RAM budget: 3.00 KB")
+             QStringLiteral("<b>Stage 5</b>, op 6 of 6: computes grad a for the first time<br>the plain pass: %1<br>"
+                            "RAM budget: 3.00 KB")
                  .arg(bytes(plain.ram_trace[5][5])));
 }
 
