@@ -149,6 +149,7 @@ int runSweepCommand(const SweepArgs& a) {
                 line << e;
             }
             if (r.from_cache) line << " (cached)";
+            else if (r.from_earlier_point) line << " (the same problem as an earlier point)";
             line << ", elapsed " << formatDuration(p.elapsed_s) << ", left " << (p.eta_is_limit ? "at most " : "~")
                  << formatDuration(p.eta_s);
             if (tty) std::fprintf(stderr, "\r\033[K%s", line.str().c_str());
@@ -158,8 +159,9 @@ int runSweepCommand(const SweepArgs& a) {
     interrupt.reset();
     if (tty) std::fprintf(stderr, "\n");
     for (const auto& note : res.notes) std::fprintf(stderr, "note: %s\n", note.c_str());
-    std::fprintf(stderr, "%d of %d points in %s (%s)%s\n", res.done, res.total, formatDuration(res.elapsed_s).c_str(),
-                 reusedPointsText(res).c_str(), res.cancelled ? ", cancelled" : "");
+    const std::string reused = reusedPointsText(res);
+    std::fprintf(stderr, "%d of %d points in %s%s%s\n", res.done, res.total, formatDuration(res.elapsed_s).c_str(),
+                 reused.empty() ? "" : (" (" + reused + ")").c_str(), res.cancelled ? ", cancelled" : "");
 
     if (!a.csv.empty()) {
         std::string err;

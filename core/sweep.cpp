@@ -146,6 +146,7 @@ std::optional<SweepRow> SweepCache::find(const std::string& key, double time_lim
 void SweepCache::store(const std::string& key, const SweepRow& row, double time_limit_s) {
     SweepRow r = row;
     r.from_cache = false;
+    r.from_earlier_point = false;
     {
         std::lock_guard lock(mutex_);
         memory_[key] = Entry{r, time_limit_s};
@@ -168,9 +169,10 @@ std::size_t SweepCache::size() const {
 }
 
 std::string reusedPointsText(const SweepResult& result) {
-    std::string text = std::to_string(result.cache_hits) + " from the cache";
+    std::string text;
+    if (result.cache_hits > 0) text = std::to_string(result.cache_hits) + " from the cache";
     if (result.shared_hits > 0)
-        text += "; " + std::to_string(result.shared_hits) +
+        text += (text.empty() ? "" : "; ") + std::to_string(result.shared_hits) +
                 " the same problem as an earlier point (the same usable RAM)";
     return text;
 }
@@ -475,8 +477,9 @@ SweepResult runSweep(const SweepConfig& config, const SweepProgressCallback& pro
             // Stored for this problem, perhaps at another budget of the same
             // effective budget (problem_key.h): the row is this point's.
             row.ram_budget_bytes = p.ram_budget_bytes;
-            row.from_cache = true;
-            ++(solved_here.count(key) ? result.shared_hits : result.cache_hits);
+            row.from_earlier_point = solved_here.count(key) > 0;
+            row.from_cache = !row.from_earlier_point;
+            ++(row.from_earlier_point ? result.shared_hits : result.cache_hits);
         } else {
             SolverOptions solver = config.solver;
             if (milp) {

@@ -55,7 +55,8 @@ struct SweepRow {
     // Not in the CSV.
     double best_bound_j = 0;
     double solve_time_s = 0;
-    bool from_cache = false;
+    bool from_cache = false;          // read from the cache, solved by an earlier run
+    bool from_earlier_point = false;  // the same problem (usable RAM) as an earlier point of this run
     // The schedule behind the row (MILP strategies, when solved rather than
     // read from the cache): the next points of the sweep start from it.
     std::shared_ptr<const Schedule> schedule;
@@ -141,9 +142,9 @@ private:
 };
 
 // What a sweep did not solve itself, for its closing line: "3 from the
-// cache", and where some points were another point's problem, "; 48 the
-// same problem as an earlier point (the same usable RAM)". A bare count read
-// as cached where the cache was off.
+// cache", "48 the same problem as an earlier point (the same usable RAM)",
+// both joined by "; ", or empty where it solved every point. A bare count
+// read as cached where the cache was off.
 std::string reusedPointsText(const SweepResult& result);
 
 // The cache key of one point: a 64-bit FNV-1a hash (hex) of the graph's costs

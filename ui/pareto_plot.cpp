@@ -464,6 +464,8 @@ QString pointText(const SweepRow& r, SweepAxis axis) {
                     .arg(axis == SweepAxis::RamBudget ? qs(formatBytes(std::stoll(r.schedule_from_budget)))
                                                       : qs(r.schedule_from_budget) + QLatin1Char('x'));
     if (r.from_cache) text += QObject::tr("<br>from the solve cache");
+    else if (r.from_earlier_point)
+        text += QObject::tr("<br>the same problem as an earlier point of this sweep (the same usable RAM)");
     return text;
 }
 
@@ -618,11 +620,12 @@ ParetoPlot::ParetoPlot(QWidget* parent) : QWidget(parent) {
         // strategy: the count of solves alone read as a mistake (96).
         const auto budgets = r.axis == SweepAxis::RamBudget ? r.ram_budgets.size() : r.runtime_factors.size();
         QString done = r.cancelled ? tr("cancelled after %1 of %2 points").arg(r.done).arg(r.total)
-                                   : tr("%1 budgets \u00d7 %2 strategies: %3 points (%4)")
+                                   : tr("%1 budgets \u00d7 %2 strategies: %3 points")
                                          .arg(budgets)
                                          .arg(r.strategies.size())
-                                         .arg(r.done)
-                                         .arg(QString::fromStdString(reusedPointsText(r)));
+                                         .arg(r.done);
+        if (const std::string reused = reusedPointsText(r); !reused.empty() && !r.cancelled)
+            done += QStringLiteral(" (%1)").arg(QString::fromStdString(reused));
         // The sweep's notes (a strategy left out, a point given a tighter
         // point's schedule): counted in the line, read in its tooltip or,
         // from the keyboard too, through its link (a tooltip alone was out

@@ -700,8 +700,11 @@ private slots:
         QCOMPARE(within.cache_hits, 0);
         QCOMPARE(within.shared_hits, 2 * 2);
         QCOMPARE(reusedPointsText(within),
-                 std::string("0 from the cache; 4 the same problem as an earlier point (the same usable RAM)"));
-        QCOMPARE(reusedPointsText(first), std::string("0 from the cache"));
+                 std::string("4 the same problem as an earlier point (the same usable RAM)"));
+        QCOMPARE(std::count_if(within.rows.begin(), within.rows.end(),
+                               [](const SweepRow& r) { return r.from_earlier_point && !r.from_cache; }),
+                 4);
+        QCOMPARE(reusedPointsText(first), std::string());
     }
 
     void sweep_revolveLeftOutWithoutCheckpoints() {

@@ -612,10 +612,10 @@ void TestViews::windowSolvesUndoesAndExports() {
     QVERIFY(swept.wait(30000));
     QCOMPARE(static_cast<int>(pareto->result().rows.size()), 12);
     // The line under the plot counts budgets and strategies, not only solves
-    // ("12 points (0 from the cache)" for 4 points asked for).
+    // ("12 points" for 4 points asked for).
     QStringList lines;
     for (QLabel* l : pareto->findChildren<QLabel*>()) lines << l->text();
-    QVERIFY2(lines.filter(QString::fromUtf8("4 budgets \u00d7 3 strategies: 12 points (")).size() == 1,
+    QVERIFY2(lines.filter(QString::fromUtf8("4 budgets \u00d7 3 strategies: 12 points")).size() == 1,
              qPrintable(lines.join(" | ")));
     QTemporaryDir dir2;
     QVERIFY2(w.exportAll(dir2.path(), &err), qPrintable(err));
