@@ -400,9 +400,10 @@ SweepResult runSweep(const SweepConfig& config, const SweepProgressCallback& pro
         for (int i = 0; i < n; ++i) {
             double f = n == 1 ? config.runtime_max
                               : config.runtime_min + (config.runtime_max - config.runtime_min) * i / (n - 1);
-            // To nine decimals: 1.4, not 1.4000000000000001, in the CSV and the
-            // progress (no budget is finer than that).
-            f = std::round(f * 1e9) / 1e9;
+            // To nine decimals by default: 1.4, not 1.4000000000000001, in the
+            // CSV and the progress (no budget is finer than that).
+            const double scale = std::pow(10.0, config.runtime_decimals);
+            f = std::round(f * scale) / scale;
             result.runtime_factors.push_back(f);
             Problem p = base;
             p.runtime_budget_factor = f;

@@ -76,6 +76,10 @@ struct SweepConfig {
     std::int64_t ram_max_bytes = 0;
     double runtime_min = 1.0;
     double runtime_max = 2.0;
+    // The runtime factors' decimals: the explorer's box holds four, and a
+    // point clicked there must be the budget the box shows (1.090909091x
+    // showed as 1.0909).
+    int runtime_decimals = 9;
     SolverOptions solver;      // per point (time_limit_s is per point)
     std::string cache_dir;     // empty: no on-disk cache
 };

@@ -770,6 +770,7 @@ void ExplorerWindow::runParetoSweep() {
     cfg.points = sweepPoints_->value();
     cfg.runtime_min = 1.0;
     cfg.runtime_max = kSweepRuntimeMax;
+    cfg.runtime_decimals = ExplorerRanges::kRuntimeFactorDecimals;
     cfg.solver.time_limit_s = std::min(timeLimit_->value(), kSweepPointLimitS);
     cfg.solver.relative_gap = relativeGap();
     pareto_->clear();

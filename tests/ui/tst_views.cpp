@@ -1005,7 +1005,7 @@ void TestViews::paretoTabSweepsTheRuntimeBudget() {
     QVERIFY2(w.initialize(o, &err), qPrintable(err));
     QTRY_VERIFY_WITH_TIMEOUT(settled.count() > 0, 30000);
     w.findChild<QComboBox*>(QStringLiteral("sweepAxis"))->setCurrentIndex(1);
-    w.findChild<QSpinBox*>(QStringLiteral("sweepPoints"))->setValue(3);
+    w.findChild<QSpinBox*>(QStringLiteral("sweepPoints"))->setValue(12);
     QSignalSpy swept(&w, &ExplorerWindow::sweepSettled);
     w.runParetoSweep();
     QTRY_VERIFY_WITH_TIMEOUT(swept.count() > 0, 120000);
@@ -1013,15 +1013,21 @@ void TestViews::paretoTabSweepsTheRuntimeBudget() {
     const SweepResult& r = pareto->result();
     QCOMPARE(r.axis, SweepAxis::RuntimeFactor);
     QCOMPARE(r.fixed_ram_budget_bytes, w.budgets().ram_budget_bytes);
-    QCOMPARE(r.runtime_factors, (std::vector<double>{1.0, 1.5, 2.0}));
+    // 1.0 to 2.0x in the runtime box's four decimals: a clicked point is the
+    // budget the box shows (1.090909091x showed as 1.0909).
+    QCOMPARE(r.runtime_factors.size(), std::size_t(12));
+    QCOMPARE(r.runtime_factors.front(), 1.0);
+    QCOMPARE(r.runtime_factors[1], 1.0909);
+    QCOMPARE(r.runtime_factors.back(), 2.0);
     for (const SweepRow& row : r.rows) QCOMPARE(row.ram_budget_bytes, w.budgets().ram_budget_bytes);
     const std::vector<SweepRow> poet = sweepCurve(r, "poet");
-    QCOMPARE(poet.size(), std::size_t(3));
-    QVERIFY(poet[2].hasSchedule());
+    QCOMPARE(poet.size(), std::size_t(12));
+    QVERIFY(poet[1].hasSchedule());
     QSignalSpy activated(pareto, &ParetoPlot::pointActivated);
-    const_cast<ParetoPlot*>(pareto)->activatePoint(QStringLiteral("poet"), 2);
+    const_cast<ParetoPlot*>(pareto)->activatePoint(QStringLiteral("poet"), 1);
     QCOMPARE(activated.count(), 1);
-    QCOMPARE(w.budgets().runtime_budget_factor, 2.0);
+    QCOMPARE(w.budgets().runtime_budget_factor, 1.0909);
+    QCOMPARE(w.runtimeControl()->value(), 1.0909);
 }
 
 // Every recomputed cell read "recomput…" (the column left out the view's
