@@ -277,6 +277,14 @@ void ExplorerWindow::buildUi() {
     cellsWhyEmpty_ = new QLabel(cellPages_);
     cellsWhyEmpty_->setAlignment(Qt::AlignCenter);
     cellsWhyEmpty_->setWordWrap(true);
+    // With the status line's link ("Use 262,144 B"), working: its words
+    // alone read as an instruction nothing carried out.
+    cellsWhyEmpty_->setTextFormat(Qt::RichText);
+    cellsWhyEmpty_->setTextInteractionFlags(Qt::LinksAccessibleByMouse | Qt::LinksAccessibleByKeyboard);
+    connect(cellsWhyEmpty_, &QLabel::linkActivated, this, [this](const QString& link) {
+        if (link.startsWith(QLatin1String("budget:")))
+            setBudgets(Budgets{link.mid(7).toLongLong(), budgets_.runtime_budget_factor});
+    });
     cellPages_->addWidget(cellTable_);
     cellPages_->addWidget(cellsWhyEmpty_);
     tabs_->addTab(cellPages_, tr("Cells"));
@@ -826,7 +834,7 @@ void ExplorerWindow::clearViews(const QString& why) {
     summary_->setTitle(QString());
     teaching_->clear();
     cellModel_->clear();
-    cellsWhyEmpty_->setText(plain);
+    cellsWhyEmpty_->setText(why);
     cellPages_->setCurrentWidget(cellsWhyEmpty_);
 }
 

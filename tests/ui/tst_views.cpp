@@ -1043,6 +1043,13 @@ void TestViews::cellsTabFitsItsWordsAndSaysWhyEmpty() {
     QVERIFY(pages && table);
     auto* why = qobject_cast<QLabel*>(pages->currentWidget());
     QVERIFY2(why && why->text().startsWith(QStringLiteral("Infeasible")), why ? qPrintable(why->text()) : "no label");
+    // Its link sets the budget that works, as the status line's does.
+    const QRegularExpressionMatch offered =
+        QRegularExpression(QStringLiteral("href=\"(budget:(\\d+))\"")).match(why->text());
+    QVERIFY2(offered.hasMatch(), qPrintable(why->text()));
+    emit why->linkActivated(offered.captured(1));
+    QCOMPARE(w.budgets().ram_budget_bytes, offered.captured(2).toLongLong());
+    w.undoStack()->undo();
     w.setBudgets(Budgets{w.plainPeakBytes(), 1.0});
     QTRY_VERIFY_WITH_TIMEOUT(pages->currentWidget() == table, 30000);
     w.cellModel()->setSchedule(uitest::tinyGraph(), uitest::tinySchedule());
