@@ -149,6 +149,8 @@ void addSolveCommand(CLI::App& root, int& exit_code)
 {
     auto args = std::make_shared<SolveArgs>();
     CLI::App* cmd = root.add_subcommand("solve", "Find the least-energy schedule for a RAM and a runtime budget");
+    cmd->footer("Exit codes: 0 solved (optimal or feasible), 1 internal error, 2 infeasible (proven), 3 no schedule "
+                "within the time limit, 4 bad input, 5 interrupted (Ctrl-C) before any schedule.");
     addProblemOptions(cmd, args->problem);
     cmd->add_option("--time-limit", args->time_limit_s, "Wall-clock limit in seconds")
         ->capture_default_str()

@@ -1,6 +1,7 @@
 // `poet validate FILE`: replays a written schedule against its own problem.
 #include <algorithm>
 #include <cmath>
+#include <fstream>
 #include <iostream>
 #include <sstream>
 #include <vector>
@@ -71,6 +72,14 @@ void addValidateCommand(CLI::App& root, int& exit_code)
         try {
             s = readScheduleDocument(*file);
         } catch (const std::exception& e) {
+            // The CSV `poet solve --out x.csv` writes holds the matrices only:
+            // "not valid JSON" said nothing of what to give instead.
+            std::string head(13, '\0');
+            std::ifstream in(*file, std::ios::binary);
+            in.read(head.data(), static_cast<std::streamsize>(head.size()));
+            if (head == "matrix,stage,")
+                throw BadInput(*file + ": a schedule's CSV (its matrices, without the problem or budgets); validate "
+                                       "reads the JSON document `poet solve --out x.json` writes");
             throw BadInput(e.what());
         }
         ProblemArgs a;

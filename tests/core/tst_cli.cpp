@@ -118,6 +118,11 @@ private slots:
         QVERIFY(csv.open(QIODevice::ReadOnly));
         QVERIFY(csv.readLine().startsWith("matrix,stage,input,"));
         QVERIFY(csv.readLine().startsWith("R,0,1,0"));
+        // validate reads the JSON document, and says so of the CSV.
+        const Run csvValidated = poet({"validate", csvFile});
+        QCOMPARE(csvValidated.code, 4);
+        QVERIFY2(csvValidated.err.contains("a schedule's CSV") && csvValidated.err.contains("--out x.json"),
+                 qPrintable(csvValidated.err));
 
         // The file's own figures are held against the replay: valid matrices
         // under a false energy or budget are not what the file says.
@@ -840,6 +845,7 @@ private slots:
                  qPrintable(sweepHelp));
         QVERIFY(poet({"validate", "--help"}).out.simplified().contains("6 the schedule is invalid"));
         QVERIFY(solveHelp.out.simplified().contains("2 infeasible (proven)"));
+        QVERIFY(!solveHelp.out.contains("6 schedule rejected"));  // validate's code, not the solve's
         const Run list = poet({"list"});
         QCOMPARE(list.code, 0);
         for (const char* name : {"resnet18_cifar", "vgg16", "bert", "m0", "a72nocache", "jetsontx2"})
