@@ -772,9 +772,19 @@ void ExplorerWindow::solveNow() {
 
 void ExplorerWindow::runParetoSweep() {
     if (pareto_->runner()->isRunning()) return;  // its button is disabled meanwhile
+    const bool runtimeAxis = sweepAxis_->currentIndex() == 1;
+    // Below the RAM lower bound no runtime budget helps: the sweep solved
+    // every point to draw an empty plot.
+    if (runtimeAxis && problem_.ram_budget_bytes < min_budget_) {
+        status_->showMessage(tr("No runtime sweep at a RAM budget of %1: no schedule fits under %2 at any runtime "
+                                "budget. Raise the RAM budget first.")
+                                 .arg(q(formatBytes(problem_.ram_budget_bytes)), q(formatBytes(min_budget_))),
+                             StatusTone::Warning);
+        return;
+    }
     SweepConfig cfg;
     cfg.problem = problem_;  // at the window's budgets: the one not varied stays
-    cfg.axis = sweepAxis_->currentIndex() == 0 ? SweepAxis::RamBudget : SweepAxis::RuntimeFactor;
+    cfg.axis = runtimeAxis ? SweepAxis::RuntimeFactor : SweepAxis::RamBudget;
     cfg.points = sweepPoints_->value();
     cfg.runtime_min = 1.0;
     cfg.runtime_max = kSweepRuntimeMax;
@@ -949,7 +959,18 @@ bool ExplorerWindow::exportPareto(const QString& path, QString* error) {
         if (error) *error = tr("no sweep to export: run one on the Pareto tab");
         return false;
     }
+    // As `poet sweep --plot`: a figure of no point drew empty axes with
+    // made-up units; its points (CSV) are written whatever they hold.
+    if (!sweepHasSchedule() && QFileInfo(path).suffix().compare(QLatin1String("csv"), Qt::CaseInsensitive) != 0) {
+        if (error) *error = tr("no point of the sweep has a schedule, so there is no figure (its CSV has the rows)");
+        return false;
+    }
     return pareto_->exportTo(path, error);
+}
+
+bool ExplorerWindow::sweepHasSchedule() const {
+    const auto& rows = pareto_->result().rows;
+    return std::any_of(rows.begin(), rows.end(), [](const SweepRow& r) { return r.hasSchedule(); });
 }
 
 bool ExplorerWindow::exportAll(const QString& directory, QString* error, QString* leftOut) {
@@ -977,11 +998,16 @@ bool ExplorerWindow::exportAll(const QString& directory, QString* error, QString
     const QString sweepBase = baseFileName(ExportSource::Sweep);
     if (sweep)
         for (const char* suffix : {"pdf", "svg", "png", "csv"})
-            if (!exportPareto(d.filePath(sweepBase + "-pareto." + suffix), error)) return false;
-    if (leftOut)
-        *leftOut = !schedule ? tr("%1, so no heatmap, timeline, summary or schedule").arg(noSchedule)
-                   : !sweep  ? tr("no sweep on the Pareto tab, so no Pareto plot")
-                             : QString();
+            if ((sweepHasSchedule() || QLatin1String(suffix) == QLatin1String("csv")) &&
+                !exportPareto(d.filePath(sweepBase + "-pareto." + suffix), error))
+                return false;
+    if (leftOut) {
+        QStringList missing;
+        if (!schedule) missing << tr("%1, so no heatmap, timeline, summary or schedule").arg(noSchedule);
+        if (!sweep) missing << tr("no sweep on the Pareto tab, so no Pareto plot");
+        else if (!sweepHasSchedule()) missing << tr("no point of the sweep has a schedule, so only its CSV");
+        *leftOut = missing.join(QStringLiteral("; "));
+    }
     return true;
 }
 

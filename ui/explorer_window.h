@@ -156,6 +156,7 @@ private:
     void exportWithDialog(const QString& what, bool (ExplorerWindow::*fn)(const QString&, QString*),
                           const QString& filters, ExportSource source = ExportSource::Schedule);
     int sweepRows() const;  // the Pareto tab's points so far
+    bool sweepHasSchedule() const;  // some point of the Pareto tab's sweep has one
     // Whether the schedule on screen can be exported: there is one, and it
     // was solved for the problem and budgets the window shows; else why not.
     bool scheduleToExport(QString* error) const;

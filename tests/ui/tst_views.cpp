@@ -1028,6 +1028,22 @@ void TestViews::paretoTabSweepsTheRuntimeBudget() {
     QCOMPARE(activated.count(), 1);
     QCOMPARE(w.budgets().runtime_budget_factor, 1.0909);
     QCOMPARE(w.runtimeControl()->value(), 1.0909);
+
+    // Below the RAM lower bound no runtime budget helps: no sweep of 12
+    // empty points, but a word of why.
+    w.setBudgets(Budgets{w.minimumBudgetBytes() - 1, 1.5});
+    w.runParetoSweep();
+    QVERIFY(!pareto->runner()->isRunning());
+    QVERIFY2(w.statusLine()->text().startsWith("No runtime sweep at a RAM budget of"),
+             qPrintable(w.statusLine()->text()));
+    // A sweep whose points have no schedule exports its rows, not an empty figure.
+    SweepResult none = pareto->result();
+    for (SweepRow& row : none.rows) row.status = SolveStatus::Infeasible;
+    const_cast<ParetoPlot*>(pareto)->setResult(none);
+    QTemporaryDir dir;
+    QVERIFY(!w.exportPareto(dir.filePath("p.pdf"), &err));
+    QVERIFY2(err.startsWith("no point of the sweep has a schedule"), qPrintable(err));
+    QVERIFY(w.exportPareto(dir.filePath("p.csv"), &err));
 }
 
 // Every recomputed cell read "recomput…" (the column left out the view's
