@@ -443,30 +443,36 @@ bool exportWith(const SweepResult& result, const QString& path, QString* error) 
 
 QString qs(const std::string& s) { return QString::fromStdString(s); }
 
-// A drawn point's figures for its tooltip: what the axes cannot be read to.
-QString pointText(const SweepRow& r, SweepAxis axis) {
+// A drawn point's words for its tooltip, what the axes cannot be read to:
+// its energy and how it was proven (`how`), and the rest of its figures.
+struct PointWords {
+    QString head;     // "8.0000 J, best found, gap 5 %"
+    QString figures;  // budgets, peak, runtime, the energy's parts, where it came from
+};
+
+PointWords pointWords(const SweepRow& r, SweepAxis axis) {
     QString how;
     if (!isMilpStrategy(r.strategy)) how = QObject::tr("the algorithm's schedule");
     else if (r.status == SolveStatus::Optimal)
         how = r.gap >= 5e-5 ? QObject::tr("proven optimal within %1").arg(qs(formatGapPercent(r.gap)))
                             : QObject::tr("proven optimal");
     else how = QObject::tr("best found, gap %1").arg(qs(formatGapPercent(r.gap)));
-    QString text = QObject::tr("<b>%1</b>: %2, %3<br>RAM budget %4 (%5), runtime budget %6<br>"
-                               "peak RAM %7, runtime %8; compute %9, paging %10")
-                       .arg(labelFor(r.strategy), qs(formatEnergy(r.total_energy_j)), how,
-                            qs(formatBytes(r.ram_budget_bytes)), qs(formatBytesExact(r.ram_budget_bytes)),
-                            qs(formatFactor(r.runtime_budget_factor)), qs(formatBytes(r.peak_ram_bytes)),
-                            qs(formatSeconds(r.runtime_s)), qs(formatEnergyLike(r.compute_energy_j, r.total_energy_j)))
-                       .arg(qs(formatEnergyLike(r.paging_energy_j, r.total_energy_j)));
+    QString figures = QObject::tr("RAM budget %1 (%2), runtime budget %3<br>peak RAM %4, runtime %5; compute %6, "
+                                  "paging %7")
+                          .arg(qs(formatBytes(r.ram_budget_bytes)), qs(formatBytesExact(r.ram_budget_bytes)),
+                               qs(formatFactor(r.runtime_budget_factor)), qs(formatBytes(r.peak_ram_bytes)),
+                               qs(formatSeconds(r.runtime_s)),
+                               qs(formatEnergyLike(r.compute_energy_j, r.total_energy_j)),
+                               qs(formatEnergyLike(r.paging_energy_j, r.total_energy_j)));
     if (!r.schedule_from_budget.empty())
-        text += QObject::tr("<br>the schedule of the tighter point at %1, which fits here too (this point's own "
-                            "solve ended worse)")
-                    .arg(axis == SweepAxis::RamBudget ? qs(formatBytes(std::stoll(r.schedule_from_budget)))
-                                                      : qs(r.schedule_from_budget) + QLatin1Char('x'));
-    if (r.from_cache) text += QObject::tr("<br>from the solve cache");
+        figures += QObject::tr("<br>the schedule of the tighter point at %1, which fits here too (this point's own "
+                               "solve ended worse)")
+                       .arg(axis == SweepAxis::RamBudget ? qs(formatBytes(std::stoll(r.schedule_from_budget)))
+                                                         : qs(r.schedule_from_budget) + QLatin1Char('x'));
+    if (r.from_cache) figures += QObject::tr("<br>from the solve cache");
     else if (r.from_earlier_point)
-        text += QObject::tr("<br>the same problem as an earlier point of this sweep (the same usable RAM)");
-    return text;
+        figures += QObject::tr("<br>the same problem as an earlier point of this sweep (the same usable RAM)");
+    return {QObject::tr("%1, %2").arg(qs(formatEnergy(r.total_energy_j)), how), figures};
 }
 
 }  // namespace
@@ -851,7 +857,11 @@ QString ParetoPlot::currentBudgetText() const {
 
 QString ParetoPlot::toolTipAt(const QPointF& pixel) const {
     const double reach = kScreen.marker_size / 2 + 3;  // a marker, and a little for the hand
-    QStringList parts;
+    // The points under the mouse, those with the same figures together: at
+    // a plain pass's peak six curves coincide, and six blocks of the same
+    // figures ran to 25 lines. Within a group, one line per energy and way
+    // of proof names its curves.
+    std::vector<std::pair<QString, std::vector<std::pair<QString, QStringList>>>> groups;  // figures, heads
     for (const auto& s : result_.strategies) {
         const QString strategy = QString::fromStdString(s);
         const std::vector<SweepRow> curve = sweepCurve(result_, s);
@@ -859,8 +869,23 @@ QString ParetoPlot::toolTipAt(const QPointF& pixel) const {
         // marker and the hollow one over it).
         for (const int i : drawnIndices(strategy)) {
             const QPointF at = pointPosition(strategy, i);
-            if (std::hypot(at.x() - pixel.x(), at.y() - pixel.y()) <= reach) parts << pointText(curve[i], result_.axis);
+            if (std::hypot(at.x() - pixel.x(), at.y() - pixel.y()) > reach) continue;
+            const PointWords words = pointWords(curve[i], result_.axis);
+            auto group = std::find_if(groups.begin(), groups.end(),
+                                      [&](const auto& g) { return g.first == words.figures; });
+            if (group == groups.end()) group = groups.insert(groups.end(), {words.figures, {}});
+            auto head = std::find_if(group->second.begin(), group->second.end(),
+                                     [&](const auto& h) { return h.first == words.head; });
+            if (head == group->second.end()) head = group->second.insert(group->second.end(), {words.head, {}});
+            head->second << labelFor(s);
         }
+    }
+    QStringList parts;
+    for (const auto& [figures, heads] : groups) {
+        QStringList lines;
+        for (const auto& [head, names] : heads)
+            lines << QStringLiteral("<b>%1</b>: %2").arg(names.join(QStringLiteral(", ")), head);
+        parts << lines.join(QStringLiteral("<br>")) + QStringLiteral("<br>") + figures;
     }
     if (parts.isEmpty()) {
         // The dashed line, otherwise unexplained.
