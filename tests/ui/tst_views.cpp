@@ -196,7 +196,8 @@ void TestViews::timelineHoverReadsTheCurves() {
                        .arg(bytes(r.ram_trace[4][1]), bytes(plain.ram_trace[4][1])));
     QVERIFY(view.toolTipAt(pixelAt(0, 0))
                 .startsWith(QStringLiteral("<b>Stage 0</b>, op 1 of 1: computes input for the first time<br>")));
-    QVERIFY(view.toolTipAt(pixelAt(5, 0)).startsWith(QStringLiteral("<b>Stage 5</b>, op 1 of 6: recomputes input<br>")));
+    QVERIFY(view.toolTipAt(pixelAt(5, 0))
+                .startsWith(QStringLiteral("<b>Stage 5</b>, op 1 of 6: recomputes input<br>")));
     QVERIFY(!view.toolTipAt(pixelAt(3, 3)).contains("pages"));  // stage 3 pages nothing
     QCOMPARE(view.toolTipAt(QPointF(1, 1)), view.plot()->toolTip());  // outside the plot area
     // Without a schedule, the plain pass alone.
