@@ -994,17 +994,10 @@ void TestViews::tabAndSweepPointsAreRemembered() {
 // The Pareto tab varies the runtime budget too, at the window's RAM budget,
 // from 1.0x to 2.0x; a click on a point sets both budgets.
 void TestViews::paretoTabSweepsTheRuntimeBudget() {
-    ExplorerOptions o;
-    o.use_settings = false;
-    o.model = QStringLiteral("linear");
-    o.platform = QStringLiteral("m4");
-    o.ram_budget = QStringLiteral("60%");
-    o.time_limit_s = 2;
     ExplorerWindow w;
     QSignalSpy settled(&w, &ExplorerWindow::solveSettled);
+    QVERIFY(openAndSettle(w, settled, {.model = "linear", .platform = "m4", .ram_budget = "60%", .time_limit_s = 2}));
     QString err;
-    QVERIFY2(w.initialize(o, &err), qPrintable(err));
-    QTRY_VERIFY_WITH_TIMEOUT(settled.count() > 0, 30000);
     w.findChild<QComboBox*>(QStringLiteral("sweepAxis"))->setCurrentIndex(1);
     w.findChild<QSpinBox*>(QStringLiteral("sweepPoints"))->setValue(12);
     QSignalSpy swept(&w, &ExplorerWindow::sweepSettled);
@@ -1089,18 +1082,11 @@ void TestViews::cellsTabFitsItsWordsAndSaysWhyEmpty() {
 // back when it ended, its points opening the new problem. And a second Run
 // sweep meanwhile cleared the plot and was dropped without a word.
 void TestViews::aSweepClearedWhileItRunsStaysCleared() {
-    ExplorerOptions o;
-    o.use_settings = false;
-    o.model = QStringLiteral("resnet18_cifar");
-    o.platform = QStringLiteral("m4");
-    o.ram_budget = QStringLiteral("40%");
-    o.runtime_budget = 1.5;
-    o.time_limit_s = 1;
     ExplorerWindow w;
     QSignalSpy settled(&w, &ExplorerWindow::solveSettled);
-    QString err;
-    QVERIFY2(w.initialize(o, &err), qPrintable(err));
-    QTRY_VERIFY_WITH_TIMEOUT(settled.count() > 0, 30000);
+    QVERIFY(openAndSettle(w, settled,
+                          {.model = "resnet18_cifar", .platform = "m4", .ram_budget = "40%", .runtime_budget = 1.5,
+                           .time_limit_s = 1}));
     auto* pareto = w.findChild<ParetoPlot*>();
     auto* run = w.findChild<QPushButton*>(QStringLiteral("runSweep"));
     QVERIFY(pareto && run);
