@@ -160,8 +160,9 @@ int runSweepCommand(const SweepArgs& a) {
     if (tty) std::fprintf(stderr, "\n");
     for (const auto& note : res.notes) std::fprintf(stderr, "note: %s\n", note.c_str());
     const std::string reused = reusedPointsText(res);
+    const std::string reusedNote = reused.empty() ? "" : " (" + reused + ")";
     std::fprintf(stderr, "%d of %d points in %s%s%s\n", res.done, res.total, formatDuration(res.elapsed_s).c_str(),
-                 reused.empty() ? "" : (" (" + reused + ")").c_str(), res.cancelled ? ", cancelled" : "");
+                 reusedNote.c_str(), res.cancelled ? ", cancelled" : "");
 
     if (!a.csv.empty()) {
         std::string err;

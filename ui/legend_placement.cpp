@@ -81,13 +81,6 @@ QRectF legendRectAt(const QRect& within, QSize legend, Qt::Alignment corner)
     return QRectF(x, y, legend.width(), legend.height());
 }
 
-// Lays the legend's items out in `columns` columns, each read down.
-void setLegendColumns(QCPLegend* legend, int columns)
-{
-    legend->setWrap(columns > 1 ? (legend->itemCount() + columns - 1) / columns : 0);  // rows per column
-    legend->setFillOrder(QCPLayoutGrid::foRowsFirst, true);
-}
-
 // The plot layout's row that holds the axis rect.
 int axisRectRow(QCustomPlot* plot)
 {
@@ -144,7 +137,8 @@ void takeLegendBackIntoPlot(QCustomPlot* plot)
     plot->plotLayout()->simplify();
     plot->plotLayout()->setRowSpacing(5);  // QCustomPlot's own
     plot->axisRect()->setAutoMargins(QCP::msAll);
-    setLegendColumns(legend, 1);
+    legend->setWrap(0);  // one column
+    legend->setFillOrder(QCPLayoutGrid::foRowsFirst, true);
     plot->axisRect()->insetLayout()->addElement(legend, Qt::AlignTop | Qt::AlignRight);
 }
 
