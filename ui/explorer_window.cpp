@@ -153,6 +153,7 @@ void ExplorerWindow::buildUi() {
     paging_->setToolTip(tr("Paging: write a layer's output to flash (secondary storage) and read it back just "
                            "before it is needed again. Saves RAM, costs energy for the flash traffic."));
     remat_ = new QCheckBox(tr("Rematerial&ization"), problemBox);  // Alt+R is the RAM budget
+    remat_->setObjectName(QStringLiteral("rematSwitch"));
     remat_->setToolTip(tr("Rematerialization (recomputation): free a layer's output early and compute it again "
                           "when a later layer needs it. Saves RAM, costs compute energy and time."));
     timeLimit_ = new QDoubleSpinBox(problemBox);
@@ -779,6 +780,14 @@ void ExplorerWindow::runParetoSweep() {
         status_->showMessage(tr("No runtime sweep at a RAM budget of %1: no schedule fits under %2 at any runtime "
                                 "budget. Raise the RAM budget first.")
                                  .arg(q(formatBytes(problem_.ram_budget_bytes)), q(formatBytes(min_budget_))),
+                             StatusTone::Warning);
+        return;
+    }
+    // Paging is not timed: without recomputation every schedule runs one
+    // plain pass's time, and a runtime sweep drew 12 copies of one point.
+    if (runtimeAxis && !problem_.options.remat) {
+        status_->showMessage(tr("No runtime sweep without recomputation: every schedule then runs in one plain "
+                                "pass's time (paging is not timed), so the runtime budget changes nothing."),
                              StatusTone::Warning);
         return;
     }

@@ -1038,6 +1038,14 @@ void TestViews::paretoTabSweepsTheRuntimeBudget() {
     QVERIFY(!w.exportPareto(dir.filePath("p.pdf"), &err));
     QVERIFY2(err.startsWith("no point of the sweep has a schedule"), qPrintable(err));
     QVERIFY(w.exportPareto(dir.filePath("p.csv"), &err));
+    // Without recomputation the runtime budget changes nothing: no sweep of
+    // copies of one point.
+    w.setBudgets(Budgets{w.plainPeakBytes(), 1.5});
+    w.findChild<QCheckBox*>(QStringLiteral("rematSwitch"))->setChecked(false);
+    w.runParetoSweep();
+    QVERIFY(!pareto->runner()->isRunning());
+    QVERIFY2(w.statusLine()->text().startsWith("No runtime sweep without recomputation"),
+             qPrintable(w.statusLine()->text()));
 }
 
 // Every recomputed cell read "recomput…" (the column left out the view's
