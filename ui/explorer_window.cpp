@@ -984,7 +984,7 @@ bool ExplorerWindow::sweepHasSchedule() const {
 
 bool ExplorerWindow::exportAll(const QString& directory, QString* error, QString* leftOut) {
     QString noSchedule;
-    const bool schedule = scheduleToExport(&noSchedule), sweep = sweepRows() > 0;
+    const bool schedule = scheduleToExport(&noSchedule), sweep = sweepRows() > 0, drawable = sweepHasSchedule();
     if (!schedule && !sweep) {
         if (error) *error = tr("nothing to export: %1, and no sweep on the Pareto tab").arg(noSchedule);
         return false;
@@ -1007,14 +1007,14 @@ bool ExplorerWindow::exportAll(const QString& directory, QString* error, QString
     const QString sweepBase = baseFileName(ExportSource::Sweep);
     if (sweep)
         for (const char* suffix : {"pdf", "svg", "png", "csv"})
-            if ((sweepHasSchedule() || QLatin1String(suffix) == QLatin1String("csv")) &&
+            if ((drawable || QLatin1String(suffix) == QLatin1String("csv")) &&
                 !exportPareto(d.filePath(sweepBase + "-pareto." + suffix), error))
                 return false;
     if (leftOut) {
         QStringList missing;
         if (!schedule) missing << tr("%1, so no heatmap, timeline, summary or schedule").arg(noSchedule);
         if (!sweep) missing << tr("no sweep on the Pareto tab, so no Pareto plot");
-        else if (!sweepHasSchedule()) missing << tr("no point of the sweep has a schedule, so only its CSV");
+        else if (!drawable) missing << tr("no point of the sweep has a schedule, so only its CSV");
         *leftOut = missing.join(QStringLiteral("; "));
     }
     return true;

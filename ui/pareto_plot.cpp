@@ -15,6 +15,7 @@
 #include <cmath>
 #include <map>
 #include <optional>
+#include <set>
 #include <qcustomplot.h>
 
 #include "figure_text.h"
@@ -799,11 +800,13 @@ QPointF ParetoPlot::pointPosition(const QString& strategy, int index) const {
 }
 
 std::vector<int> ParetoPlot::drawnIndices(const QString& strategy) const {
-    std::vector<int> out;
-    const int n = static_cast<int>(sweepCurve(result_, strategy.toStdString()).size());
-    for (int i = 0; i < n; ++i)
-        if (pointCoords(strategy, i)) out.push_back(i);
-    return out;
+    std::set<int> drawn;  // a point with a gap is in two graphs (the line's and the hollow markers')
+    for (const auto& d : drawn_) {
+        if (d.strategy != strategy) continue;
+        for (int k = 0; k < static_cast<int>(d.rows.size()); ++k)
+            if (!std::isnan(d.graph->data()->at(k)->value)) drawn.insert(d.rows[k]);
+    }
+    return {drawn.begin(), drawn.end()};
 }
 
 void ParetoPlot::moveKeyPoint(int along, int across) {
