@@ -194,7 +194,7 @@ void MemoryTimelineView::clear() {
     pageOut_->data()->clear();
     cursor_->setVisible(false);
     nodeNames_.clear();
-    tooltipSchedule_ = Schedule();
+    computed_ = BoolMatrix();
     trace_.clear();
     plainTrace_.clear();
     pageInBytes_.clear();
@@ -348,7 +348,7 @@ void MemoryTimelineView::setCurrentOp(int stage, int op) {
 void MemoryTimelineView::keepForToolTip(const Graph& g, const Schedule& s,
                                         std::vector<std::vector<std::int64_t>> trace,
                                         std::vector<std::vector<std::int64_t>> plain) {
-    tooltipSchedule_ = s;
+    computed_ = s.R;
     nodeNames_.clear();
     for (int i = 0; i < g.size(); ++i) nodeNames_.push_back(g.node(i).name);
     trace_ = std::move(trace);
@@ -374,7 +374,7 @@ QString MemoryTimelineView::toolTipAt(const QPointF& pixel) const {
     };
     // Op k of a stage is node k's slot, run or not: most slots of a late
     // stage run nothing, and naming their node alone read as if it ran.
-    const bool runs = t < tooltipSchedule_.size() && tooltipSchedule_.R(t, k);
+    const bool runs = t < computed_.size() && computed_(t, k);
     const QString op = k == t    ? tr("computes %1 for the first time").arg(nameOf(k))
                        : runs    ? tr("recomputes %1").arg(nameOf(k))
                                  : tr("%1's slot, not run in this stage").arg(nameOf(k));

@@ -115,7 +115,7 @@ private:
     bool settingRange_ = false;
     // For the tooltip: what the curves were drawn from.
     std::vector<std::string> nodeNames_;
-    Schedule tooltipSchedule_;  // which slot runs (its R)
+    BoolMatrix computed_;  // the schedule's R: which slot runs (the whole schedule is five times as large)
     std::vector<std::vector<std::int64_t>> trace_, plainTrace_;  // empty: not drawn
     std::vector<double> pageInBytes_, pageOutBytes_;              // per stage
 };
