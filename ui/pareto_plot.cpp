@@ -86,6 +86,14 @@ bool hasGap(const SweepRow& r) {
     return r.status == SolveStatus::Feasible && isMilpStrategy(r.strategy);
 }
 
+// A MILP point with no schedule that is not proven infeasible (none found
+// within its time limit, or cancelled): a longer solve may find one. Drawn
+// as a question mark along the bottom, where a proven infeasible point is a
+// gap; the two looked alike.
+bool undecided(const SweepRow& r) {
+    return isMilpStrategy(r.strategy) && (r.status == SolveStatus::NoSolution || r.status == SolveStatus::Cancelled);
+}
+
 struct PlotStyle {
     double font_pt;
     double legend_pt;
@@ -155,17 +163,40 @@ Unit energyUnit(const SweepResult& r) {
 // The range's top raised for the legend (placeLegendClearOfData) left less
 // than a marker under the lowest value: a runtime sweep's POET markers sat
 // half under the x axis. Lowers the range's bottom until the lowest value
-// is a marker and a half above it; the data only moves down, away from the
-// legend. `lowest` in the axis's unit; `marker_px` the markers' size.
-void keepLowestMarkersOffTheAxis(QCustomPlot* plot, double lowest, double marker_px) {
+// is `strip_px` above it (a marker and a half, more where question marks
+// go under the data); the data only moves down, away from the legend.
+// `lowest` in the axis's unit.
+void keepLowestMarkersOffTheAxis(QCustomPlot* plot, double lowest, double strip_px) {
     const int height = plot->axisRect()->height();
     if (height <= 0) return;
-    const double k = std::min(0.3, 1.5 * marker_px / height);  // of the height, under the lowest value
+    const double k = std::min(0.3, strip_px / height);  // of the height, under the lowest value
     const QCPRange range = plot->yAxis->range();
     // lowest - lower >= k (upper - lower)  <=>  lower <= (lowest - k upper) / (1 - k)
     const double lower = (lowest - k * range.upper) / (1 - k);
     if (lower < range.lower) plot->yAxis->setRangeLower(lower);
 }
+
+// A question mark kQuestionHeight markers high, centred on the point: an
+// undecided MILP point (undecided()). A cross was the plain pass's marker.
+constexpr double kQuestionHeight = 1.5;
+QCPScatterStyle questionMark(const QColor& colour, double marker_px) {
+    QFont font;
+    font.setBold(true);
+    font.setPixelSize(60);
+    QPainterPath path;
+    path.addText(0, 0, font, QStringLiteral("?"));
+    const QRectF box = path.boundingRect();
+    // QCPScatterStyle draws a custom path scaled by size / 6.
+    QTransform t;
+    t.scale(6 / box.height(), 6 / box.height());
+    t.translate(-box.center().x(), -box.center().y());
+    // A thin outline in its colour: QCustomPlot draws no pen as the graph's.
+    return QCPScatterStyle(t.map(path), QPen(colour, 0.5), QBrush(colour), kQuestionHeight * marker_px);
+}
+
+// Question marks, one row per curve that has them, from the axis up.
+constexpr double kQuestionRowPitch = 1.7;  // in markers
+constexpr double kFirstQuestionRow = 1.3;  // its centre, in markers above the axis
 
 struct DrawnGraph { QCPGraph* graph; QString strategy; std::vector<int> rows; };
 
@@ -269,6 +300,7 @@ std::vector<DrawnGraph> drawSweep(QCustomPlot* plot, const SweepResult& result, 
     plot->legend->setIconSize(QSize(static_cast<int>(ps.font_pt * 2.2), static_cast<int>(ps.font_pt)));
 
     std::vector<DrawnGraph> drawn;
+    std::vector<DrawnGraph> questions;  // each curve's undecided points, placed once the range is known
     QStringList never_fit;  // strategies run at every point, with no schedule at any
     bool any_gap = false;
     double xmin = INFINITY, xmax = -INFINITY, ymin = INFINITY, ymax = -INFINITY;
@@ -289,8 +321,8 @@ std::vector<DrawnGraph> drawSweep(QCustomPlot* plot, const SweepResult& result, 
         hollow->setLineStyle(QCPGraph::lsNone);
         hollow->setScatterStyle(scatter(st, ps.marker_size, ps.line_width, false));
         hollow->removeFromLegend();
-        DrawnGraph dl{line, qname, {}}, dh{hollow, qname, {}};
-        QVector<double> lx, ly, hx, hy;
+        DrawnGraph dl{line, qname, {}}, dh{hollow, qname, {}}, du{nullptr, qname, {}};
+        QVector<double> lx, ly, hx, hy, ux;
         for (int i = 0; i < static_cast<int>(curve.size()); ++i) {
             const SweepRow& r = curve[i];
             const double x = xOf(r);
@@ -301,6 +333,10 @@ std::vector<DrawnGraph> drawSweep(QCustomPlot* plot, const SweepResult& result, 
                 lx.push_back(x);
                 ly.push_back(std::numeric_limits<double>::quiet_NaN());
                 dl.rows.push_back(i);
+                if (undecided(r)) {
+                    ux.push_back(x);
+                    du.rows.push_back(i);
+                }
                 continue;
             }
             lx.push_back(x);
@@ -317,7 +353,16 @@ std::vector<DrawnGraph> drawSweep(QCustomPlot* plot, const SweepResult& result, 
             }
         }
         line->setData(lx, ly, true);
-        if (std::none_of(curve.begin(), curve.end(), [](const SweepRow& r) { return r.hasSchedule(); })) {
+        if (!ux.isEmpty()) {
+            du.graph = plot->addGraph();
+            du.graph->setLineStyle(QCPGraph::lsNone);
+            du.graph->setScatterStyle(questionMark(st.colour, ps.marker_size));
+            du.graph->removeFromLegend();
+            du.graph->setData(ux, QVector<double>(ux.size(), std::numeric_limits<double>::quiet_NaN()), true);
+            questions.push_back(std::move(du));
+        }
+        if (std::none_of(curve.begin(), curve.end(),
+                         [](const SweepRow& r) { return r.hasSchedule() || undecided(r); })) {
             line->removeFromLegend();  // nothing drawn
             if (curve.size() == (ram_axis ? result.ram_budgets.size() : result.runtime_factors.size()))
                 never_fit << labelFor(name);
@@ -359,6 +404,12 @@ std::vector<DrawnGraph> drawSweep(QCustomPlot* plot, const SweepResult& result, 
             g->setName(filled ? QStringLiteral("MILP: proven optimal") : QStringLiteral("MILP: feasible (gap)"));
         }
     }
+    if (!questions.empty()) {
+        QCPGraph* g = plot->addGraph();  // the key
+        g->setLineStyle(QCPGraph::lsNone);
+        g->setScatterStyle(questionMark(QColor(0x80, 0x80, 0x80), ps.marker_size));
+        g->setName(QStringLiteral("MILP: none found in time"));
+    }
     if (std::isfinite(xmin)) {
         const auto [lo, hi] = paddedRange(xmin, xmax, 0.04);
         plot->xAxis->setRange(lo, hi);
@@ -374,8 +425,26 @@ std::vector<DrawnGraph> drawSweep(QCustomPlot* plot, const SweepResult& result, 
         auto* title = new QCPTextElement(plot, t, font);
         plot->plotLayout()->addElement(0, 0, title);
     }
+    // The legend keeps clear of the question marks at the lowest energy's
+    // height; then they go under it, into a strip kept below the data (or
+    // mid-height where nothing has an energy).
+    const auto placeQuestions = [&](auto y) {  // y(row)
+        for (std::size_t j = 0; j < questions.size(); ++j)
+            for (auto it = questions[j].graph->data()->begin(); it != questions[j].graph->data()->end(); ++it)
+                it->value = y(j);
+    };
+    placeQuestions([&](std::size_t) { return std::isfinite(ymin) ? ymin : plot->yAxis->range().center(); });
     placeLegendClearOfData(plot, size);
-    if (std::isfinite(ymin)) keepLowestMarkersOffTheAxis(plot, ymin, ps.marker_size);
+    const double rows = static_cast<double>(questions.size());
+    const double strip = questions.empty() ? 1.5 : kFirstQuestionRow + kQuestionRowPitch * (rows - 1) + 1.5;
+    if (std::isfinite(ymin)) keepLowestMarkersOffTheAxis(plot, ymin, strip * ps.marker_size);
+    const QCPRange yr = plot->yAxis->range();
+    const double per_marker = yr.size() * ps.marker_size / std::max(1, plot->axisRect()->height());
+    placeQuestions([&](std::size_t j) {
+        return std::isfinite(ymin) ? yr.lower + (kFirstQuestionRow + kQuestionRowPitch * j) * per_marker
+                                   : yr.center() - kQuestionRowPitch * j * per_marker;
+    });
+    for (DrawnGraph& d : questions) drawn.push_back(std::move(d));
     return drawn;
 }
 
@@ -413,6 +482,8 @@ void ensureApplication() {
 
 const PlotStyle kPaper{8.0, 7.0, 1.0, 5.0, false};
 const PlotStyle kScreen{9.0, 8.5, 1.5, 7.0, true};
+// How near a point the mouse hovers or clicks it, px: a marker, and a little for the hand.
+const double kReach = kScreen.marker_size / 2 + 3;
 const QSizeF kPaperSize(336, 240);  // logical pixels (1/96 in): 3.5 in x 2.5 in
 
 bool exportWith(const SweepResult& result, const QString& path, QString* error) {
@@ -452,6 +523,18 @@ struct PointWords {
 };
 
 PointWords pointWords(const SweepRow& r, SweepAxis axis) {
+    if (!r.hasSchedule()) {  // undecided: a question mark
+        QString head = r.status == SolveStatus::Cancelled
+                           ? QObject::tr("not solved, the sweep was cancelled")
+                           : QObject::tr("no schedule found in %1, not proven infeasible")
+                                 .arg(qs(formatSeconds(r.solve_time_s)));
+        QString figures = QObject::tr("RAM budget %1 (%2), runtime budget %3")
+                              .arg(qs(formatBytes(r.ram_budget_bytes)), qs(formatBytesExact(r.ram_budget_bytes)),
+                                   qs(formatFactor(r.runtime_budget_factor)));
+        if (std::isfinite(r.best_bound_j) && r.best_bound_j > 0)
+            figures += QObject::tr("<br>a schedule here spends at least %1").arg(qs(formatEnergy(r.best_bound_j)));
+        return {head, figures};
+    }
     QString how;
     if (!isMilpStrategy(r.strategy)) how = QObject::tr("the algorithm's schedule");
     else if (r.status == SolveStatus::Optimal)
@@ -560,8 +643,7 @@ ParetoPlot::ParetoPlot(QWidget* parent) : QWidget(parent) {
     setAccessibleName(tr("Pareto plot"));
     setAccessibleDescription(tr("Arrow keys walk the points (left and right along a curve, up and down to another "
                                 "curve); Enter solves POET at the point's budgets"));
-    connect(plot_, &QCustomPlot::plottableClick, this,
-            [this](QCPAbstractPlottable* p, int i, QMouseEvent* e) { onPlottableClick(p, i, e); });
+    connect(plot_, &QCustomPlot::mouseRelease, this, &ParetoPlot::onClick);
     progress_ = new QProgressBar(this);
     progress_->setTextVisible(true);
     eta_ = new QLabel(this);
@@ -786,8 +868,8 @@ std::optional<QPointF> ParetoPlot::pointCoords(const QString& strategy, int inde
         for (int k = 0; k < static_cast<int>(d.rows.size()); ++k) {
             if (d.rows[k] != index) continue;
             const auto it = d.graph->data()->at(k);
-            if (std::isnan(it->value)) return std::nullopt;
-            return QPointF(it->key, it->value);
+            if (!std::isnan(it->value)) return QPointF(it->key, it->value);
+            // else the line's gap: an undecided point's question mark is in a graph further on
         }
     }
     return std::nullopt;
@@ -859,7 +941,6 @@ QString ParetoPlot::currentBudgetText() const {
 }
 
 QString ParetoPlot::toolTipAt(const QPointF& pixel) const {
-    const double reach = kScreen.marker_size / 2 + 3;  // a marker, and a little for the hand
     // The points under the mouse, those with the same figures together: at
     // a plain pass's peak six curves coincide, and six blocks of the same
     // figures ran to 25 lines. Within a group, one line per energy and way
@@ -872,7 +953,7 @@ QString ParetoPlot::toolTipAt(const QPointF& pixel) const {
         // marker and the hollow one over it).
         for (const int i : drawnIndices(strategy)) {
             const QPointF at = pointPosition(strategy, i);
-            if (std::hypot(at.x() - pixel.x(), at.y() - pixel.y()) > reach) continue;
+            if (std::hypot(at.x() - pixel.x(), at.y() - pixel.y()) > kReach) continue;
             const PointWords words = pointWords(curve[i], result_.axis);
             auto group = std::find_if(groups.begin(), groups.end(),
                                       [&](const auto& g) { return g.first == words.figures; });
@@ -902,20 +983,29 @@ QString ParetoPlot::toolTipAt(const QPointF& pixel) const {
 
 void ParetoPlot::activatePoint(const QString& strategy, int index) {
     const std::vector<SweepRow> curve = sweepCurve(result_, strategy.toStdString());
-    if (index < 0 || index >= static_cast<int>(curve.size()) || !curve[index].hasSchedule()) return;
+    if (index < 0 || index >= static_cast<int>(curve.size())) return;
+    if (!curve[index].hasSchedule() && !undecided(curve[index])) return;  // infeasible: not drawn
     const SweepRow& r = curve[index];
     Q_EMIT pointActivated(r.ram_budget_bytes, r.runtime_budget_factor, strategy);
 }
 
-void ParetoPlot::onPlottableClick(QCPAbstractPlottable* plottable, int data_index, QMouseEvent*) {
-    // The ring is drawn over the point the keys reached: a click on it is on that point.
-    if (plottable == keyRing_) return activatePoint(keyStrategy_, keyIndex_);
-    for (const auto& d : drawn_) {
-        if (d.graph != plottable) continue;
-        if (data_index < 0 || data_index >= static_cast<int>(d.rows.size())) return;
-        activatePoint(d.strategy, d.rows[data_index]);
-        return;
-    }
+void ParetoPlot::onClick(QMouseEvent* event) {
+    // By distance, as the tooltip finds its points, not by QCustomPlot's
+    // plottables: within its tolerance of the x axis that took the click, and
+    // question marks sit just above it.
+    if (event->button() != Qt::LeftButton) return;
+    std::optional<std::pair<QString, int>> nearest;
+    double best = kReach;
+    for (const auto& d : drawn_)  // POET's first: it wins a tie, as it is drawn on top
+        for (const int i : d.rows)
+            if (const QPointF at = pointPosition(d.strategy, i); at.x() >= 0) {
+                const double far = std::hypot(at.x() - event->position().x(), at.y() - event->position().y());
+                if (far < best) {
+                    best = far;
+                    nearest = {d.strategy, i};
+                }
+            }
+    if (nearest) activatePoint(nearest->first, nearest->second);
 }
 
 }  // namespace poet::ui

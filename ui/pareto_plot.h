@@ -2,7 +2,8 @@
 // The Pareto view: energy [J] against the RAM budget (or the runtime factor),
 // one curve per strategy. Proven-optimal points (and the heuristics' exact
 // values) are filled, time-limited MILP points with a gap are hollow,
-// infeasible points are not drawn. A vertical line marks the current budget;
+// infeasible points are not drawn, and MILP points with no schedule found in
+// time are question marks under the data. A vertical line marks the current budget;
 // clicking a point emits pointActivated. A background runner fills the curves
 // as points finish, with progress, time left and cancel.
 #include <QString>
@@ -19,7 +20,6 @@
 class QCustomPlot;
 class QCPGraph;
 class QCPItemStraightLine;
-class QCPAbstractPlottable;
 class QMouseEvent;
 class QProgressBar;
 class QLabel;
@@ -114,7 +114,7 @@ protected:
 
 private:
     void rebuild();
-    void onPlottableClick(QCPAbstractPlottable* plottable, int data_index, QMouseEvent* event);
+    void onClick(QMouseEvent* event);  // opens the drawn point nearest, within reach
     void onProgress(int done, int total, double eta_s, bool etaIsLimit);
     // A drawn point's plot coordinates, if it is drawn.
     std::optional<QPointF> pointCoords(const QString& strategy, int row_index_in_curve) const;

@@ -300,6 +300,74 @@ private slots:
                          qPrintable(w.plot()->graph(i)->name()));
     }
 
+    // A MILP point with no schedule in its time limit is not proven
+    // infeasible: a question mark along the bottom, which says so and opens
+    // the point, where an infeasible point is a gap. The two were both gaps.
+    void undecidedPointsAreQuestionMarksNotGaps() {
+        SweepResult res = sample();
+        QVERIFY(!legendNames(ParetoPlot().plot()).contains("MILP: none found in time"));
+        for (SweepRow& r : res.rows)
+            if (r.strategy == "poet" && r.ram_budget_bytes == 900'000) {
+                r = row("poet", 900'000, SolveStatus::NoSolution, 0, NAN);
+                r.solve_time_s = 10.0;
+                r.best_bound_j = 8.5;
+            }
+        // remat only, undecided at the same budget: its mark in a row of its own.
+        res.strategies.push_back("remat-only");
+        for (const std::int64_t b : res.ram_budgets)
+            res.rows.push_back(b == 900'000 ? row("remat-only", b, SolveStatus::NoSolution, 0, NAN)
+                                            : row("remat-only", b, SolveStatus::Infeasible, 0));
+        ParetoPlot w;
+        QVERIFY(showOnScreen(w, sample()));
+        QVERIFY(!legendNames(w.plot()).contains("MILP: none found in time"));
+        QVERIFY(std::abs(w.plot()->yAxis->pixelToCoord(w.pointPosition("poet", 1).y()) - 9.0) < 1e-6);
+        QVERIFY(showOnScreen(w, res));
+        QVERIFY2(legendNames(w.plot()).contains("MILP: none found in time"), qPrintable(legendNames(w.plot()).join(", ")));
+
+        const QPointF mark = w.pointPosition("poet", 1);
+        QCOMPARE(w.pointPosition("poet", 0), QPointF(-1, -1));  // proven infeasible: a gap
+        QVERIFY(mark.x() >= 0);
+        // Under every energy drawn, inside the axes.
+        const QRect axes = w.plot()->axisRect()->rect();
+        QVERIFY2(mark.y() < axes.bottom() && mark.y() > axes.top(), qPrintable(QString::number(mark.y())));
+        for (const QString s : {"poet", "chen-greedy", "dtr", "plain"})
+            for (int i = 0; i < 5; ++i)
+                if (const QPointF p = w.pointPosition(s, i); p.x() >= 0 && !(s == "poet" && i == 1))
+                    QVERIFY2(p.y() < mark.y() - 4, qPrintable(QString("%1 %2").arg(s).arg(i)));
+        const QString tip = w.toolTipAt(mark);
+        QVERIFY2(tip.startsWith("<b>POET</b>: no schedule found in 10.000 s, not proven infeasible<br>RAM budget "
+                                "900.0 KB (900,000 B), runtime budget 1.50x<br>a schedule here spends at least "
+                                "8.5000 J"),
+                 qPrintable(tip));
+        QCOMPARE(w.toolTipAt(QPointF(mark.x(), w.plot()->yAxis->coordToPixel(9.0))), QString());  // no 9 J point
+        const QPointF above = w.pointPosition("remat-only", 1);
+        QCOMPARE(above.x(), mark.x());
+        QVERIFY2(above.y() < mark.y() - 8, qPrintable(QString("%1 %2").arg(above.y()).arg(mark.y())));
+        QVERIFY(w.toolTipAt(above).startsWith("<b>remat only</b>: no schedule found"));
+        // Not the plain pass's cross.
+        for (int i = 0; i < w.plot()->graphCount(); ++i)
+            if (w.plot()->graph(i)->name() == "MILP: none found in time")
+                QCOMPARE(w.plot()->graph(i)->scatterStyle().shape(), QCPScatterStyle::ssCustom);
+
+        // A click opens it, with the window's time limit.
+        QSignalSpy spy(&w, &ParetoPlot::pointActivated);
+        QTest::mouseClick(w.plot(), Qt::LeftButton, Qt::NoModifier, mark.toPoint());
+        QCOMPARE(spy.count(), 1);
+        QCOMPARE(spy.at(0).at(0).value<std::int64_t>(), std::int64_t(900'000));
+        w.activatePoint("poet", 0);  // infeasible
+        QCOMPARE(spy.count(), 1);
+
+        // A curve undecided everywhere is no "no schedule fits".
+        for (SweepRow& r : res.rows)
+            if (r.strategy == "poet") r = row("poet", r.ram_budget_bytes, SolveStatus::NoSolution, 0, NAN);
+        w.setResult(res);
+        const QStringList names = legendNames(w.plot());
+        QVERIFY2(names.contains("MILP: none found in time") &&
+                     names.filter("no schedule fits").isEmpty(),
+                 qPrintable(names.join(", ")));
+        QVERIFY(w.pointPosition("poet", 0).x() >= 0);
+    }
+
     // Before any sweep the plot says what fills it (its axes stood empty);
     // the hint goes once there is a result.
     void emptyPlotSaysWhatFillsIt() {
