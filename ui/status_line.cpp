@@ -127,9 +127,16 @@ StatusMessage statusForResult(const SolveResult& r, const StatusContext& ctx) {
             link = budgetLink(QObject::tr("Try"), ctx.min_budget_lower_bound_bytes);
         if (!link.isEmpty()) {
             m.text = QObject::tr("Infeasible. %1 \u2014 %2.").arg(link, reason);
+        } else if (!r.message.empty()) {
+            // The solver's message ends with what may help ("switching paging
+            // on, or a larger runtime budget, may help"): not said twice.
+            m.text = QObject::tr("Infeasible: %1.").arg(reason);
         } else {
             m.text = QObject::tr("Infeasible: %1. Raise the RAM or runtime budget").arg(reason);
-            if (!ctx.paging || !ctx.remat) m.text += QObject::tr(", or switch paging and rematerialization on");
+            QStringList off;  // only the switches that are off
+            if (!ctx.paging) off << QObject::tr("paging");
+            if (!ctx.remat) off << QObject::tr("rematerialization");
+            if (!off.isEmpty()) m.text += QObject::tr(", or switch %1 on").arg(off.join(QObject::tr(" and ")));
             m.text += QLatin1Char('.');
         }
         break;

@@ -339,6 +339,28 @@ void TestUiModels::statusWords() {
                  m.text.contains("exists at 1,048,576 B") && !m.text.contains("1048576 B") &&
                  m.text.contains("budget:1048576"),
              qPrintable(m.text));
+    // With no budget to link, the solver's own ways out, once; with none,
+    // only the switches that are off (resnet50 at 10% without paging read
+    // "... switching paging on, or a larger runtime budget, may help. Raise
+    // the RAM or runtime budget, or switch paging and rematerialization on").
+    ctx.min_budget_lower_bound_bytes = 0;
+    r.ram_budget_that_works_bytes = 0;
+    r.message = "no schedule fits these budgets: the stages cannot all get their values back; switching paging on, "
+                "or a larger runtime budget, may help";
+    ctx.paging = false;
+    QCOMPARE(statusForResult(r, ctx).text,
+             QString("Infeasible: no schedule fits these budgets: the stages cannot all get their values back; "
+                     "switching paging on, or a larger runtime budget, may help."));
+    r.message.clear();
+    QCOMPARE(statusForResult(r, ctx).text,
+             QString("Infeasible: no schedule meets these budgets. Raise the RAM or runtime budget, or switch paging "
+                     "on."));
+    ctx.remat = false;
+    QVERIFY(statusForResult(r, ctx).text.endsWith("or switch paging and rematerialization on."));
+    ctx.paging = ctx.remat = true;
+    QVERIFY(statusForResult(r, ctx).text.endsWith("Raise the RAM or runtime budget."));
+    ctx.min_budget_lower_bound_bytes = 262100;
+
     r.message = "RAM budget below the largest working set";
     r.ram_budget_that_works_bytes = 0;
     r.status = SolveStatus::Feasible;
