@@ -242,6 +242,7 @@ void ExplorerWindow::buildUi() {
     bgrid->setColumnStretch(1, 3);
     bgrid->setColumnStretch(3, 2);
     problemInfo_ = new QLabel(budgetBox);
+    problemInfo_->setObjectName(QStringLiteral("problemInfo"));
     problemInfo_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     bgrid->addWidget(problemInfo_, 1, 0, 1, 4);
     outer->addWidget(budgetBox);
@@ -647,13 +648,19 @@ bool ExplorerWindow::loadGraph(QString* error) {
     ram_->refreshUnit();  // the usable part of the budget is the new graph's
     updateBudgetMarks();
     const auto& g = problem_.graph;
+    // The smallest budget in bytes, exactly: it is what one types in next,
+    // and "31.4 MB" typed in (31,400,000 B) is below a bound of 31,457,280 B.
+    const bool only_plain = !problem_.options.paging && !problem_.options.remat;
     problemInfo_->setText(tr("%1 nodes (%2 forward incl. loss, %3 backward) \u2022 plain pass: %4 peak RAM, %5, %6 "
-                             "\u2022 smallest budget that could work \u2265 %7")
+                             "\u2022 %7 %8")
                               .arg(g.size())
                               .arg(g.forwardCount())
                               .arg(g.size() - g.forwardCount())
                               .arg(q(formatBytes(plain_peak_)), q(formatEnergy(plain_.total_energy_j)),
-                                   q(formatSecondsAndHours(g.totalComputeTime())), q(formatBytesDown(min_budget_))));
+                                   q(formatSecondsAndHours(g.totalComputeTime())),
+                                   only_plain ? tr("smallest budget that works:")
+                                              : tr("smallest budget that could work \u2265"),
+                                   q(formatBytesExact(min_budget_))));
     cache_.clear();
     return true;
 }
@@ -661,11 +668,12 @@ bool ExplorerWindow::loadGraph(QString* error) {
 void ExplorerWindow::updateBudgetMarks() {
     ram_->setMarks({
         BudgetMark{static_cast<double>(min_budget_), tr("min \u2265 %1").arg(q(formatBytesDown(min_budget_))),
-                   problem_.options.paging || problem_.options.remat
-                       ? tr("A lower bound on the smallest RAM budget under which any schedule exists: the largest "
-                            "output-plus-inputs of any layer.")
-                       : tr("With paging and recomputation off, the plain pass is the only schedule: its peak is "
-                            "the smallest RAM budget that works."),
+                   (problem_.options.paging || problem_.options.remat
+                        ? tr("A lower bound on the smallest RAM budget under which any schedule exists: the largest "
+                             "output-plus-inputs of any layer, %1.")
+                        : tr("With paging and recomputation off, the plain pass is the only schedule: its peak, %1, "
+                             "is the smallest RAM budget that works."))
+                       .arg(q(formatBytesExact(min_budget_))),
                    QColor(0xC0, 0x1B, 0x1B)},
         BudgetMark{static_cast<double>(plain_peak_), tr("plain %1").arg(q(formatBytes(plain_peak_))),
                    tr("Peak RAM of the plain pass (every layer computed once, every output kept until its last "

@@ -14,6 +14,31 @@ namespace poet::ui {
 
 double opPosition(int stage, int op) { return stage + static_cast<double>(op) / (stage + 1); }
 
+namespace {
+
+// Stage t is drawn over [t, t + 1): its number goes at its middle, as on the
+// heatmap's axis above. At t, the default, each number stood half a stage
+// left of the same number on the heatmap.
+class StageMiddleTicker : public QCPAxisTicker {
+protected:
+    double getTickStep(const QCPRange& range) override {
+        const double step = QCPAxisTicker::getTickStep(range);
+        if (step <= 1) return 1;  // whole stages
+        return std::fmod(step, 1) == 0 ? step : std::ceil(step / 5) * 5;  // 2.5 -> 5
+    }
+    QVector<double> createTickVector(double step, const QCPRange& range) override {
+        QVector<double> ticks;
+        for (double t = std::floor((range.lower - 0.5) / step) * step; t + 0.5 <= range.upper; t += step)
+            if (t >= 0) ticks.push_back(t + 0.5);
+        return ticks;
+    }
+    QString getTickLabel(double tick, const QLocale&, QChar, int) override {
+        return QString::number(std::lround(tick - 0.5));
+    }
+};
+
+}  // namespace
+
 TimelineSeries timelineSeries(const Graph& g, const Schedule& s, const ReplayReport& r) {
     TimelineSeries out;
     const int n = static_cast<int>(r.ram_trace.size());
@@ -71,6 +96,7 @@ MemoryTimelineView::MemoryTimelineView(QWidget* parent) : QWidget(parent) {
     QFont f = font();
     plot_->setFont(f);
     plot_->xAxis->setLabel(tr("stage (each stage split into its operations)"));
+    plot_->xAxis->setTicker(QSharedPointer<QCPAxisTicker>(new StageMiddleTicker));
     plot_->xAxis->setLabelFont(f);
     plot_->yAxis->setLabelFont(f);
     plot_->yAxis2->setLabelFont(f);

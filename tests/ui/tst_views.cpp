@@ -229,6 +229,18 @@ void TestViews::timelineDrawsCurveAndBudget() {
     QVERIFY(countColour(img, categoryColor(CellCategory::ComputedFirst), 20) > 50);  // the RAM curve
     QVERIFY(countColour(img, QColor(0xC0, 0x1B, 0x1B), 30) > 20);                      // the budget line
     QCOMPARE(view.plot()->graph(0)->dataCount() > 0, true);
+    // Stage t's number at its middle, t + 0.5, as on the heatmap's axis (at
+    // t it stood half a stage left of the heatmap's), whole stages only.
+    QCOMPARE(view.plot()->xAxis->tickVector(), (QVector<double>{0.5, 1.5, 2.5, 3.5, 4.5, 5.5}));
+    QCOMPARE(view.plot()->xAxis->tickVectorLabels(), (QVector<QString>{"0", "1", "2", "3", "4", "5"}));
+    view.plot()->xAxis->setRange(0, 173);
+    view.plot()->replot();
+    const QVector<double> ticks = view.plot()->xAxis->tickVector();
+    QVERIFY(ticks.size() >= 3);
+    for (int i = 0; i < ticks.size(); ++i) {
+        QCOMPARE(view.plot()->xAxis->tickVectorLabels()[i], QString::number(ticks[i] - 0.5));
+        QCOMPARE(std::fmod(ticks[i] - 0.5, ticks[1] - ticks[0]), 0.0);
+    }
     // The budget's value is in its legend entry (no label over the curves),
     // and follows the budget.
     QCOMPARE(view.plot()->graph(2)->name(), QStringLiteral("RAM budget 20.0 KB"));
@@ -893,6 +905,13 @@ void TestViews::minimumBudgetFollowsTheSwitches() {
     const std::int64_t peak = plainPassPeakBytes(w.problem().graph);
     QCOMPARE(w.minimumBudgetBytes(), peak);
     QVERIFY(w.ramControl()->marks().front().label.endsWith(QString::fromStdString(formatBytesDown(peak))));
+    // In bytes, exactly, where one reads it to type it in: "31.4 MB" typed
+    // in was below transformer's 31,457,280 B.
+    const QString exact = QString::fromStdString(formatBytesExact(peak));
+    auto* info = w.findChild<QLabel*>(QStringLiteral("problemInfo"));
+    QVERIFY(info);
+    QVERIFY2(info->text().endsWith(QStringLiteral("smallest budget that works: ") + exact), qPrintable(info->text()));
+    QVERIFY2(w.ramControl()->marks().front().tooltip.contains(exact), qPrintable(w.ramControl()->marks().front().tooltip));
     QCheckBox* paging = nullptr;
     for (auto* box : w.findChildren<QCheckBox*>())
         if (box->text().remove(QLatin1Char('&')) == QLatin1String("Paging")) paging = box;
@@ -900,6 +919,9 @@ void TestViews::minimumBudgetFollowsTheSwitches() {
     paging->setChecked(true);
     QCOMPARE(w.minimumBudgetBytes(), minimumFeasibleBudgetLowerBound(w.problem().graph));
     QVERIFY(w.minimumBudgetBytes() < peak);
+    QVERIFY2(info->text().endsWith(QString::fromUtf8("smallest budget that could work \u2265 ") +
+                                   QString::fromStdString(formatBytesExact(w.minimumBudgetBytes()))),
+             qPrintable(info->text()));
 }
 
 // A profile open when the explorer last closed, broken since (a typo in a
