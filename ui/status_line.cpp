@@ -3,6 +3,8 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QRegularExpression>
+#include <QTextCursor>
+#include <QTextDocument>
 #include <QTimer>
 #include <QToolButton>
 
@@ -168,6 +170,34 @@ StatusMessage statusForResult(const SolveResult& r, const StatusContext& ctx) {
     return m;
 }
 
+QString elideRichText(const QString& html, const QFont& font, int width) {
+    // The document with its text from `chars` on replaced by "…" (all of it: -1).
+    const auto cutAt = [&](int chars, QTextDocument& doc) {
+        doc.setDefaultFont(font);
+        doc.setDocumentMargin(0);
+        doc.setHtml(html);
+        if (chars < 0) return;
+        QTextCursor c(&doc);
+        c.setPosition(chars);
+        c.movePosition(QTextCursor::End, QTextCursor::KeepAnchor);
+        c.insertText(QStringLiteral("\u2026"));
+    };
+    QTextDocument whole;
+    cutAt(-1, whole);
+    if (whole.idealWidth() <= width) return html;
+    int lo = 0, hi = whole.characterCount() - 1;  // the most characters kept that fit
+    while (lo < hi) {
+        const int mid = (lo + hi + 1) / 2;
+        QTextDocument doc;
+        cutAt(mid, doc);
+        if (doc.idealWidth() <= width) lo = mid;
+        else hi = mid - 1;
+    }
+    QTextDocument doc;
+    cutAt(lo, doc);
+    return doc.toHtml();
+}
+
 StatusLine::StatusLine(QWidget* parent) : QWidget(parent) {
     auto* lay = new QHBoxLayout(this);
     lay->setContentsMargins(0, 0, 0, 0);
@@ -196,12 +226,22 @@ StatusLine::StatusLine(QWidget* parent) : QWidget(parent) {
 }
 
 void StatusLine::apply(const StatusMessage& m) {
-    label_->setText(m.text);
+    text_ = m.text;
+    fitText();
     label_->setToolTip(m.text);
     dot_->setStyleSheet(QStringLiteral("color: %1;").arg(toneColor(m.tone).name()));
 }
 
-QString StatusLine::text() const { return label_->text(); }
+// A line cut mid-word with nothing to show it ("... the smallest RAM budget
+// that would wo") read as the whole message; its tooltip has all of it.
+void StatusLine::fitText() { label_->setText(elideRichText(text_, label_->font(), label_->contentsRect().width())); }
+
+void StatusLine::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    fitText();
+}
+
+QString StatusLine::text() const { return text_; }
 
 void StatusLine::showSolving() {
     solving_ = true;

@@ -45,6 +45,10 @@ QString sourcePhrase(SolutionSource s);
 StatusMessage statusForResult(const SolveResult& r, const StatusContext& ctx);
 StatusMessage statusForSolving(double elapsed_s, const std::optional<SolveResult>& best);
 
+// `html` cut at its end to fit `width` px on one line in `font`, with "…"
+// where it was cut; its links kept. Unchanged where it fits.
+QString elideRichText(const QString& html, const QFont& font, int width);
+
 class StatusLine : public QWidget {
     Q_OBJECT
 public:
@@ -55,21 +59,26 @@ public:
     void showResult(const SolveResult& r, const StatusContext& ctx);
     void showFailure(const QString& message);
     void showMessage(const QString& text, StatusTone tone = StatusTone::Neutral);
-    QString text() const;
+    QString text() const;  // whole, where the line shows it cut ("…")
     bool isSolving() const { return solving_; }
 
 signals:
     void cancelRequested();
     void budgetSuggested(std::int64_t ramBudgetBytes);  // the user clicked "use N"
 
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
 private:
     void apply(const StatusMessage& m);
     void tick();
+    void fitText();  // the text, cut to the label's width
 
     QLabel* dot_;
     QLabel* label_;
     QToolButton* cancel_;
     QTimer* timer_;
+    QString text_;  // the whole message; the label may hold it cut
     QElapsedTimer clock_;
     std::optional<SolveResult> best_;
     bool solving_ = false;

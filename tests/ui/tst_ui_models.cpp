@@ -2,6 +2,8 @@
 // behind the views: cell classification and words, teaching captions,
 // status words, units.
 #include <QAbstractItemModelTester>
+#include <QLabel>
+#include <QTextDocument>
 #include <QtTest>
 
 #include "cell_category.h"
@@ -399,6 +401,29 @@ void TestUiModels::statusWords() {
              qPrintable(m.text));
     QVERIFY2(!m.text.contains("300000 B"), qPrintable(m.text));
     QVERIFY(statusForSolving(1.25, std::nullopt).text.contains("Solving"));
+
+    // A message wider than the line is cut with "…", its link kept (it
+    // was cut mid-word: "... the smallest RAM budget that would wo").
+    const QString longHtml = QStringLiteral("<a href=\"budget:300000\">Use 300,000 B</a> \u2014 ") +
+                             QStringLiteral("reason ").repeated(80);
+    const QFont font;
+    const QString cut = elideRichText(longHtml, font, 300);
+    QTextDocument fitted;
+    fitted.setDefaultFont(font);
+    fitted.setDocumentMargin(0);
+    fitted.setHtml(cut);
+    QVERIFY2(fitted.idealWidth() <= 300 && fitted.idealWidth() > 250, qPrintable(QString::number(fitted.idealWidth())));
+    QVERIFY2(fitted.toPlainText().startsWith(QStringLiteral("Use 300,000 B \u2014 reason reason")) &&
+                 fitted.toPlainText().endsWith(QStringLiteral("\u2026")),
+             qPrintable(fitted.toPlainText()));
+    QVERIFY(cut.contains(QStringLiteral("href=\"budget:300000\"")));
+    QCOMPARE(elideRichText(QStringLiteral("Ready."), font, 300), QStringLiteral("Ready."));
+    StatusLine line;
+    line.resize(400, 30);
+    line.showMessage(longHtml);
+    QCOMPARE(line.text(), longHtml);  // whole; the label holds it cut
+    const QList<QLabel*> labels = line.findChildren<QLabel*>();
+    QVERIFY(std::any_of(labels.begin(), labels.end(), [](QLabel* l) { return l->text().contains(QChar(0x2026)); }));
     // A schedule shown mid-solve has no bound yet: not "gap 0 %", which
     // reads as proven.
     const Problem p = uitest::tinyProblem();
