@@ -571,12 +571,14 @@ std::string sweepCsv(const SweepResult& result) {
     std::ostringstream out;
     // What was swept, on every row (the end columns): a file re-plotted away
     // from its command line told a sweep without paging from one with it by
-    // nothing.
+    // nothing. The switches are the problem's (problem_…): remat-only's rows
+    // page nothing where problem_paging is 1, and read as if they did.
     const std::string problem = "," + csvField(result.model) + "," + csvField(result.platform) + "," +
                                 std::to_string(result.batch_size) + "," + (result.options.paging ? "1" : "0") + "," +
                                 (result.options.remat ? "1" : "0");
     out << "strategy,ram_budget_bytes,runtime_budget_factor,status,compute_energy_j,paging_energy_j,"
-           "total_energy_j,runtime_s,peak_ram_bytes,gap,schedule_from_budget,model,platform,batch_size,paging,remat\n";
+           "total_energy_j,runtime_s,peak_ram_bytes,gap,schedule_from_budget,model,platform,batch_size,problem_paging,"
+           "problem_remat\n";
     for (const auto& r : result.rows) {
         const bool has = r.hasSchedule();
         out << r.strategy << ',' << r.ram_budget_bytes << ',' << fmtDouble(r.runtime_budget_factor) << ','

@@ -749,7 +749,7 @@ private slots:
         QCOMPARE(lines.size(), 1 + 3 * 3);  // header + strategies x points
         for (const char* col : {"strategy", "ram_budget_bytes", "runtime_budget_factor", "status", "compute_energy_j",
                                 "paging_energy_j", "total_energy_j", "runtime_s", "peak_ram_bytes", "gap",
-                                "schedule_from_budget", "model,platform,batch_size,paging,remat"})
+                                "schedule_from_budget", "model,platform,batch_size,problem_paging,problem_remat"})
             QVERIFY2(lines.front().contains(col), col);
         // Its time in tenths where short (a 0.2 s sweep said "in 1s"); a
         // loaded machine may take 10 s or more, in whole seconds.
