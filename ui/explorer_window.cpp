@@ -39,6 +39,7 @@
 
 #include "atomic_write.h"
 #include "budget_control.h"
+#include "copyable_table_view.h"
 #include "effective_budget.h"
 #include "figure_text.h"
 #include "heatmap_view.h"
@@ -263,7 +264,7 @@ void ExplorerWindow::buildUi() {
     cellModel_ = new ScheduleCellModel(this);
     cellPages_ = new QStackedWidget(tabs_);
     cellPages_->setObjectName(QStringLiteral("cellPages"));
-    cellTable_ = new QTableView(cellPages_);
+    cellTable_ = new CopyableTableView(cellPages_);
     cellTable_->setObjectName(QStringLiteral("cellTable"));
     cellTable_->setModel(cellModel_);
     // The longest one-word category, with the item view's text margins (the
@@ -290,7 +291,8 @@ void ExplorerWindow::buildUi() {
     cellPages_->addWidget(cellTable_);
     cellPages_->addWidget(cellsWhyEmpty_);
     tabs_->addTab(cellPages_, tr("Cells"));
-    tabs_->setTabToolTip(1, tr("The heatmap as a table: one row per layer, one column per stage"));
+    tabs_->setTabToolTip(1, tr("The heatmap as a table: one row per layer, one column per stage; Ctrl+C copies "
+                               "the selected cells with their headers, tab-separated"));
     {
         auto* page = new QWidget(tabs_);
         auto* lay = new QVBoxLayout(page);

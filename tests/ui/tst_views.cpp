@@ -25,11 +25,13 @@
 #include <QTextLayout>
 #include <QTemporaryDir>
 #include <QUndoStack>
+#include <QClipboard>
 #include <QtTest>
 #include <qcustomplot.h>
 
 #include "budget_control.h"
 #include "cell_palette.h"
+#include "copyable_table_view.h"
 #include "effective_budget.h"
 #include "explorer_window.h"
 #include "heatmap_view.h"
@@ -110,6 +112,7 @@ private slots:
     void brokenRememberedProfileOpensTheDefaults();
     void tabAndSweepPointsAreRemembered();
     void cellsTabFitsItsWordsAndSaysWhyEmpty();
+    void cellTableCopiesTheBlockWithHeaders();
     void paretoTabSweepsTheRuntimeBudget();
     void aSweepClearedWhileItRunsStaysCleared();
 };
@@ -1106,6 +1109,33 @@ void TestViews::cellsTabFitsItsWordsAndSaysWhyEmpty() {
     const int room = table->style()->subElementRect(QStyle::SE_ItemViewItemText, &option, table).width() - 2 * margin;
     const double needs = QFontMetricsF(table->font()).horizontalAdvance(option.text);
     QVERIFY2(needs <= room, qPrintable(QStringLiteral("needs %1 px, has %2").arg(needs).arg(room)));
+}
+
+// Ctrl+C in the Cells table copies the selected block with its stage and
+// layer headers, tab-separated, for a spreadsheet or a paper's table
+// (Qt's own copied the current cell's word alone).
+void TestViews::cellTableCopiesTheBlockWithHeaders() {
+    ScheduleCellModel model;
+    model.setSchedule(uitest::tinyGraph(), uitest::tinySchedule());
+    CopyableTableView table;
+    table.setModel(&model);
+    table.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&table));
+    table.selectionModel()->select(QItemSelection(model.index(0, 4), model.index(1, 5)), QItemSelectionModel::Select);
+    table.setFocus();
+    QApplication::clipboard()->setText(QStringLiteral("before"));
+    QTest::keyClick(&table, Qt::Key_C, Qt::ControlModifier);
+    const auto shown = [&](int r, int c) { return model.index(r, c).data().toString(); };
+    const QString input = model.headerData(0, Qt::Vertical).toString();
+    QCOMPARE(input, QStringLiteral("input"));
+    QCOMPARE(shown(0, 5), QStringLiteral("recomputed"));
+    QCOMPARE(QApplication::clipboard()->text(),
+             QStringLiteral("\tt=4\tt=5\ninput\t%1\trecomputed\n%2\t%3\t%4\n")
+                 .arg(shown(0, 4), model.headerData(1, Qt::Vertical).toString(), shown(1, 4), shown(1, 5)));
+    // Nothing selected: the clipboard is left alone.
+    table.clearSelection();
+    QTest::keyClick(&table, Qt::Key_C, Qt::ControlModifier);
+    QVERIFY(QApplication::clipboard()->text().startsWith(QStringLiteral("\tt=4")));
 }
 
 // A switch changed while a sweep ran: the sweep (of the old problem) came
