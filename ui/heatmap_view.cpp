@@ -9,6 +9,7 @@
 #include <QToolTip>
 #include <QWheelEvent>
 #include <algorithm>
+#include <optional>
 #include <cmath>
 
 #include "cell_palette.h"
@@ -39,13 +40,20 @@ int niceStep(double minStep) {
     return 10000;
 }
 
-QString legendText(CellCategory c, const CategoryGrid& g) {
-    return QStringLiteral("%1 (%2)").arg(QString::fromUtf8(categoryName(c))).arg(g.count(c));
+// The last legend entry, for the dashed lines: students asked what they were.
+const char* const kDividerWords = "forward | loss | backward";
+const char* const kDividerExplanation =
+    "The dashed lines bracket the loss's stage: the stages left of them run the forward pass, those right of them "
+    "the backward pass (stage t computes node t, the row of the same number).";
+
+QString legendText(std::optional<CellCategory> c, const CategoryGrid& g) {
+    if (!c) return QObject::tr(kDividerWords);
+    return QStringLiteral("%1 (%2)").arg(QString::fromUtf8(categoryName(*c))).arg(g.count(*c));
 }
 
 // Legend entries laid out left to right, wrapping; returns the rows' rects.
 struct LegendItem {
-    CellCategory cat;
+    std::optional<CellCategory> cat;  // none: the dashed lines' entry
     QRectF swatch, text;
 };
 
@@ -55,7 +63,9 @@ std::vector<LegendItem> legendItems(const QRectF& area, const QFontMetricsF& fm,
     const double sw = fm.height() * 0.9, gap = fm.height() * 0.35, itemGap = fm.height() * 1.1;
     const double lineH = fm.height() * 1.35;
     double x = area.left(), y = area.top();
-    for (CellCategory c : kLegendOrder) {
+    std::vector<std::optional<CellCategory>> entries(std::begin(kLegendOrder), std::end(kLegendOrder));
+    entries.push_back(std::nullopt);
+    for (const std::optional<CellCategory> c : entries) {
         const double tw = fm.horizontalAdvance(legendText(c, g));
         const double w = sw + gap + tw;
         if (x > area.left() && x + w > area.right()) {
@@ -305,13 +315,13 @@ void HeatmapView::paintAll(QPainter& p, const Layout& L, const QFont& font, bool
     // Dividers between forward, loss and backward: rows and the matching stages.
     QPen divider(QColor(0x33, 0x33, 0x33), std::max(1.0, fm.height() / 12.0));
     divider.setCosmetic(false);
+    QPen dashed = divider;  // the stages' (and their legend entry's)
+    dashed.setStyle(Qt::DashLine);
+    dashed.setColor(QColor(0x33, 0x33, 0x33, 140));
     for (int i = 1; i < n; ++i) {
         if (graph_.node(i).kind == graph_.node(i - 1).kind) continue;
         p.setPen(divider);
         p.drawLine(QPointF(L.grid.left(), rowY(i)), QPointF(L.grid.right(), rowY(i)));
-        QPen dashed = divider;
-        dashed.setStyle(Qt::DashLine);
-        dashed.setColor(QColor(0x33, 0x33, 0x33, 140));
         p.setPen(dashed);
         p.drawLine(QPointF(colX(i), L.grid.top()), QPointF(colX(i), L.grid.bottom()));
     }
@@ -408,10 +418,16 @@ void HeatmapView::paintAll(QPainter& p, const Layout& L, const QFont& font, bool
 
     // Legend with counts.
     for (const auto& it : legendItems(L.legend, fm, grid_, nullptr)) {
-        p.fillRect(it.swatch, categoryColor(it.cat));
-        p.setPen(QPen(QColor(0x66, 0x66, 0x66), 0));
-        p.setBrush(Qt::NoBrush);
-        p.drawRect(it.swatch);
+        if (it.cat) {
+            p.fillRect(it.swatch, categoryColor(*it.cat));
+            p.setPen(QPen(QColor(0x66, 0x66, 0x66), 0));
+            p.setBrush(Qt::NoBrush);
+            p.drawRect(it.swatch);
+        } else {  // a stretch of the grid's dashed line
+            p.setPen(dashed);
+            p.drawLine(QPointF(it.swatch.center().x(), it.swatch.top()),
+                       QPointF(it.swatch.center().x(), it.swatch.bottom()));
+        }
         p.setPen(ink);
         p.drawText(it.text, Qt::AlignLeft | Qt::AlignVCenter, legendText(it.cat, grid_));
     }
@@ -445,31 +461,32 @@ void HeatmapView::renderTo(QPainter& p, const QRectF& target) const {
     p.restore();
 }
 
+QString HeatmapView::toolTipAt(QPointF pos) const {
+    if (!hasSchedule()) return {};
+    const auto [node, stage] = cellAt(pos);
+    const Layout L = currentLayout();
+    if (node >= 0) return QString::fromStdString(describeCell(graph_, schedule_, stage, node, CellView::Heatmap));
+    if (L.labels.contains(pos) || L.kindBand.contains(pos)) {
+        const int r = static_cast<int>(std::floor(L.row0 + (pos.y() - L.grid.top()) / L.cellH));
+        if (r < 0 || r >= grid_.size()) return {};
+        const auto& nd = graph_.node(r);
+        return tr("%1: %2 (%3), node %4, output %5. Click to highlight what it reads.")
+            .arg(QString::fromStdString(nd.name), QString::fromStdString(nd.type),
+                 QString::fromStdString(kindName(nd.kind)))
+            .arg(r)
+            .arg(QString::fromStdString(formatBytes(nd.memory_bytes)));
+    }
+    if (L.legend.contains(pos))
+        for (const auto& it : legendItems(L.legend, QFontMetricsF(font()), grid_, nullptr))
+            if (it.swatch.united(it.text).contains(pos))
+                return it.cat ? QString::fromUtf8(categoryExplanation(*it.cat)) : tr(kDividerExplanation);
+    return {};
+}
+
 bool HeatmapView::event(QEvent* e) {
     if (e->type() == QEvent::ToolTip) {
         auto* he = static_cast<QHelpEvent*>(e);
-        const QPointF pos = he->pos();
-        QString text;
-        if (hasSchedule()) {
-            const auto [node, stage] = cellAt(pos);
-            const Layout L = currentLayout();
-            if (node >= 0) {
-                text = QString::fromStdString(describeCell(graph_, schedule_, stage, node, CellView::Heatmap));
-            } else if (L.labels.contains(pos) || L.kindBand.contains(pos)) {
-                const int r = static_cast<int>(std::floor(L.row0 + (pos.y() - L.grid.top()) / L.cellH));
-                if (r >= 0 && r < grid_.size()) {
-                    const auto& nd = graph_.node(r);
-                    text = tr("%1: %2 (%3), node %4, output %5. Click to highlight what it reads.")
-                               .arg(QString::fromStdString(nd.name), QString::fromStdString(nd.type),
-                                    QString::fromStdString(kindName(nd.kind)))
-                               .arg(r)
-                               .arg(QString::fromStdString(formatBytes(nd.memory_bytes)));
-                }
-            } else if (L.legend.contains(pos)) {
-                for (const auto& it : legendItems(L.legend, QFontMetricsF(font()), grid_, nullptr))
-                    if (it.swatch.united(it.text).contains(pos)) text = QString::fromUtf8(categoryExplanation(it.cat));
-            }
-        }
+        const QString text = toolTipAt(he->pos());
         if (text.isEmpty()) {
             QToolTip::hideText();
             e->ignore();

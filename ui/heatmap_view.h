@@ -50,6 +50,9 @@ public:
     QRectF cellRect(int node, int stage) const;
     // The cell under a widget point: {node, stage}, or {-1, -1}.
     std::pair<int, int> cellAt(QPointF pos) const;
+    // What hovering a widget point shows: a cell's, a layer's or a legend
+    // entry's words; empty elsewhere.
+    QString toolTipAt(QPointF pos) const;
 
     // Draws the whole heatmap (title, axes, legend; no zoom, no hover) into
     // `target` on any painter: QImage, QPdfWriter, QSvgGenerator.

@@ -143,6 +143,19 @@ void TestViews::heatmapColoursAtKnownCells() {
     QCOMPARE(colourAt(5, 5), categoryColor(CellCategory::ComputedFirst));
     QCOMPARE(view.cellAt(view.cellRect(2, 3).center()), std::make_pair(2, 3));
     QCOMPARE(view.cellAt(QPointF(1, 1)), std::make_pair(-1, -1));
+    QCOMPARE(view.toolTipAt(view.cellRect(0, 5).center()),
+             QString::fromStdString(describeCell(uitest::tinyGraph(), uitest::tinySchedule(), 5, 0, CellView::Heatmap)));
+    // The dashed lines have a legend entry that says what they are
+    // (students asked): found by hovering the legend under the grid.
+    int entryPixels = 0, inked = 0;  // hovered pixels that explain them, and of those drawn on
+    for (int y = static_cast<int>(view.cellRect(5, 0).bottom()); y < view.height(); ++y)
+        for (int x = 0; x < view.width(); x += 2)
+            if (view.toolTipAt(QPointF(x, y)).startsWith(QStringLiteral("The dashed lines bracket the loss's stage"))) {
+                ++entryPixels;
+                inked += img.pixelColor(QPointF(x * dpr, y * dpr).toPoint()) != QColor(Qt::white);
+            }
+    QVERIFY(entryPixels > 0);
+    QVERIFY(inked > 10);  // its swatch and words, not blank legend room
 }
 
 void TestViews::heatmapSelectionAndZoom() {
