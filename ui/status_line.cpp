@@ -108,8 +108,9 @@ StatusMessage statusForResult(const SolveResult& r, const StatusContext& ctx) {
     }
     case SolveStatus::Feasible:
         m.tone = StatusTone::Warning;
-        m.text = QObject::tr("Feasible, not proven optimal: %1, gap %2 (%3).")
-                     .arg(energy, q(formatGapPercent(r.gap)))
+        // The same figures as an optimal answer's, and its gap.
+        m.text = QObject::tr("Feasible, not proven optimal: %1 per iteration, peak RAM %2, gap %3 (%4).")
+                     .arg(energy, q(formatBytes(r.replay.peak_ram_bytes)), q(formatGapPercent(r.gap)))
                      .arg(cached ? QObject::tr("from the solve cache") : QObject::tr("stopped after %1").arg(took));
         break;
     case SolveStatus::Infeasible: {

@@ -367,8 +367,13 @@ void TestUiModels::statusWords() {
     r.ram_budget_that_works_bytes = 0;
     r.status = SolveStatus::Feasible;
     r.gap = 0.0123;
+    r.replay.peak_ram_bytes = 4280;
+    r.replay.total_energy_j = 0.5916;
     m = statusForResult(r, ctx);
     QVERIFY2(m.text.contains("gap 1.23 %"), qPrintable(m.text));
+    // The figures an optimal answer gives, with its gap.
+    QVERIFY2(m.text.startsWith("Feasible, not proven optimal: 591.600 mJ per iteration, peak RAM 4.28 KB, gap 1.23 %"),
+             qPrintable(m.text));
     r.status = SolveStatus::Optimal;
     QVERIFY2(statusForResult(r, ctx).text.contains("Within 1.23 % of the optimum:"),
              qPrintable(statusForResult(r, ctx).text));
