@@ -57,6 +57,7 @@
 #include "teaching_panel.h"
 #include "units.h"
 #include "view_export.h"
+#include "working_budget_search.h"
 
 namespace poet::ui {
 
@@ -88,6 +89,17 @@ ExplorerWindow::ExplorerWindow(QWidget* parent) : QMainWindow(parent) {
     setWindowTitle(tr("POET Explorer"));
     setWindowIcon(QIcon(QStringLiteral(":/poet/poet-explorer.svg")));
     bridge_ = new SolveBridge(this);
+    budgetSearch_ = new WorkingBudgetSearch(this);
+    connect(budgetSearch_, &WorkingBudgetSearch::finished, this, [this](qint64 found) {
+        cancelAct_->setEnabled(bridge_->isBusy());
+        if (cacheKey() != budgetSearchKey_) return;  // of a problem left since
+        if (found > 0) return setBudgets(Budgets{found, budgets_.runtime_budget_factor});
+        status_->showMessage(tr("The quick heuristics find no schedule at %1 with any RAM budget up to the plain "
+                                "pass's peak, %2: a larger runtime budget may help.")
+                                 .arg(q(formatFactor(problem_.runtime_budget_factor)),
+                                      q(formatBytesExact(plain_peak_))),
+                             StatusTone::Bad);
+    });
     if (const auto dir = defaultSolveCacheDirectory()) bridge_->setCache(std::make_shared<SolveCache>(*dir));
     undo_ = new QUndoStack(this);
     debounce_ = new QTimer(this);
@@ -287,6 +299,8 @@ void ExplorerWindow::buildUi() {
     connect(cellsWhyEmpty_, &QLabel::linkActivated, this, [this](const QString& link) {
         if (link.startsWith(QLatin1String("budget:")))
             setBudgets(Budgets{link.mid(7).toLongLong(), budgets_.runtime_budget_factor});
+        else if (link == QLatin1String(kFindBudgetLink))
+            findWorkingBudget();
     });
     cellPages_->addWidget(cellTable_);
     cellPages_->addWidget(cellsWhyEmpty_);
@@ -384,6 +398,7 @@ void ExplorerWindow::buildUi() {
     connect(status_, &StatusLine::budgetSuggested, this, [this](std::int64_t b) {
         setBudgets(Budgets{b, budgets_.runtime_budget_factor});
     });
+    connect(status_, &StatusLine::budgetSearchRequested, this, &ExplorerWindow::findWorkingBudget);
 
     // Problem switches reload the graph and solve; budgets go through undo.
     for (QComboBox* c : {model_, platform_})
@@ -726,6 +741,7 @@ void ExplorerWindow::applyBudgets(const Budgets& b) {
 }
 
 void ExplorerWindow::scheduleSolve() {
+    budgetSearch_->cancel();  // it searched for the problem before this change
     // Coalesce a burst of changes (a drag) into one request per event-loop turn;
     // the bridge cancels whatever ran before.
     debounce_->start();
@@ -746,8 +762,9 @@ QString ExplorerWindow::cacheKey() const {
 double ExplorerWindow::relativeGap() const { return gap_->value() / 100.0; }
 
 StatusContext ExplorerWindow::statusContext() const {
-    return {problem_.ram_budget_bytes, min_budget_,         timeLimit_->value(),
-            problem_.options.paging,   problem_.options.remat, relativeGap()};
+    return {problem_.ram_budget_bytes, min_budget_,            timeLimit_->value(),
+            problem_.options.paging,   problem_.options.remat, relativeGap(),
+            problem_.runtime_budget_factor};
 }
 
 bool ExplorerWindow::isSolving() const { return bridge_->isBusy(); }
@@ -819,8 +836,23 @@ QStringList ExplorerWindow::tabNames() {
 }
 
 void ExplorerWindow::cancelSolve() {
+    if (budgetSearch_->isRunning()) {
+        budgetSearch_->cancel();
+        cancelAct_->setEnabled(bridge_->isBusy());
+        status_->showMessage(tr("Stopped searching for a RAM budget that works."));
+    }
     if (!bridge_->isBusy()) return;
     bridge_->cancel();
+}
+
+void ExplorerWindow::findWorkingBudget() {
+    if (!budgetSearch_->start(problem_)) return;  // one runs
+    budgetSearchKey_ = cacheKey();
+    cancelAct_->setEnabled(true);  // Esc stops it
+    status_->showMessage(tr("Searching for a RAM budget above %1 that works at %2 (Esc stops)\u2026")
+                             .arg(q(formatBytesExact(problem_.ram_budget_bytes)),
+                                  q(formatFactor(problem_.runtime_budget_factor))),
+                         StatusTone::Busy);
 }
 
 QString ExplorerWindow::viewTitle(const SolveResult& r) const {

@@ -43,6 +43,7 @@ class StageAxisLink;
 class StatusLine;
 class SummaryPanel;
 class TeachingPanel;
+class WorkingBudgetSearch;
 
 // What the command line asks for; unset fields come from QSettings (when
 // use_settings) or the defaults (resnet18_cifar, a72, RAM budget at the plain
@@ -125,7 +126,11 @@ public:
 
 public slots:
     void solveNow();
-    void cancelSolve();
+    void cancelSolve();  // and a search for a working budget
+    // The status line's "Find a RAM budget that works": searches from the
+    // budget on screen up (WorkingBudgetSearch) and, where one is found,
+    // sets it (an undo step), which solves there.
+    void findWorkingBudget();
     // The Pareto tab's "Run sweep": the problem on screen at its points.
     void runParetoSweep();
 
@@ -167,6 +172,8 @@ private:
     void updateBudgetMarks();
 
     SolveBridge* bridge_;
+    WorkingBudgetSearch* budgetSearch_;
+    QString budgetSearchKey_;  // cacheKey() of the problem it searches for
     QUndoStack* undo_;
     QTimer* debounce_;
 

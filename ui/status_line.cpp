@@ -21,6 +21,13 @@ QString budgetLink(const QString& verb, std::int64_t bytes) {
     return QStringLiteral("<a href=\"budget:%1\">%2 %3</a>").arg(bytes).arg(verb, q(formatBytesExact(bytes)));
 }
 
+// Where the solve names no budget that works (its own search ran out of
+// time), a link that searches for one without a limit (WorkingBudgetSearch).
+QString findBudgetLink() {
+    return QStringLiteral("<a href=\"%1\">%2</a>")
+        .arg(QLatin1String(kFindBudgetLink), QObject::tr("Find a RAM budget that works"));
+}
+
 // The solver's messages give budgets in bytes ("below 1048576 B"), beside
 // the links' and the budget box's "1,048,576 B": written the same way.
 QString withExactBytes(QString message) {
@@ -128,20 +135,13 @@ StatusMessage statusForResult(const SolveResult& r, const StatusContext& ctx) {
             link = budgetLink(QObject::tr("Use"), r.ram_budget_that_works_bytes);
         else if (ctx.min_budget_lower_bound_bytes > ctx.ram_budget_bytes)
             link = budgetLink(QObject::tr("Try"), ctx.min_budget_lower_bound_bytes);
-        if (!link.isEmpty()) {
-            m.text = QObject::tr("Infeasible. %1 \u2014 %2.").arg(link, reason);
-        } else if (!r.message.empty()) {
-            // The solver's message ends with what may help ("switching paging
-            // on, or a larger runtime budget, may help"): not said twice.
-            m.text = QObject::tr("Infeasible: %1.").arg(reason);
-        } else {
-            m.text = QObject::tr("Infeasible: %1. Raise the RAM or runtime budget").arg(reason);
-            QStringList off;  // only the switches that are off
-            if (!ctx.paging) off << QObject::tr("paging");
-            if (!ctx.remat) off << QObject::tr("rematerialization");
-            if (!off.isEmpty()) m.text += QObject::tr(", or switch %1 on").arg(off.join(QObject::tr(" and ")));
-            m.text += QLatin1Char('.');
-        }
+        // Else, a search for one: the solve's own ran out of time (resnet50
+        // at 10% without paging, 1 s), and its message's advice ("switching
+        // paging on, or a larger runtime budget, may help") named no budget.
+        // Below one plain pass no RAM helps, and the message says so.
+        if (link.isEmpty() && ctx.runtime_budget_factor >= 1) link = findBudgetLink();
+        m.text = link.isEmpty() ? QObject::tr("Infeasible: %1.").arg(reason)
+                                : QObject::tr("Infeasible. %1 \u2014 %2.").arg(link, reason);
         break;
     }
     case SolveStatus::NoSolution: {
@@ -158,8 +158,9 @@ StatusMessage statusForResult(const SolveResult& r, const StatusContext& ctx) {
             m.text = limit + QObject::tr(". %1 \u2014 %2. Or raise the time limit.")
                                  .arg(budgetLink(QObject::tr("Use"), r.ram_budget_that_works_bytes), ways.join(QStringLiteral("; ")));
         } else {
-            m.text = limit + (ways.isEmpty() ? QString() : QStringLiteral("; ") + ways.join(QStringLiteral("; "))) +
-                     QObject::tr(". Raise the time limit or loosen the budgets.");
+            m.text = limit + QStringLiteral(". ") + findBudgetLink() +
+                     (ways.isEmpty() ? QString() : QStringLiteral(" \u2014 ") + ways.join(QStringLiteral("; "))) +
+                     QObject::tr(". Or raise the time limit.");
         }
         break;
     }
@@ -222,6 +223,7 @@ StatusLine::StatusLine(QWidget* parent) : QWidget(parent) {
     connect(cancel_, &QToolButton::clicked, this, &StatusLine::cancelRequested);
     connect(label_, &QLabel::linkActivated, this, [this](const QString& link) {
         if (link.startsWith(QLatin1String("budget:"))) emit budgetSuggested(link.mid(7).toLongLong());
+        if (link == QLatin1String(kFindBudgetLink)) emit budgetSearchRequested();
     });
     showMessage(tr("Ready."));
 }

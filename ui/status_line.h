@@ -16,12 +16,17 @@ class QTimer;
 
 namespace poet::ui {
 
+// The href of the status line's "Find a RAM budget that works" link (its
+// placeholder copies in the views carry it too).
+inline constexpr const char* kFindBudgetLink = "find-budget";
+
 struct StatusContext {
     std::int64_t ram_budget_bytes = 0;
     std::int64_t min_budget_lower_bound_bytes = 0;  // minimumFeasibleBudgetLowerBound
     double time_limit_s = 0;
     bool paging = true, remat = true;
     double target_gap = 0;  // the gap the solve was asked to stop at (relative)
+    double runtime_budget_factor = 1;
 };
 
 enum class StatusTone { Neutral, Busy, Good, Warning, Bad };
@@ -65,6 +70,7 @@ public:
 signals:
     void cancelRequested();
     void budgetSuggested(std::int64_t ramBudgetBytes);  // the user clicked "use N"
+    void budgetSearchRequested();                       // ... "Find a RAM budget that works"
 
 protected:
     void resizeEvent(QResizeEvent* event) override;

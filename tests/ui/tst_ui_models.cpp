@@ -349,18 +349,21 @@ void TestUiModels::statusWords() {
     r.ram_budget_that_works_bytes = 0;
     r.message = "no schedule fits these budgets: the stages cannot all get their values back; switching paging on, "
                 "or a larger runtime budget, may help";
+    // It offers a search for one instead (WorkingBudgetSearch); the advice
+    // is said once.
     ctx.paging = false;
     QCOMPARE(statusForResult(r, ctx).text,
-             QString("Infeasible: no schedule fits these budgets: the stages cannot all get their values back; "
-                     "switching paging on, or a larger runtime budget, may help."));
-    r.message.clear();
+             QString("Infeasible. <a href=\"find-budget\">Find a RAM budget that works</a> \u2014 no schedule fits "
+                     "these budgets: the stages cannot all get their values back; switching paging on, or a larger "
+                     "runtime budget, may help."));
+    // Below one plain pass no RAM helps: no search.
+    ctx.runtime_budget_factor = 0.9;
+    r.message = "the runtime budget is below one plain pass (factor 1.0): every node must run at least once";
     QCOMPARE(statusForResult(r, ctx).text,
-             QString("Infeasible: no schedule meets these budgets. Raise the RAM or runtime budget, or switch paging "
-                     "on."));
-    ctx.remat = false;
-    QVERIFY(statusForResult(r, ctx).text.endsWith("or switch paging and rematerialization on."));
-    ctx.paging = ctx.remat = true;
-    QVERIFY(statusForResult(r, ctx).text.endsWith("Raise the RAM or runtime budget."));
+             QString("Infeasible: the runtime budget is below one plain pass (factor 1.0): every node must run at "
+                     "least once."));
+    ctx.runtime_budget_factor = 1.5;
+    ctx.paging = true;
     ctx.min_budget_lower_bound_bytes = 262100;
 
     r.message = "RAM budget below the largest working set";
@@ -392,9 +395,11 @@ void TestUiModels::statusWords() {
     QVERIFY(statusForResult(r, ctx).text.contains("Proven optimal"));
     r.status = SolveStatus::NoSolution;
     r.message = "no schedule found within the time limit, and none proven impossible";
-    QVERIFY(statusForResult(r, ctx).text.contains("time limit (5 s). Raise"));
+    QCOMPARE(statusForResult(r, ctx).text, QString("No schedule found within the time limit (5 s). <a "
+                                                   "href=\"find-budget\">Find a RAM budget that works</a>. Or raise "
+                                                   "the time limit."));
     r.message += "; with paging on, a schedule exists at these budgets";
-    QVERIFY2(statusForResult(r, ctx).text.contains("time limit (5 s); with paging on, a schedule exists"),
+    QVERIFY2(statusForResult(r, ctx).text.contains("works</a> \u2014 with paging on, a schedule exists"),
              qPrintable(statusForResult(r, ctx).text));
     // A budget where a schedule exists: linked first, not repeated in bytes.
     r.message = "no schedule found within the time limit, and none proven impossible; a schedule exists at 300000 B; "
@@ -429,6 +434,15 @@ void TestUiModels::statusWords() {
     QCOMPARE(line.text(), longHtml);  // whole; the label holds it cut
     const QList<QLabel*> labels = line.findChildren<QLabel*>();
     QVERIFY(std::any_of(labels.begin(), labels.end(), [](QLabel* l) { return l->text().contains(QChar(0x2026)); }));
+    // Its search link asks for the search.
+    QSignalSpy search(&line, &StatusLine::budgetSearchRequested);
+    r.status = SolveStatus::Infeasible;
+    r.ram_budget_that_works_bytes = 0;
+    ctx.min_budget_lower_bound_bytes = 0;
+    line.showResult(r, ctx);
+    QVERIFY2(line.text().contains("href=\"find-budget\""), qPrintable(line.text()));
+    for (QLabel* l : labels) emit l->linkActivated(QString::fromLatin1(kFindBudgetLink));
+    QCOMPARE(search.count(), 1);
     // A schedule shown mid-solve has no bound yet: not "gap 0 %", which
     // reads as proven.
     const Problem p = uitest::tinyProblem();

@@ -35,6 +35,7 @@
 #include "effective_budget.h"
 #include "explorer_window.h"
 #include "heatmap_view.h"
+#include "heuristic_schedule.h"
 #include "memory_timeline_view.h"
 #include "pareto_plot.h"
 #include "problem_loader.h"
@@ -113,6 +114,7 @@ private slots:
     void tabAndSweepPointsAreRemembered();
     void cellsTabFitsItsWordsAndSaysWhyEmpty();
     void cellTableCopiesTheBlockWithHeaders();
+    void findWorkingBudgetSetsOne();
     void paretoTabSweepsTheRuntimeBudget();
     void aSweepClearedWhileItRunsStaysCleared();
 };
@@ -1149,6 +1151,39 @@ void TestViews::cellTableCopiesTheBlockWithHeaders() {
     table.clearSelection();
     QTest::keyClick(&table, Qt::Key_C, Qt::ControlModifier);
     QVERIFY(QApplication::clipboard()->text().startsWith(QStringLiteral("\tt=4")));
+}
+
+// "Find a RAM budget that works" (the status line's link where a solve
+// names none): the search's budget is set, as an undo step, and solved
+// there; a budget change meanwhile drops it.
+void TestViews::findWorkingBudgetSetsOne() {
+    ExplorerWindow w;
+    QSignalSpy settled(&w, &ExplorerWindow::solveSettled);
+    ExplorerOptions o = linearOnA72();
+    o.paging = false;
+    o.ram_budget = QStringLiteral("4000");
+    o.runtime_budget = 1.0;  // nothing to recompute: 4,000 B has no schedule
+    QVERIFY(openAndSettle(w, settled, o));
+    QCOMPARE(settled.takeFirst().at(0).toBool(), false);
+    Problem p = w.problem();
+    const std::optional<std::int64_t> works = smallestQuickBudget(p, p.ram_budget_bytes);
+    QVERIFY(works && *works > 4000);
+    w.findWorkingBudget();
+    QVERIFY(w.isSolving() || settled.wait(30000));  // the search sets the budget, which solves
+    QTRY_COMPARE_WITH_TIMEOUT(w.budgets().ram_budget_bytes, *works, 30000);
+    if (settled.isEmpty()) QVERIFY(settled.wait(30000));
+    QCOMPARE(settled.takeFirst().at(0).toBool(), true);  // a schedule there, replayed
+    w.undoStack()->undo();
+    QCOMPARE(w.budgets().ram_budget_bytes, std::int64_t(4000));
+    QVERIFY(settled.wait(30000));
+    settled.clear();
+
+    // Left for another budget while it searches: its answer is dropped.
+    w.findWorkingBudget();
+    w.setBudgets(Budgets{5000, 1.0});
+    QVERIFY(settled.wait(30000));
+    QTest::qWait(300);
+    QCOMPARE(w.budgets().ram_budget_bytes, std::int64_t(5000));
 }
 
 // A switch changed while a sweep ran: the sweep (of the old problem) came
