@@ -593,10 +593,21 @@ bool ExplorerWindow::initialize(const ExplorerOptions& o, QString* error) {
         }
         b.ram_budget_bytes = *v;
     } else if (sameProblemAsSaved && s.contains("ramBudget")) {
-        b.ram_budget_bytes = s.value("ramBudget").toLongLong();
+        const qlonglong v = s.value("ramBudget").toLongLong();
+        if (v >= 1) b.ram_budget_bytes = v;
+        else ignoreRememberedValue(tr("RAM budget"), s.value("ramBudget").toString(), tr("at least 1 B"));
     }
-    if (o.runtime_budget) b.runtime_budget_factor = *o.runtime_budget;
-    else if (sameProblemAsSaved && s.contains("runtimeBudget")) b.runtime_budget_factor = s.value("runtimeBudget").toDouble();
+    if (o.runtime_budget) {
+        b.runtime_budget_factor = *o.runtime_budget;
+    } else if (sameProblemAsSaved && s.contains("runtimeBudget")) {
+        // As the command line's are checked (explorer_main): 0.5 remembered
+        // kept the window from opening, blaming a --runtime-budget never given.
+        const double v = s.value("runtimeBudget").toDouble();
+        if (v >= 1.0 && v <= ExplorerRanges::kRuntimeFactorMax) b.runtime_budget_factor = v;
+        else
+            ignoreRememberedValue(tr("runtime budget"), s.value("runtimeBudget").toString(),
+                                  tr("1 to %1").arg(ExplorerRanges::kRuntimeFactorMax));
+    }
     if (!(b.runtime_budget_factor >= 1.0)) {
         if (error) *error = tr("bad --runtime-budget %1: it must be at least 1.0 (a multiple of one plain pass)")
                                 .arg(b.runtime_budget_factor);
@@ -627,6 +638,11 @@ bool ExplorerWindow::initialize(const ExplorerOptions& o, QString* error) {
 }
 
 // Not modal: the window opens behind it, on the defaults.
+void ExplorerWindow::ignoreRememberedValue(const QString& what, const QString& value, const QString& range) {
+    std::fprintf(stderr, "poet-explorer: the remembered %s '%s' is out of range (%s); the default is used\n",
+                 qPrintable(what), qPrintable(value), qPrintable(range));
+}
+
 void ExplorerWindow::warnOfUnloadedProfile(const QString& problem, const QString& why) {
     auto* box = new QMessageBox(QMessageBox::Warning, tr("Profile not loaded"),
                                 tr("%1, open when the explorer last closed, could not be loaded; it opened on "

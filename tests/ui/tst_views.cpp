@@ -112,6 +112,7 @@ private slots:
     void minimumBudgetFollowsTheSwitches();
     void brokenRememberedProfileOpensTheDefaults();
     void tabAndSweepPointsAreRemembered();
+    void rememberedBudgetsOutOfRangeOpenTheDefaults();
     void cellsTabFitsItsWordsAndSaysWhyEmpty();
     void cellTableCopiesTheBlockWithHeaders();
     void findWorkingBudgetSetsOne();
@@ -991,6 +992,47 @@ void TestViews::brokenRememberedProfileOpensTheDefaults() {
     QVERIFY2(err.contains(QStringLiteral("mine.yaml:")), qPrintable(err));
     if (oldProfiles.isNull()) qunsetenv("POET_PROFILES");
     else qputenv("POET_PROFILES", oldProfiles);
+}
+
+// A remembered budget out of range (a settings file edited, or another
+// version's): the window opens at the default instead. A runtime budget of
+// 0.5 kept it from opening ("bad --runtime-budget 0.5", never given); 500
+// solved at 500x behind a box that showed 100x; -5 B showed 0 B.
+void TestViews::rememberedBudgetsOutOfRangeOpenTheDefaults() {
+    QTemporaryDir dir;
+    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, dir.filePath("settings"));
+    for (const auto& [ram, runtime] : {std::pair<QVariant, QVariant>{-5, 0.5}, {"abc", 500}, {0, "x"}}) {
+        {
+            QSettings s;
+            s.beginGroup(QStringLiteral("explorer"));
+            s.setValue("model", "linear");
+            s.setValue("platform", "m4");
+            s.setValue("ramBudget", ram);
+            s.setValue("runtimeBudget", runtime);
+        }
+        ExplorerOptions o;
+        o.use_settings = true;
+        ExplorerWindow w;
+        QSignalSpy settled(&w, &ExplorerWindow::solveSettled);
+        QString err;
+        QVERIFY2(w.initialize(o, &err), qPrintable(err));
+        QCOMPARE(w.budgets().ram_budget_bytes, w.plainPeakBytes());
+        QCOMPARE(w.budgets().runtime_budget_factor, 1.0);
+        QVERIFY(settled.wait(30000));
+    }
+    // In range, they come back.
+    {
+        QSettings s;
+        s.beginGroup(QStringLiteral("explorer"));
+        s.setValue("ramBudget", 5000);
+        s.setValue("runtimeBudget", 1.25);
+    }
+    ExplorerOptions o;
+    o.use_settings = true;
+    ExplorerWindow w;
+    QString err;
+    QVERIFY2(w.initialize(o, &err), qPrintable(err));
+    QCOMPARE(w.budgets(), (Budgets{5000, 1.25}));
 }
 
 // The tab open and the sweep's point count come back with the window; a
