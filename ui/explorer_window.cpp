@@ -288,6 +288,7 @@ void ExplorerWindow::buildUi() {
         cellTable_->fontMetrics().horizontalAdvance(QString::fromUtf8(categoryName(CellCategory::Recomputed))) +
         2 * textMargin + 4);
     cellTable_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    cellTable_->setTabKeyNavigation(false);  // as the summary's: Tab goes on, the arrows walk the cells
     // Without a schedule an empty table stood white, like a failure: say why.
     cellsWhyEmpty_ = new QLabel(cellPages_);
     cellsWhyEmpty_->setAlignment(Qt::AlignCenter);

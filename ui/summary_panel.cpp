@@ -22,7 +22,11 @@ SummaryPanel::SummaryPanel(QWidget* parent) : QWidget(parent) {
     title_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     lay->addWidget(title_);
     table_ = new QTableView(this);
+    table_->setObjectName(QStringLiteral("summaryTable"));
     table_->setModel(model_);
+    // Tab leaves it (the arrow keys walk its rows): it kept Tab for its
+    // cells, and the teaching panel after it was out of the keyboard's reach.
+    table_->setTabKeyNavigation(false);
     table_->verticalHeader()->hide();
     // Fit the panel's width: the names, the plain pass's figures and the
     // ratios take what they need, and this schedule's column the rest. Where

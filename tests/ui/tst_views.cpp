@@ -116,6 +116,7 @@ private slots:
     void cellsTabFitsItsWordsAndSaysWhyEmpty();
     void cellTableCopiesTheBlockWithHeaders();
     void findWorkingBudgetSetsOne();
+    void tabLeavesTheTables();
     void paretoTabSweepsTheRuntimeBudget();
     void aSweepClearedWhileItRunsStaysCleared();
 };
@@ -1226,6 +1227,27 @@ void TestViews::findWorkingBudgetSetsOne() {
     QVERIFY(settled.wait(30000));
     QTest::qWait(300);
     QCOMPARE(w.budgets().ram_budget_bytes, std::int64_t(5000));
+}
+
+// Tab goes on from the summary and the Cells table to the controls after
+// them (the teaching panel was out of its reach: 385 Tabs stayed in the
+// summary's cells); the arrow keys walk a table's cells.
+void TestViews::tabLeavesTheTables() {
+    ExplorerWindow w;
+    QSignalSpy settled(&w, &ExplorerWindow::solveSettled);
+    QVERIFY(openAndSettle(w, settled, linearOnA72()));
+    w.activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(&w));
+    auto* summary = w.findChild<QTableView*>(QStringLiteral("summaryTable"));
+    QVERIFY(summary);
+    summary->setFocus();
+    summary->setCurrentIndex(summary->model()->index(0, 0));
+    QTest::keyClick(summary, Qt::Key_Down);
+    QCOMPARE(summary->currentIndex().row(), 1);
+    QTest::keyClick(QApplication::focusWidget(), Qt::Key_Tab);
+    QVERIFY(QApplication::focusWidget() != summary);
+    auto* cells = w.findChild<QTableView*>(QStringLiteral("cellTable"));
+    QVERIFY(cells && !cells->tabKeyNavigation());
 }
 
 // A switch changed while a sweep ran: the sweep (of the old problem) came
