@@ -7,6 +7,8 @@
 #include <QComboBox>
 #include <QDir>
 #include <QDoubleSpinBox>
+#include <QKeyEvent>
+#include <QLineEdit>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
@@ -479,6 +481,7 @@ void ExplorerWindow::buildActions() {
     redo->setShortcuts({QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z), QKeySequence::Redo});
     edit->addAction(undo);
     edit->addAction(redo);
+    for (QAbstractSpinBox* box : findChildren<QAbstractSpinBox*>()) box->installEventFilter(this);
 
     QMenu* solve = menuBar()->addMenu(tr("&Solve"));
     solveAct_ = addAct(solve, tr("&Solve now"), QKeySequence(Qt::Key_F5),
@@ -639,6 +642,31 @@ bool ExplorerWindow::initialize(const ExplorerOptions& o, QString* error) {
 }
 
 // Not modal: the window opens behind it, on the defaults.
+namespace {
+// Whether the box's text was typed in and not yet entered (entering it
+// sets the text anew, which clears the modified flag).
+bool editInProgress(const QAbstractSpinBox* box) {
+    const auto* edit = box->findChild<QLineEdit*>();
+    return edit && edit->isModified();
+}
+}  // namespace
+
+bool ExplorerWindow::eventFilter(QObject* watched, QEvent* event) {
+    // Ctrl+Z in a number box went to its text's own undo, which has nothing
+    // to undo once a value is entered, and the window's undo of that value
+    // never came. With no edit in progress the keys are the window's.
+    if (event->type() == QEvent::ShortcutOverride) {
+        const auto* key = static_cast<QKeyEvent*>(event);
+        const bool undoKey = key->matches(QKeySequence::Undo) || key->matches(QKeySequence::Redo) ||
+                             key->keyCombination() == QKeyCombination(Qt::CTRL | Qt::SHIFT, Qt::Key_Z);
+        if (const auto* box = qobject_cast<QAbstractSpinBox*>(watched); box && undoKey && !editInProgress(box)) {
+            event->ignore();  // not the box's: the window's shortcut takes it
+            return true;
+        }
+    }
+    return QMainWindow::eventFilter(watched, event);
+}
+
 void ExplorerWindow::ignoreRememberedValue(const QString& what, const QString& value, const QString& range) {
     std::fprintf(stderr, "poet-explorer: the remembered %s '%s' is out of range (%s); the default is used\n",
                  qPrintable(what), qPrintable(value), qPrintable(range));

@@ -142,6 +142,9 @@ signals:
 
 protected:
     void closeEvent(QCloseEvent* e) override;
+    // Ctrl+Z and Ctrl+Shift+Z in a number box undo the window's steps,
+    // unless an edit is in progress there.
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
     void buildUi();

@@ -892,6 +892,23 @@ void TestViews::budgetBoxesReadWhatIsTyped() {
     QCOMPARE(runtime->text(), QLocale().toString(1.0005, 'f', 4) + QStringLiteral(" x"));
     type(runtime, QStringLiteral("1.5"), false);
     QCOMPARE(runtime->text(), QLocale().toString(1.5, 'f', 3) + QStringLiteral(" x"));
+
+    // Ctrl+Z in the box just typed in undoes the value entered, and
+    // Ctrl+Shift+Z redoes it (its text's own undo took the keys, and the
+    // budget stayed); with an edit in progress the keys stay the text's.
+    w.activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(&w));
+    type(ram, QStringLiteral("4000"), true);
+    QCOMPARE(w.budgets().ram_budget_bytes, std::int64_t(4000));
+    QTest::keyClick(ram, Qt::Key_Z, Qt::ControlModifier);
+    QCOMPARE(w.budgets().ram_budget_bytes, before);
+    QCOMPARE(ram->text(), QString::number(before) + QStringLiteral(" B"));
+    QTest::keyClick(ram, Qt::Key_Z, Qt::ControlModifier | Qt::ShiftModifier);
+    QCOMPARE(w.budgets().ram_budget_bytes, std::int64_t(4000));
+    ram->selectAll();
+    QTest::keyClicks(ram->findChild<QLineEdit*>(), QStringLiteral("12"));
+    QTest::keyClick(ram, Qt::Key_Z, Qt::ControlModifier);
+    QCOMPARE(w.budgets().ram_budget_bytes, std::int64_t(4000));  // the typing is undone, not the budget
 }
 
 // The slider's mark labels: each centred on its tick where there is room,
