@@ -21,6 +21,10 @@ struct Node {
     double pagein_energy_j = 0;          // Φin_i
     double pageout_energy_j = 0;         // Φout_i
     double param_bytes = 0;              // parameters (for the stricter option)
+
+    // Producing it takes no time and no energy (the input batch): its
+    // recomputations are free, and freeing it saves no effort to undo.
+    bool costsNothing() const { return compute_time_s == 0 && compute_energy_j == 0; }
 };
 
 class Graph {

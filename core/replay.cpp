@@ -150,7 +150,7 @@ ReplayReport replaySchedule(const Graph& g, const Schedule& s, const ReplayLimit
                     if (!available) log.add(t, k, "value read while absent: input ", u, " (", g.node(u).name, ") is not in RAM");
                 }
                 ram += g.node(k).memory_bytes;
-                if (k != t && g.node(k).compute_time_s == 0 && g.node(k).compute_energy_j == 0)
+                if (k != t && g.node(k).costsNothing())
                     ++rep.free_recomputations;
                 rep.compute_energy_j += g.node(k).compute_energy_j;
                 rep.runtime_s += g.node(k).compute_time_s;

@@ -133,7 +133,7 @@ std::string describeCell(const Graph& g, const Schedule& s, int t, int i, CellVi
         // A node that costs nothing (the input batch) is remade at will: its
         // leaving RAM saved none, so no reason is given (the replay counts
         // these as free recomputations).
-        if (n.compute_time_s == 0 && n.compute_energy_j == 0) {
+        if (n.costsNothing()) {
             body = "recomputed at no cost: producing it takes no time and no energy.";
             break;
         }

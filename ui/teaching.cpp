@@ -37,6 +37,13 @@ std::string teachingCaption(const Graph& g, const Schedule& s, const TeachingSte
         c += ".";
         break;
     case StepKind::Recompute: {
+        // As the Cells tab says it: freeing the input batch saved no RAM that
+        // a budget asked for ("freed at stage 0 to stay under 3.30 KB", where
+        // stage 0 was under it), and making it again costs nothing.
+        if (g.node(i).costsNothing()) {
+            c += "recompute " + g.label(i) + " at no cost: producing it takes no time and no energy.";
+            break;
+        }
         c += "recompute " + g.label(i);
         if (!g.predecessors(i).empty()) c += " from " + g.inputLabels(i);
         const int freed = lastFreedBefore(s, i, t);
@@ -46,17 +53,24 @@ std::string teachingCaption(const Graph& g, const Schedule& s, const TeachingSte
             c += ", since it is not in RAM any more.";
         break;
     }
+    // A page's effect on RAM comes at a later stage, not at the op the
+    // timeline's cursor is on: said in bytes and stages, not as "RAM in use"
+    // (the same figure as the step before, as if nothing happened).
     case StepKind::PageOut: {
-        c += "page out " + g.label(i) + " (" + formatBytes(g.node(i).memory_bytes) + ") to flash";
+        const std::string size = formatBytes(g.node(i).memory_bytes);
+        c += "page out " + g.label(i) + " (" + size + ") to flash";
         const int next = nextUseFrom(g, s, i, t + 1);
         if (next >= 0) c += "; it is needed again at stage " + std::to_string(next);
-        c += ", so its RAM can be freed to stay under " + budgetText + ".";
-        break;
+        int freed = t + 1;  // the first stage that does not hold it in RAM
+        while (freed < s.size() && s.S_RAM(freed, i)) ++freed;
+        c += ", so its " + size + " of RAM can be freed to stay under " + budgetText;
+        c += freed < s.size() ? ": free from stage " + std::to_string(freed) + " on." : ".";
+        return c;
     }
     case StepKind::PageIn:
         c += "page in " + g.label(i) + " (" + formatBytes(g.node(i).memory_bytes) +
-             ") from flash, usable from stage " + std::to_string(t + 1) + ".";
-        break;
+             ") from flash: it takes that RAM again, usable from stage " + std::to_string(t + 1) + ".";
+        return c;
     }
     if (t < static_cast<int>(report.ram_trace.size()) && st.op < static_cast<int>(report.ram_trace[t].size())) {
         c += " RAM in use: " + formatBytes(report.ram_trace[t][st.op]);

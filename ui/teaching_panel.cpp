@@ -1,5 +1,6 @@
 #include "teaching_panel.h"
 
+#include <algorithm>
 #include <QAction>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -46,7 +47,10 @@ TeachingPanel::TeachingPanel(QWidget* parent) : QWidget(parent) {
     caption_ = new QLabel(this);
     caption_->setWordWrap(true);
     caption_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    caption_->setMinimumHeight(fontMetrics().height() * 2 + fontMetrics().leading());
+    // Four lines: a paging step's caption takes three at the panel's width,
+    // and with two its last line ("of 3.30 KB.") was cut off.
+    caption_->setMinimumHeight(fontMetrics().lineSpacing() * 4);
+    caption_->setAlignment(Qt::AlignLeft | Qt::AlignTop);
     auto* lay = new QVBoxLayout(this);
     lay->setContentsMargins(0, 0, 0, 0);
     lay->addLayout(row);
@@ -88,10 +92,14 @@ TeachingPanel::TeachingPanel(QWidget* parent) : QWidget(parent) {
 
 void TeachingPanel::setSchedule(const Graph& g, const Schedule& s, const ReplayReport& report, std::int64_t budget) {
     // The walk goes on where the schedule is the same (a new budget that
-    // keeps it); another schedule starts it over: op 182 of the last one is
-    // some other op of this one.
+    // keeps it); in another schedule of the same graph it goes on at the
+    // stage it was at (op 182 of the last one is some other op of this one,
+    // and starting over lost a teacher's place at "what if we had a little
+    // more RAM?"); another graph starts it over.
     const bool same = graph_.size() == g.size() && schedule_ == s;
-    if (!same) play_->setChecked(false);
+    const bool sameGraph = graph_.size() == g.size() && graph_.edges() == g.edges();
+    const int stage = pos_ >= 0 && pos_ < stepCount() ? steps_[static_cast<std::size_t>(pos_)].stage : -1;
+    if (!sameGraph) play_->setChecked(false);
     graph_ = g;
     schedule_ = s;
     report_ = report;
@@ -100,7 +108,14 @@ void TeachingPanel::setSchedule(const Graph& g, const Schedule& s, const ReplayR
     slider_->blockSignals(true);
     slider_->setRange(0, std::max(0, stepCount() - 1));
     slider_->blockSignals(false);
-    if (!same || pos_ >= stepCount()) pos_ = -1;
+    if (!same && sameGraph && stage >= 0) {
+        const auto at =
+            std::find_if(steps_.begin(), steps_.end(), [&](const TeachingStep& st) { return st.stage >= stage; });
+        pos_ = at == steps_.end() ? stepCount() - 1 : static_cast<int>(at - steps_.begin());
+    } else if (!same || pos_ >= stepCount()) {
+        pos_ = -1;
+    }
+    if (stepCount() == 0) play_->setChecked(false);
     refresh();
 }
 
@@ -142,7 +157,8 @@ void TeachingPanel::refresh() {
     if (pos_ < 0 || !has) {
         where_->setText(has ? tr("%1 ops").arg(stepCount()) : QString());
         caption_->setText(has ? tr("Teaching mode: press Play (P) or Step (N) to walk through the schedule op by op.")
-                              : tr("Teaching mode needs a schedule."));
+                              : tr("Teaching mode needs a schedule: the status line says why there is none, "
+                                   "and offers a RAM budget where one exists."));
         emit currentChanged(-1, -1, -1);
         return;
     }

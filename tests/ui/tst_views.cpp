@@ -532,16 +532,42 @@ void TestViews::teachingHighlightsOps() {
     QVERIFY(!panel.isPlaying());
     QCOMPARE(spy.last().at(0).toInt(), -1);
     // The same schedule again (a budget that keeps it) keeps the walk's
-    // place; another schedule (the solve's next best) starts it over, as
-    // its ops are others.
+    // place; another schedule of the graph (the solve's next best, or a
+    // budget a little larger) goes on at the same stage, playing on: a
+    // teacher asking "what if we had a bit more RAM?" lost the place.
     panel.setPosition(4);
     panel.setSchedule(g, s, r, 25000);
     QCOMPARE(panel.position(), 4);
+    // A paging step's caption fits, at the side panel's width (its last
+    // line, "of 3.30 KB.", was cut off with room for two).
+    panel.resize(panel.fontMetrics().averageCharWidth() * 55, panel.sizeHint().height());
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    for (int k = 0; k < panel.stepCount(); ++k) {
+        panel.setPosition(k);
+        QApplication::processEvents();
+        for (const QLabel* label : panel.findChildren<QLabel*>())
+            if (label->wordWrap())
+                QVERIFY2(label->heightForWidth(label->width()) <= label->height(), qPrintable(label->text()));
+    }
+    panel.setPosition(7);  // stage 5's first op, input's recomputation
+    QCOMPARE(panel.caption().left(24), QStringLiteral("Stage 5: recompute input"));
+    panel.togglePlay();
     Schedule other = s;
     other.R.set(5, 0, false);  // no recomputation of the input
     panel.setSchedule(g, other, replaySchedule(g, other), 25000);
-    QCOMPARE(panel.position(), -1);
     QCOMPARE(panel.stepCount(), 8);
+    QVERIFY(panel.isPlaying());
+    QVERIFY2(panel.caption().startsWith(QStringLiteral("Stage 5: compute grad a")), qPrintable(panel.caption()));
+    panel.stop();
+    // Another graph starts it over.
+    const Graph bigger = uitest::tinyGraph();
+    std::vector<std::pair<int, int>> edges = bigger.edges();
+    edges.emplace_back(0, 4);
+    const Graph rewired(bigger.nodes(), edges);
+    panel.setPosition(3);
+    panel.setSchedule(rewired, s, replaySchedule(rewired, s), 25000);
+    QCOMPARE(panel.position(), -1);
 }
 
 void TestViews::windowSolvesUndoesAndExports() {
