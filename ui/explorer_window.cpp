@@ -21,7 +21,6 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPushButton>
-#include <QRegularExpression>
 #include <QScreen>
 #include <QSettings>
 #include <QSpinBox>
@@ -299,12 +298,7 @@ void ExplorerWindow::buildUi() {
     // alone read as an instruction nothing carried out.
     cellsWhyEmpty_->setTextFormat(Qt::RichText);
     cellsWhyEmpty_->setTextInteractionFlags(Qt::LinksAccessibleByMouse | Qt::LinksAccessibleByKeyboard);
-    connect(cellsWhyEmpty_, &QLabel::linkActivated, this, [this](const QString& link) {
-        if (link.startsWith(QLatin1String("budget:")))
-            setBudgets(Budgets{link.mid(7).toLongLong(), budgets_.runtime_budget_factor});
-        else if (link == QLatin1String(kFindBudgetLink))
-            findWorkingBudget();
-    });
+    connect(cellsWhyEmpty_, &QLabel::linkActivated, this, &ExplorerWindow::followStatusLink);
     cellPages_->addWidget(cellTable_);
     cellPages_->addWidget(cellsWhyEmpty_);
     tabs_->addTab(cellPages_, tr("Cells"));
@@ -402,6 +396,7 @@ void ExplorerWindow::buildUi() {
         setBudgets(Budgets{b, budgets_.runtime_budget_factor});
     });
     connect(status_, &StatusLine::budgetSearchRequested, this, &ExplorerWindow::findWorkingBudget);
+    connect(heatmap_, &HeatmapView::placeholderLinkActivated, this, &ExplorerWindow::followStatusLink);
 
     // Problem switches reload the graph and solve; budgets go through undo.
     for (QComboBox* c : {model_, platform_})
@@ -890,6 +885,15 @@ void ExplorerWindow::cancelSolve() {
     bridge_->cancel();
 }
 
+// A link of the status line's words, copied where a view has no schedule
+// (the Cells tab, the heatmap): does what the status line's does.
+void ExplorerWindow::followStatusLink(const QString& link) {
+    if (link.startsWith(QLatin1String("budget:")))
+        setBudgets(Budgets{link.mid(7).toLongLong(), budgets_.runtime_budget_factor});
+    else if (link == QLatin1String(kFindBudgetLink))
+        findWorkingBudget();
+}
+
 void ExplorerWindow::findWorkingBudget() {
     if (!budgetSearch_->start(problem_)) return;  // one runs
     budgetSearchKey_ = cacheKey();
@@ -930,10 +934,8 @@ void ExplorerWindow::showResult(const SolveResult& r) {
 
 void ExplorerWindow::clearViews(const QString& why) {
     shown_.reset();
-    QString plain = why;
-    plain.remove(QRegularExpression(QStringLiteral("<[^>]*>")));
     heatmap_->clear();
-    heatmap_->setPlaceholderText(plain);
+    heatmap_->setPlaceholderText(why);
     timeline_->clear();
     stageLink_->sync();
     summary_->clear();

@@ -2,10 +2,12 @@
 
 #include <QFontMetricsF>
 #include <QHelpEvent>
+#include <QLabel>
 #include <QKeyEvent>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QPainterPath>
+#include <QTextDocument>
 #include <QToolTip>
 #include <QWheelEvent>
 #include <algorithm>
@@ -89,6 +91,15 @@ HeatmapView::HeatmapView(QWidget* parent) : QWidget(parent) {
     setMouseTracking(true);
     setFocusPolicy(Qt::StrongFocus);
     setAttribute(Qt::WA_OpaquePaintEvent);
+    // A label, not painted text: the status line's link in it ("Use 3,256 B")
+    // works here too; painted, it read as a link and did nothing.
+    placeholder_ = new QLabel(this);
+    placeholder_->setAlignment(Qt::AlignCenter);
+    placeholder_->setWordWrap(true);
+    placeholder_->setTextFormat(Qt::RichText);
+    placeholder_->setTextInteractionFlags(Qt::LinksAccessibleByMouse | Qt::LinksAccessibleByKeyboard);
+    placeholder_->setForegroundRole(QPalette::PlaceholderText);
+    connect(placeholder_, &QLabel::linkActivated, this, &HeatmapView::placeholderLinkActivated);
     setPlaceholderText(tr("No schedule yet."));
     setToolTip(QString());
     setAccessibleName(tr("Schedule heatmap"));
@@ -99,8 +110,16 @@ HeatmapView::HeatmapView(QWidget* parent) : QWidget(parent) {
 }
 
 void HeatmapView::setPlaceholderText(const QString& text) {
-    placeholder_ = text;
+    placeholder_->setText(text);
     update();
+}
+
+QString HeatmapView::placeholderText() const { return placeholder_->text(); }
+
+void HeatmapView::resizeEvent(QResizeEvent* e) {
+    QWidget::resizeEvent(e);
+    const int m = fontMetrics().height();
+    placeholder_->setGeometry(rect().adjusted(m, m, -m, -m));
 }
 
 void HeatmapView::setSchedule(const Graph& graph, const Schedule& schedule, const QString& title) {
@@ -118,6 +137,7 @@ void HeatmapView::setSchedule(const Graph& graph, const Schedule& schedule, cons
         resetZoom();
     }
     if (selected_ >= graph_.size()) selected_ = -1;
+    placeholder_->hide();
     update();
 }
 
@@ -127,6 +147,7 @@ void HeatmapView::clear() {
     grid_ = CategoryGrid();
     selected_ = -1;
     curStage_ = curNode_ = -1;
+    placeholder_->show();
     update();
 }
 
@@ -437,11 +458,7 @@ void HeatmapView::paintAll(QPainter& p, const Layout& L, const QFont& font, bool
 void HeatmapView::paintEvent(QPaintEvent*) {
     QPainter p(this);
     p.fillRect(rect(), palette().base());
-    if (!hasSchedule()) {
-        p.setPen(palette().color(QPalette::PlaceholderText));
-        p.drawText(rect(), Qt::AlignCenter | Qt::TextWordWrap, placeholder_);
-        return;
-    }
+    if (!hasSchedule()) return;  // the placeholder label says why
     // Draw on white whatever the theme: the categorical colours are chosen for it.
     p.fillRect(rect(), Qt::white);
     paintAll(p, currentLayout(), font(), true);
@@ -456,7 +473,9 @@ void HeatmapView::renderTo(QPainter& p, const QRectF& target) const {
         paintAll(p, L, f, false);
     } else {
         p.setPen(Qt::black);
-        p.drawText(target, Qt::AlignCenter, placeholder_);
+        QTextDocument words;  // the label's text without its markup
+        words.setHtml(placeholder_->text());
+        p.drawText(target, Qt::AlignCenter | Qt::TextWordWrap, words.toPlainText());
     }
     p.restore();
 }

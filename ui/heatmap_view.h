@@ -11,6 +11,8 @@
 #include <QString>
 #include <QWidget>
 
+class QLabel;
+
 #include "cell_category.h"
 #include "graph.h"
 #include "schedule.h"
@@ -26,7 +28,10 @@ public:
     void clear();
     bool hasSchedule() const { return grid_.size() > 0; }
     const CategoryGrid& grid() const { return grid_; }
+    // Shown in place of the grid while there is no schedule; rich text, its
+    // links emit placeholderLinkActivated.
     void setPlaceholderText(const QString& text);
+    QString placeholderText() const;
 
     int selectedNode() const { return selected_; }
     void setSelectedNode(int node);      // -1: none
@@ -64,11 +69,13 @@ public:
 
 signals:
     void nodeSelected(int node);
+    void placeholderLinkActivated(const QString& link);
     // The zoom or the pan changed (by the user or by showStages/resetZoom).
     void stageWindowChanged();
 
 protected:
     void paintEvent(QPaintEvent*) override;
+    void resizeEvent(QResizeEvent* e) override;
     bool event(QEvent* e) override;
     void wheelEvent(QWheelEvent* e) override;
     void mousePressEvent(QMouseEvent* e) override;
@@ -97,7 +104,7 @@ private:
     Schedule schedule_;
     CategoryGrid grid_;
     QString title_;
-    QString placeholder_;
+    QLabel* placeholder_;
     int selected_ = -1;
     int curStage_ = -1, curNode_ = -1;
     double zoom_ = 1.0;

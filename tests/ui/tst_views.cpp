@@ -1194,6 +1194,16 @@ void TestViews::cellsTabFitsItsWordsAndSaysWhyEmpty() {
     emit why->linkActivated(offered.captured(1));
     QCOMPARE(w.budgets().ram_budget_bytes, offered.captured(2).toLongLong());
     w.undoStack()->undo();
+    QCOMPARE(w.budgets().ram_budget_bytes, std::int64_t(100));
+    // So does the heatmap's (painted, it read as a link and did nothing).
+    QVERIFY(settled.wait(30000));
+    QLabel* heatmapWhy = nullptr;
+    for (QLabel* l : w.heatmap()->findChildren<QLabel*>())
+        if (l->isVisible() && l->text().contains(offered.captured(1))) heatmapWhy = l;
+    QVERIFY2(heatmapWhy, qPrintable(w.heatmap()->placeholderText()));
+    emit heatmapWhy->linkActivated(offered.captured(1));
+    QCOMPARE(w.budgets().ram_budget_bytes, offered.captured(2).toLongLong());
+    w.undoStack()->undo();
     w.setBudgets(Budgets{w.plainPeakBytes(), 1.0});
     QTRY_VERIFY_WITH_TIMEOUT(pages->currentWidget() == table, 30000);
     w.cellModel()->setSchedule(uitest::tinyGraph(), uitest::tinySchedule());
