@@ -50,6 +50,13 @@ public:
         if (!read) return QDoubleSpinBox::valueFromText(text);
         return read(withoutSuffix(text)).value_or(value());
     }
+    // An arrow key or wheel step, not a value typed in.
+    bool stepping = false;
+    void stepBy(int steps) override {
+        stepping = true;
+        QDoubleSpinBox::stepBy(steps);
+        stepping = false;
+    }
 
 private:
     // The box keeps its suffix (" B") after what is typed: "3MB B".
@@ -157,7 +164,7 @@ BudgetControl::BudgetControl(QWidget* parent) : QWidget(parent) {
     connect(slider_, &QSlider::sliderReleased, this, [this] { dragging_ = false; });
     connect(slider_, &QSlider::valueChanged, this, [this](int pos) {
         if (updating_) return;
-        if (!dragging_) session_ = ++g_session;  // keyboard / click on the groove: one step each
+        if (!dragging_) stepSession();  // keyboard / click on the groove
         value_ = valueAt(pos);
         updating_ = true;
         entry_->setValue(value_);
@@ -167,10 +174,15 @@ BudgetControl::BudgetControl(QWidget* parent) : QWidget(parent) {
     });
     connect(entry_, &QDoubleSpinBox::valueChanged, this, [this](double v) {
         if (updating_) return;
-        // Arrow-key bursts (< 0.7 s apart) merge into one undo step.
-        const qint64 now = QDateTime::currentMSecsSinceEpoch();
-        if (now - lastEntryEditMs_ > 700) session_ = ++g_session;
-        lastEntryEditMs_ = now;
+        if (static_cast<ReadingSpinBox*>(entry_)->stepping) {
+            stepSession();
+        } else {
+            // Typed and entered: a step of its own, which arrows right after
+            // do not merge into (4 KB typed, then three arrows, left one
+            // step, "RAM budget 7.00 KB", and the 4 KB was lost).
+            session_ = ++g_session;
+            lastStepMs_ = 0;
+        }
         value_ = v;
         updating_ = true;
         slider_->setValue(sliderPos(v));
@@ -178,6 +190,14 @@ BudgetControl::BudgetControl(QWidget* parent) : QWidget(parent) {
         refreshUnit();
         emit valueEdited(value_, session_);
     });
+}
+
+// Steps by key, wheel or click come in bursts: those under 0.7 s apart are
+// one undo step (a held arrow key on the slider pushed one per repeat).
+void BudgetControl::stepSession() {
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    if (now - lastStepMs_ > 700) session_ = ++g_session;
+    lastStepMs_ = now;
 }
 
 void BudgetControl::setFormatter(std::function<QString(double)> format) {

@@ -78,6 +78,8 @@ private:
     int sliderPos(double v) const;
     double valueAt(int pos) const;
 
+    void stepSession();  // the undo session of a key, wheel or groove step
+
     QSlider* slider_;
     QDoubleSpinBox* entry_;
     QLabel* unit_;
@@ -89,7 +91,7 @@ private:
     int session_ = 0;
     bool dragging_ = false;
     bool updating_ = false;
-    qint64 lastEntryEditMs_ = 0;
+    qint64 lastStepMs_ = 0;  // the last key, wheel or groove step (stepSession)
 };
 
 }  // namespace poet::ui

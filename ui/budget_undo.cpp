@@ -13,11 +13,16 @@ BudgetCommand::BudgetCommand(Budgets before, Budgets after, int session, Apply a
 
 void BudgetCommand::updateText() {
     QStringList parts;
+    // From and to, the RAM in exact bytes: two steps both read "RAM budget
+    // 4.46 KB" where three digits hid what each undid.
     if (before_.ram_budget_bytes != after_.ram_budget_bytes)
-        parts << QObject::tr("RAM budget %1").arg(QString::fromStdString(formatBytes(after_.ram_budget_bytes)));
+        parts << QObject::tr("RAM budget %1 \u2192 %2")
+                     .arg(QString::fromStdString(formatBytesExact(before_.ram_budget_bytes)),
+                          QString::fromStdString(formatBytesExact(after_.ram_budget_bytes)));
     if (before_.runtime_budget_factor != after_.runtime_budget_factor)
-        parts << QObject::tr("runtime budget %1")
-                     .arg(QString::fromStdString(formatFactor(after_.runtime_budget_factor)));
+        parts << QObject::tr("runtime budget %1 \u2192 %2")
+                     .arg(QString::fromStdString(formatFactor(before_.runtime_budget_factor)),
+                          QString::fromStdString(formatFactor(after_.runtime_budget_factor)));
     setText(parts.isEmpty() ? QObject::tr("budgets") : parts.join(QStringLiteral(", ")));
 }
 

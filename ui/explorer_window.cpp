@@ -702,6 +702,9 @@ bool ExplorerWindow::loadGraph(QString* error) {
     const double lo = std::floor(std::min<double>(min_budget_, plain_peak_) * 0.5);
     const double hi = std::ceil(std::max<double>(min_budget_, plain_peak_) * 1.15);
     ram_->setSliderRange(lo, hi);
+    // An arrow key steps a hundredth of the plain pass's peak: a fixed 1000 B
+    // was 13% of linear's peak a step, and nothing on bert's 38 MB.
+    ram_->entry()->setSingleStep(std::max<double>(1, std::round(plain_peak_ / 100.0)));
     ram_->refreshUnit();  // the usable part of the budget is the new graph's
     updateBudgetMarks();
     const auto& g = problem_.graph;

@@ -919,11 +919,34 @@ void TestViews::budgetBoxesReadWhatIsTyped() {
     type(runtime, QStringLiteral("1.5"), false);
     QCOMPARE(runtime->text(), QLocale().toString(1.5, 'f', 3) + QStringLiteral(" x"));
 
+    // A typed value is an undo step of its own, named from and to exactly;
+    // arrows right after it are one more (they merged into it, and the
+    // typed value was lost), a hundredth of the plain pass's peak each.
+    w.activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(&w));
+    const std::int64_t start = w.budgets().ram_budget_bytes;
+    const int steps = w.undoStack()->count();
+    type(ram, QStringLiteral("4000"), true);
+    QCOMPARE(w.undoStack()->undoText(),
+             QStringLiteral("RAM budget %1 \u2192 4,000 B").arg(QString::fromStdString(formatBytesExact(start))));
+    QCOMPARE(ram->singleStep(), std::round(peak / 100.0));
+    for (int k = 0; k < 3; ++k) QTest::keyClick(ram, Qt::Key_Up);
+    QCOMPARE(w.budgets().ram_budget_bytes, 4000 + 3 * static_cast<std::int64_t>(std::round(peak / 100.0)));
+    QCOMPARE(w.undoStack()->count(), steps + 2);
+    w.undoStack()->undo();
+    QCOMPARE(w.budgets().ram_budget_bytes, std::int64_t(4000));
+    w.undoStack()->undo();
+    QCOMPARE(w.budgets().ram_budget_bytes, start);
+    // Arrow keys on the slider, held: one step, not one per repeat.
+    w.ramControl()->slider()->setFocus();
+    for (int k = 0; k < 5; ++k) QTest::keyClick(w.ramControl()->slider(), Qt::Key_Right);
+    QCOMPARE(w.undoStack()->count(), steps + 1);
+    w.undoStack()->undo();
+    QCOMPARE(w.budgets().ram_budget_bytes, start);
+
     // Ctrl+Z in the box just typed in undoes the value entered, and
     // Ctrl+Shift+Z redoes it (its text's own undo took the keys, and the
     // budget stayed); with an edit in progress the keys stay the text's.
-    w.activateWindow();
-    QVERIFY(QTest::qWaitForWindowActive(&w));
     type(ram, QStringLiteral("4000"), true);
     QCOMPARE(w.budgets().ram_budget_bytes, std::int64_t(4000));
     QTest::keyClick(ram, Qt::Key_Z, Qt::ControlModifier);
