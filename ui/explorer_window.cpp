@@ -257,6 +257,9 @@ void ExplorerWindow::buildUi() {
     bgrid->setColumnStretch(3, 2);
     problemInfo_ = new QLabel(budgetBox);
     problemInfo_->setObjectName(QStringLiteral("problemInfo"));
+    problemInfo_->setToolTip(tr("The network's size; its plain pass (every layer computed once, every output kept "
+                                "until its last reader ran): peak RAM, energy and runtime per iteration; and the "
+                                "least RAM any schedule needs (the largest layer output with all its inputs)."));
     problemInfo_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     bgrid->addWidget(problemInfo_, 1, 0, 1, 4);
     outer->addWidget(budgetBox);

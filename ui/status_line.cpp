@@ -52,6 +52,18 @@ QColor toneColor(StatusTone t) {
     }
     return QColor(0x88, 0x88, 0x88);
 }
+
+// The dot's colour in words, for its tooltip (and for whom colours say little).
+QString toneWords(StatusTone t) {
+    switch (t) {
+    case StatusTone::Busy: return QObject::tr("Blue: at work");
+    case StatusTone::Good: return QObject::tr("Green: done, proven");
+    case StatusTone::Warning: return QObject::tr("Amber: a schedule, not proven optimal");
+    case StatusTone::Bad: return QObject::tr("Red: no schedule, or an error");
+    case StatusTone::Neutral: break;
+    }
+    return QObject::tr("Grey: nothing to report");
+}
 }  // namespace
 
 StatusMessage statusForSolving(double elapsed_s, const std::optional<SolveResult>& best) {
@@ -233,6 +245,8 @@ void StatusLine::apply(const StatusMessage& m) {
     fitText();
     label_->setToolTip(m.text);
     dot_->setStyleSheet(QStringLiteral("color: %1;").arg(toneColor(m.tone).name()));
+    dot_->setToolTip(toneWords(m.tone));
+    dot_->setAccessibleName(toneWords(m.tone));
 }
 
 // A line cut mid-word with nothing to show it ("... the smallest RAM budget

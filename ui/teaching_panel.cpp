@@ -43,6 +43,8 @@ TeachingPanel::TeachingPanel(QWidget* parent) : QWidget(parent) {
     row->addWidget(slider_, 1);
     where_ = new QLabel(this);
     where_->setMinimumWidth(fontMetrics().horizontalAdvance(QStringLiteral("op 00000 / 00000")));
+    where_->setToolTip(tr("The step of the walk-through, of all its steps: every computation in stage order, then "
+                          "the stage's page-outs and page-ins"));
     row->addWidget(where_);
     caption_ = new QLabel(this);
     caption_->setWordWrap(true);
