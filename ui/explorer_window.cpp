@@ -633,6 +633,7 @@ bool ExplorerWindow::initialize(const ExplorerOptions& o, QString* error) {
     }
     s.endGroup();
     applyBudgets(b);
+    setup_ = widgetSetup();
     undo_->clear();
     loading_ = false;
     solveNow();
@@ -749,25 +750,46 @@ void ExplorerWindow::updateBudgetMarks() {
     runtime_->setMarks({BudgetMark{1.0, tr("plain pass"), tr("1.0x: the compute time of one plain pass"), QColor()}});
 }
 
+ProblemSetup ExplorerWindow::widgetSetup() const {
+    return {model_->currentText(), platform_->currentText(), batch_->value(), paging_->isChecked(),
+            remat_->isChecked(),   budgets_};
+}
+
 void ExplorerWindow::onProblemSwitchChanged() {
-    if (loading_) return;
+    if (loading_ || applyingSetup_) return;
     QString err;
     const std::int64_t oldPeak = plain_peak_;
-    const std::string oldModel = problem_.model, oldPlatform = problem_.platform;
-    const int oldBatch = problem_.batch_size;
+    ProblemSetup before = setup_;
+    before.budgets = budgets_;  // as budget steps since left them
     if (!loadGraph(&err)) return;
-    Budgets b = budgets_;
+    ProblemSetup after = widgetSetup();
     // A new network: its own budgets. The same network with other switches keeps them.
-    if (problem_.model != oldModel || problem_.platform != oldPlatform || problem_.batch_size != oldBatch) {
-        if (oldPeak != plain_peak_) b.ram_budget_bytes = plain_peak_;
-        undo_->clear();
+    if (oldPeak != plain_peak_) after.budgets.ram_budget_bytes = plain_peak_;
+    setup_ = after;  // loaded: the command's first redo has only the budgets to apply
+    undo_->push(new ProblemCommand(before, after, [this](const ProblemSetup& s) { applySetup(s); }));
+}
+
+void ExplorerWindow::applySetup(const ProblemSetup& s) {
+    if (!s.sameProblem(setup_)) {
+        applyingSetup_ = true;
+        const QSignalBlocker blocks[] = {QSignalBlocker(model_), QSignalBlocker(platform_), QSignalBlocker(batch_),
+                                         QSignalBlocker(paging_), QSignalBlocker(remat_)};
+        model_->setCurrentText(s.model);
+        platform_->setCurrentText(s.platform);
+        batch_->setValue(s.batch);
+        paging_->setChecked(s.paging);
+        remat_->setChecked(s.remat);
+        applyingSetup_ = false;
+        QString err;
+        if (!loadGraph(&err)) return;  // a profile gone since: the status says so
     }
+    setup_ = s;
     // A sweep is of the problem it was run on: one swept with paging, kept
     // after paging was switched off, opened a point the solve then answered
     // without paging, at another energy.
     pareto_->cancelSweep();
     pareto_->clear();
-    applyBudgets(b);
+    applyBudgets(s.budgets);
 }
 
 void ExplorerWindow::setBudgets(const Budgets& b, int session) {

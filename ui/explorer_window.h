@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "budget_undo.h"
+#include "problem_undo.h"
 #include "graph.h"
 #include "problem.h"
 #include "replay.h"
@@ -155,7 +156,9 @@ private:
     // from another version): the default instead, said on stderr.
     void ignoreRememberedValue(const QString& what, const QString& value, const QString& range);
     bool loadGraph(QString* error);
-    void onProblemSwitchChanged();
+    void onProblemSwitchChanged();  // a model, platform, batch or switch changed: an undo step
+    ProblemSetup widgetSetup() const;  // what the problem's widgets show, with the budgets
+    void applySetup(const ProblemSetup& s);  // sets the widgets, loads what changed, solves
     void applyBudgets(const Budgets& b);
     void scheduleSolve();
     void showResult(const SolveResult& r);
@@ -181,6 +184,8 @@ private:
     SolveBridge* bridge_;
     WorkingBudgetSearch* budgetSearch_;
     QString budgetSearchKey_;  // cacheKey() of the problem it searches for
+    ProblemSetup setup_;         // the problem loaded, as its widgets say it
+    bool applyingSetup_ = false;  // applySetup sets the widgets
     QUndoStack* undo_;
     QTimer* debounce_;
 

@@ -117,6 +117,7 @@ private slots:
     void cellTableCopiesTheBlockWithHeaders();
     void findWorkingBudgetSetsOne();
     void tabLeavesTheTables();
+    void switchesAndModelAreUndoSteps();
     void paretoTabSweepsTheRuntimeBudget();
     void aSweepClearedWhileItRunsStaysCleared();
 };
@@ -1324,6 +1325,60 @@ void TestViews::tabLeavesTheTables() {
     QVERIFY(QApplication::focusWidget() != summary);
     auto* cells = w.findChild<QTableView*>(QStringLiteral("cellTable"));
     QVERIFY(cells && !cells->tabKeyNavigation());
+}
+
+// A switch, the batch, the model or the platform changed is an undo step,
+// named for what changed, with the budgets it came with: paging switched off
+// by mistake could not be undone (Ctrl+Z undid an older budget step), and a
+// model change wiped the whole history.
+void TestViews::switchesAndModelAreUndoSteps() {
+    ExplorerWindow w;
+    QSignalSpy settled(&w, &ExplorerWindow::solveSettled);
+    QVERIFY(openAndSettle(w, settled, linearOnA72()));
+    const std::int64_t linearPeak = w.plainPeakBytes();
+    w.setBudgets(Budgets{linearPeak * 3 / 4, 1.25});
+    QVERIFY(settled.wait(30000));
+    const Budgets mine = w.budgets();
+    QCheckBox* paging = nullptr;
+    for (auto* box : w.findChildren<QCheckBox*>())
+        if (box->text().remove(QLatin1Char('&')) == QLatin1String("Paging")) paging = box;
+    QVERIFY(paging && paging->isChecked());
+    paging->setChecked(false);
+    QVERIFY(settled.wait(30000));
+    QCOMPARE(w.undoStack()->undoText(), QStringLiteral("paging off"));
+    QVERIFY(!w.problem().options.paging);
+    QCOMPARE(w.budgets(), mine);  // the same network keeps its budgets
+    w.undoStack()->undo();
+    QVERIFY(paging->isChecked());
+    QVERIFY(w.problem().options.paging);
+    QVERIFY(settled.wait(30000));
+    w.undoStack()->redo();
+    QVERIFY(!paging->isChecked() && !w.problem().options.paging);
+    QVERIFY(settled.wait(30000));
+
+    // Another model: its own budgets; undone, the old model at the budgets left.
+    auto* model = w.findChildren<QComboBox*>().front();
+    for (auto* c : w.findChildren<QComboBox*>())
+        if (c->findText(QStringLiteral("transformer")) >= 0) model = c;
+    model->setCurrentText(QStringLiteral("transformer"));
+    QVERIFY(settled.wait(60000));
+    QCOMPARE(w.undoStack()->undoText(), QStringLiteral("model transformer"));
+    QCOMPARE(w.problem().model, std::string("transformer"));
+    QCOMPARE(w.budgets().ram_budget_bytes, w.plainPeakBytes());
+    w.undoStack()->undo();
+    QCOMPARE(w.problem().model, std::string("linear"));
+    QCOMPARE(model->currentText(), QStringLiteral("linear"));
+    QCOMPARE(w.plainPeakBytes(), linearPeak);
+    QCOMPARE(w.budgets(), mine);
+    QVERIFY(!w.problem().options.paging);
+    QVERIFY(settled.wait(30000));
+    // And on back through the steps before it.
+    w.undoStack()->undo();  // paging off
+    QVERIFY(w.problem().options.paging);
+    QVERIFY(settled.wait(30000));
+    w.undoStack()->undo();  // the budgets
+    QCOMPARE(w.budgets().ram_budget_bytes, linearPeak);
+    QVERIFY(settled.wait(30000));
 }
 
 // A switch changed while a sweep ran: the sweep (of the old problem) came
