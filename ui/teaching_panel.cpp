@@ -11,6 +11,7 @@
 #include <QVBoxLayout>
 
 #include "figure_text.h"
+#include "units.h"
 
 namespace poet::ui {
 
@@ -144,7 +145,9 @@ void TeachingPanel::setPosition(int index) {
 }
 
 void TeachingPanel::stepForward() { setPosition(std::min(pos_ + 1, stepCount() - 1)); }
-void TeachingPanel::stepBack() { setPosition(std::max(pos_ - 1, 0)); }
+void TeachingPanel::stepBack() {
+    if (pos_ > 0) setPosition(pos_ - 1);  // before the first step there is nothing to go back to
+}
 void TeachingPanel::togglePlay() { play_->toggle(); }
 
 void TeachingPanel::stop() {
@@ -170,8 +173,12 @@ void TeachingPanel::refresh() {
     slider_->blockSignals(false);
     where_->setText(tr("op %1 / %2").arg(pos_ + 1).arg(stepCount()));
     // The caption wraps at the panel's width: "RAM in use: 312.5 KB" keeps its figure whole.
-    caption_->setText(
-        keepFiguresWhole(QString::fromStdString(teachingCaption(graph_, schedule_, st, budget_, report_))));
+    QString text = QString::fromStdString(teachingCaption(graph_, schedule_, st, budget_, report_));
+    if (pos_ + 1 == stepCount())  // the walk ended without a word of it
+        text += tr(" The last step: the iteration spent %1, with a peak of %2 of RAM.")
+                    .arg(QString::fromStdString(formatEnergy(report_.total_energy_j)),
+                         QString::fromStdString(formatBytes(report_.peak_ram_bytes)));
+    caption_->setText(keepFiguresWhole(text));
     emit currentChanged(st.stage, st.node, st.op);
 }
 

@@ -521,8 +521,16 @@ void TestViews::teachingHighlightsOps() {
     panel.stepForward();
     QCOMPARE(panel.position(), 0);
     QCOMPARE(spy.last().at(0).toInt(), 0);
+    panel.stepBack();  // from the first step: stays there
+    QCOMPARE(panel.position(), 0);
     panel.setPosition(panel.stepCount() - 1);
     QVERIFY(panel.caption().startsWith("Stage 5"));
+    // The walk's end says so, with the iteration's figures.
+    const QString end = QString(panel.caption()).replace(QChar(0x00A0), QLatin1Char(' '));
+    QVERIFY2(end.endsWith(QStringLiteral(" The last step: the iteration spent %1, with a peak of %2 of RAM.")
+                              .arg(QString::fromStdString(formatEnergy(r.total_energy_j)),
+                                   QString::fromStdString(formatBytes(r.peak_ram_bytes)))),
+             qPrintable(end));
     // It wraps at the panel's width, so its figures keep their units (figure_text.h).
     QVERIFY2(panel.caption().contains(QRegularExpression(QStringLiteral("\\d\u00A0[KMG]?B\\b"))) &&
                  !panel.caption().contains(QRegularExpression(QStringLiteral("\\d [KMG]?B\\b"))),
