@@ -563,6 +563,7 @@ bool ExplorerWindow::initialize(const ExplorerOptions& o, QString* error) {
                                                            : kDefaultGapPercent));
     if (use_settings_) lastExportDir_ = s.value("lastExportDir").toString();
     sweepPoints_->setValue(use_settings_ ? s.value("sweepPoints", kDefaultSweepPoints).toInt() : kDefaultSweepPoints);
+    if (use_settings_) teaching_->setStepIntervalMs(s.value("teachingStepMs", 600).toInt());
     sweepAxis_->setCurrentIndex(use_settings_ && s.value("sweepVaries").toString() == QLatin1String("runtime") ? 1 : 0);
     // An unknown name (a settings file from another version) opens the first tab.
     tabs_->setCurrentIndex(std::max<qsizetype>(0, tabNames().indexOf(pick(o.tab, "tab", tabNames().front()))));
@@ -1153,6 +1154,7 @@ void ExplorerWindow::writeSettings() {
     s.setValue("lastExportDir", lastExportDir_);
     s.setValue("tab", tabNames().value(tabs_->currentIndex()));
     s.setValue("sweepPoints", sweepPoints_->value());
+    s.setValue("teachingStepMs", teaching_->stepIntervalMs());
     s.setValue("sweepVaries", sweepAxis_->currentIndex() == 0 ? "ram" : "runtime");
     s.setValue("geometry", saveGeometry());
     s.setValue("windowState", saveState());

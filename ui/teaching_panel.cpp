@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <QAction>
+#include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QSlider>
@@ -47,6 +48,12 @@ TeachingPanel::TeachingPanel(QWidget* parent) : QWidget(parent) {
     where_->setToolTip(tr("The step of the walk-through, of all its steps: every computation in stage order, then "
                           "the stage's page-outs and page-ins"));
     row->addWidget(where_);
+    speed_ = new QComboBox(this);
+    speed_->setObjectName(QStringLiteral("teachingSpeed"));
+    for (const int ms : kStepIntervalsMs) speed_->addItem(tr("%1 s / step").arg(ms / 1000.0), ms);
+    speed_->setToolTip(tr("How long Play shows each step"));
+    speed_->setAccessibleName(tr("Play speed"));
+    row->addWidget(speed_);
     caption_ = new QLabel(this);
     caption_->setWordWrap(true);
     caption_->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -60,7 +67,8 @@ TeachingPanel::TeachingPanel(QWidget* parent) : QWidget(parent) {
     lay->addWidget(caption_);
 
     timer_ = new QTimer(this);
-    timer_->setInterval(600);
+    setStepIntervalMs(600);
+    connect(speed_, &QComboBox::currentIndexChanged, this, [this] { timer_->setInterval(stepIntervalMs()); });
     connect(timer_, &QTimer::timeout, this, [this] {
         if (pos_ + 1 >= stepCount()) {
             play_->setChecked(false);
@@ -134,6 +142,16 @@ void TeachingPanel::clear() {
 }
 
 bool TeachingPanel::isPlaying() const { return play_->isChecked(); }
+
+int TeachingPanel::stepIntervalMs() const { return speed_->currentData().toInt(); }
+
+void TeachingPanel::setStepIntervalMs(int ms) {
+    int nearest = 0;
+    for (int i = 0; i < speed_->count(); ++i)
+        if (std::abs(speed_->itemData(i).toInt() - ms) < std::abs(speed_->itemData(nearest).toInt() - ms)) nearest = i;
+    speed_->setCurrentIndex(nearest);
+    timer_->setInterval(stepIntervalMs());
+}
 
 QString TeachingPanel::caption() const { return caption_->text(); }
 

@@ -535,8 +535,18 @@ void TestViews::teachingHighlightsOps() {
     QVERIFY2(panel.caption().contains(QRegularExpression(QStringLiteral("\\d\u00A0[KMG]?B\\b"))) &&
                  !panel.caption().contains(QRegularExpression(QStringLiteral("\\d [KMG]?B\\b"))),
              qPrintable(panel.caption()));
+    // Play's pace is chosen from a few (600 ms a step walked resnet18_cifar
+    // in two minutes), the nearest to what is asked.
+    QCOMPARE(panel.stepIntervalMs(), 600);
+    panel.setStepIntervalMs(2500);
+    QCOMPARE(panel.stepIntervalMs(), 3000);
+    panel.setPosition(0);
     panel.togglePlay();
     QVERIFY(panel.isPlaying());
+    QTest::qWait(1000);
+    QCOMPARE(panel.position(), 0);  // not a step yet at 3 s a step
+    panel.setStepIntervalMs(200);
+    QTRY_VERIFY_WITH_TIMEOUT(panel.position() >= 2, 5000);
     panel.stop();
     QVERIFY(!panel.isPlaying());
     QCOMPARE(spy.last().at(0).toInt(), -1);
@@ -1129,6 +1139,7 @@ void TestViews::tabAndSweepPointsAreRemembered() {
         w.findChild<QTabWidget*>()->setCurrentIndex(2);
         w.findChild<QSpinBox*>(QStringLiteral("sweepPoints"))->setValue(5);
         w.findChild<QComboBox*>(QStringLiteral("sweepAxis"))->setCurrentIndex(1);
+        w.findChild<QComboBox*>(QStringLiteral("teachingSpeed"))->setCurrentIndex(3);
         QTRY_VERIFY_WITH_TIMEOUT(settled.count() > 0, 30000);
         w.close();
     }
@@ -1139,6 +1150,7 @@ void TestViews::tabAndSweepPointsAreRemembered() {
         QCOMPARE(w.findChild<QTabWidget*>()->currentIndex(), 2);
         QCOMPARE(w.findChild<QSpinBox*>(QStringLiteral("sweepPoints"))->value(), 5);
         QCOMPARE(w.findChild<QComboBox*>(QStringLiteral("sweepAxis"))->currentIndex(), 1);
+        QCOMPARE(w.findChild<QComboBox*>(QStringLiteral("teachingSpeed"))->currentData().toInt(), 3000);
         QTRY_VERIFY_WITH_TIMEOUT(settled.count() > 0, 30000);
     }
     o.tab = QStringLiteral("cells");
