@@ -7,8 +7,6 @@
 #include <QComboBox>
 #include <QDir>
 #include <QDoubleSpinBox>
-#include <QKeyEvent>
-#include <QLineEdit>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
@@ -16,8 +14,10 @@
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QKeyEvent>
 #include <QKeySequence>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPushButton>
@@ -641,7 +641,6 @@ bool ExplorerWindow::initialize(const ExplorerOptions& o, QString* error) {
     return true;
 }
 
-// Not modal: the window opens behind it, on the defaults.
 namespace {
 // Whether the box's text was typed in and not yet entered (entering it
 // sets the text anew, which clears the modified flag).
@@ -672,6 +671,7 @@ void ExplorerWindow::ignoreRememberedValue(const QString& what, const QString& v
                  qPrintable(what), qPrintable(value), qPrintable(range));
 }
 
+// Not modal: the window opens behind it, on the defaults.
 void ExplorerWindow::warnOfUnloadedProfile(const QString& problem, const QString& why) {
     auto* box = new QMessageBox(QMessageBox::Warning, tr("Profile not loaded"),
                                 tr("%1, open when the explorer last closed, could not be loaded; it opened on "
@@ -752,8 +752,8 @@ void ExplorerWindow::updateBudgetMarks() {
 }
 
 ProblemSetup ExplorerWindow::widgetSetup() const {
-    return {model_->currentText(), platform_->currentText(), batch_->value(), paging_->isChecked(),
-            remat_->isChecked(),   budgets_};
+    return {model_->currentText(), platform_->currentText(), batch_->value(), paging_->isChecked(), remat_->isChecked(),
+            budgets_};
 }
 
 void ExplorerWindow::onProblemSwitchChanged() {

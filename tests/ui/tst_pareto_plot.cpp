@@ -322,7 +322,8 @@ private slots:
         QVERIFY(!legendNames(w.plot()).contains("MILP: none found in time"));
         QVERIFY(std::abs(w.plot()->yAxis->pixelToCoord(w.pointPosition("poet", 1).y()) - 9.0) < 1e-6);
         QVERIFY(showOnScreen(w, res));
-        QVERIFY2(legendNames(w.plot()).contains("MILP: none found in time"), qPrintable(legendNames(w.plot()).join(", ")));
+        const QStringList keyed = legendNames(w.plot());
+        QVERIFY2(keyed.contains("MILP: none found in time"), qPrintable(keyed.join(", ")));
 
         const QPointF mark = w.pointPosition("poet", 1);
         QCOMPARE(w.pointPosition("poet", 0), QPointF(-1, -1));  // proven infeasible: a gap

@@ -148,8 +148,9 @@ void TestViews::heatmapColoursAtKnownCells() {
     QCOMPARE(colourAt(5, 5), categoryColor(CellCategory::ComputedFirst));
     QCOMPARE(view.cellAt(view.cellRect(2, 3).center()), std::make_pair(2, 3));
     QCOMPARE(view.cellAt(QPointF(1, 1)), std::make_pair(-1, -1));
-    QCOMPARE(view.toolTipAt(view.cellRect(0, 5).center()),
-             QString::fromStdString(describeCell(uitest::tinyGraph(), uitest::tinySchedule(), 5, 0, CellView::Heatmap)));
+    const std::string recomputedWords =
+        describeCell(uitest::tinyGraph(), uitest::tinySchedule(), 5, 0, CellView::Heatmap);
+    QCOMPARE(view.toolTipAt(view.cellRect(0, 5).center()), QString::fromStdString(recomputedWords));
     // The dashed lines have a legend entry that says what they are
     // (students asked): found by hovering the legend under the grid.
     int entryPixels = 0, inked = 0;  // hovered pixels that explain them, and of those drawn on
@@ -1016,7 +1017,8 @@ void TestViews::minimumBudgetFollowsTheSwitches() {
     auto* info = w.findChild<QLabel*>(QStringLiteral("problemInfo"));
     QVERIFY(info);
     QVERIFY2(info->text().endsWith(QStringLiteral("smallest budget that works: ") + exact), qPrintable(info->text()));
-    QVERIFY2(w.ramControl()->marks().front().tooltip.contains(exact), qPrintable(w.ramControl()->marks().front().tooltip));
+    const QString minTip = w.ramControl()->marks().front().tooltip;
+    QVERIFY2(minTip.contains(exact), qPrintable(minTip));
     QCheckBox* paging = nullptr;
     for (auto* box : w.findChildren<QCheckBox*>())
         if (box->text().remove(QLatin1Char('&')) == QLatin1String("Paging")) paging = box;
