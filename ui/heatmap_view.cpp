@@ -2,8 +2,8 @@
 
 #include <QFontMetricsF>
 #include <QHelpEvent>
-#include <QLabel>
 #include <QKeyEvent>
+#include <QLabel>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QPainterPath>
@@ -11,8 +11,8 @@
 #include <QToolTip>
 #include <QWheelEvent>
 #include <algorithm>
-#include <optional>
 #include <cmath>
+#include <optional>
 
 #include "cell_palette.h"
 #include "units.h"

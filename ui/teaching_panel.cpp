@@ -1,6 +1,5 @@
 #include "teaching_panel.h"
 
-#include <algorithm>
 #include <QAction>
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -10,6 +9,8 @@
 #include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
+#include <algorithm>
+#include <cstdlib>
 
 #include "figure_text.h"
 #include "units.h"
@@ -192,7 +193,7 @@ void TeachingPanel::refresh() {
     where_->setText(tr("op %1 / %2").arg(pos_ + 1).arg(stepCount()));
     // The caption wraps at the panel's width: "RAM in use: 312.5 KB" keeps its figure whole.
     QString text = QString::fromStdString(teachingCaption(graph_, schedule_, st, budget_, report_));
-    if (pos_ + 1 == stepCount())  // the walk ended without a word of it
+    if (pos_ + 1 == stepCount())  // the walk's end said nothing of it
         text += tr(" The last step: the iteration spent %1, with a peak of %2 of RAM.")
                     .arg(QString::fromStdString(formatEnergy(report_.total_energy_j)),
                          QString::fromStdString(formatBytes(report_.peak_ram_bytes)));
