@@ -287,6 +287,10 @@ std::pair<int, int> HeatmapView::cellAt(QPointF pos) const {
 }
 
 void HeatmapView::paintAll(QPainter& p, const Layout& L, const QFont& font, bool interactive) const {
+    // An export is the schedule alone: a row clicked before Ctrl+E, or the
+    // teaching walk's ring, went into the paper's figure.
+    const int selected = interactive ? selected_ : -1;
+    const int curStage = interactive ? curStage_ : -1;
     const QFontMetricsF fm(font);
     p.setFont(font);
     const int n = grid_.size();
@@ -348,23 +352,23 @@ void HeatmapView::paintAll(QPainter& p, const Layout& L, const QFont& font, bool
     }
     // Selection: the selected row outlined, its inputs (what it reads) and
     // readers tinted.
-    if (selected_ >= 0 && selected_ < n) {
+    if (selected >= 0 && selected < n) {
         const auto tintRow = [&](int r, QColor c) {
             p.fillRect(QRectF(L.grid.left(), rowY(r), L.grid.width(), L.cellH), c);
         };
-        for (int u : graph_.predecessors(selected_)) tintRow(u, QColor(0, 0, 0, 40));
-        for (int v : graph_.successors(selected_)) tintRow(v, QColor(0, 0, 0, 18));
+        for (int u : graph_.predecessors(selected)) tintRow(u, QColor(0, 0, 0, 40));
+        for (int v : graph_.successors(selected)) tintRow(v, QColor(0, 0, 0, 18));
         p.setPen(QPen(QColor(0, 0, 0), std::max(1.5, fm.height() / 8.0)));
         p.setBrush(Qt::NoBrush);
-        p.drawRect(QRectF(L.grid.left(), rowY(selected_), L.grid.width(), L.cellH));
+        p.drawRect(QRectF(L.grid.left(), rowY(selected), L.grid.width(), L.cellH));
     }
     // Teaching: the current op.
-    if (curStage_ >= 0 && curStage_ < n) {
+    if (curStage >= 0 && curStage < n) {
         QPen col(QColor(0, 0, 0, 110), 0);
         p.setPen(col);
-        p.drawLine(QPointF(colX(curStage_ + 0.5), L.grid.top()), QPointF(colX(curStage_ + 0.5), L.grid.bottom()));
+        p.drawLine(QPointF(colX(curStage + 0.5), L.grid.top()), QPointF(colX(curStage + 0.5), L.grid.bottom()));
         if (curNode_ >= 0 && curNode_ < n) {
-            const QRectF cell(colX(curStage_), rowY(curNode_), L.cellW, L.cellH);
+            const QRectF cell(colX(curStage), rowY(curNode_), L.cellW, L.cellH);
             const double m = std::max(3.0, fm.height() * 0.25);
             p.setBrush(Qt::NoBrush);
             p.setPen(QPen(Qt::white, std::max(3.0, fm.height() / 4.0)));
@@ -402,10 +406,10 @@ void HeatmapView::paintAll(QPainter& p, const Layout& L, const QFont& font, bool
     }
     // Layer names.
     for (int r = r0; r < r1; ++r) {
-        const bool isSel = r == selected_;
+        const bool isSel = r == selected;
         bool isDep = false;
-        if (selected_ >= 0) {
-            const auto& pr = graph_.predecessors(selected_);
+        if (selected >= 0) {
+            const auto& pr = graph_.predecessors(selected);
             isDep = std::find(pr.begin(), pr.end(), r) != pr.end();
         }
         if (r % L.labelStep != 0 && !isSel && !isDep) continue;
@@ -452,7 +456,6 @@ void HeatmapView::paintAll(QPainter& p, const Layout& L, const QFont& font, bool
         p.setPen(ink);
         p.drawText(it.text, Qt::AlignLeft | Qt::AlignVCenter, legendText(it.cat, grid_));
     }
-    (void)interactive;
 }
 
 void HeatmapView::paintEvent(QPaintEvent*) {

@@ -444,13 +444,23 @@ QSizeF MemoryTimelineView::exportSize() const {
 }
 
 void MemoryTimelineView::renderTo(QCPPainter& painter, const QRectF& target) {
-    // An exported figure stands alone: no room kept for the heatmap's labels.
+    // An exported figure stands alone: no room kept for the heatmap's
+    // labels; every stage, as the heatmap's export has them (a zoom on
+    // screen cut the timeline's off its peak, unsaid); no teaching cursor.
     const QMargins kept = plot_->axisRect()->minimumMargins();
+    const QCPRange shown = plot_->xAxis->range();
+    const bool cursor = cursor_->visible();
     plot_->axisRect()->setMinimumMargins(QMargins());
+    settingRange_ = true;  // not a move by the user: the heatmap stays where it is
+    plot_->xAxis->setRange(0, std::max(stages_, 1));
+    cursor_->setVisible(false);
     painter.save();
     painter.translate(target.topLeft());
     plot_->toPainter(&painter, qRound(target.width()), qRound(target.height()));
     painter.restore();
+    cursor_->setVisible(cursor);
+    plot_->xAxis->setRange(shown);
+    settingRange_ = false;
     plot_->axisRect()->setMinimumMargins(kept);
 }
 

@@ -89,6 +89,12 @@ bool exportView(const ViewRenderer& render, QSizeF size, const QString& path, co
     case ExportFormat::Png: {
         QImage img((size * pngScale).toSize(), QImage::Format_ARGB32_Premultiplied);
         img.setDevicePixelRatio(pngScale);
+        // Its density says the figure's size, as the PDF's page does: at
+        // the default 96 dpi a 3x image was placed three times too large
+        // (LaTeX, Word size a PNG by it).
+        const int dotsPerMeter = qRound(96 * pngScale / 0.0254);
+        img.setDotsPerMeterX(dotsPerMeter);
+        img.setDotsPerMeterY(dotsPerMeter);
         img.fill(Qt::white);
         {
             QCPPainter p(&img);

@@ -251,6 +251,25 @@ void TestViews::timelineDrawsCurveAndBudget() {
     QVERIFY(countColour(img, categoryColor(CellCategory::ComputedFirst), 20) > 50);  // the RAM curve
     QVERIFY(countColour(img, QColor(0xC0, 0x1B, 0x1B), 30) > 20);                      // the budget line
     QCOMPARE(view.plot()->graph(0)->dataCount() > 0, true);
+    // Its export has every stage and no teaching cursor, whatever the
+    // screen shows (a zoom cut the exported curve off its peak, unsaid);
+    // the screen keeps its zoom.
+    const auto exported = [&] {
+        QImage img(QSize(600, 300), QImage::Format_ARGB32);
+        img.fill(Qt::white);
+        QCPPainter p(&img);
+        view.renderTo(p, QRectF(0, 0, 600, 300));
+        return img;
+    };
+    const QImage whole = exported();
+    view.plot()->xAxis->setRange(1, 3);
+    view.setCurrentOp(2, 0);
+    QCOMPARE(exported(), whole);
+    QCOMPARE(view.plot()->xAxis->range().lower, 1.0);
+    QCOMPARE(view.plot()->xAxis->range().upper, 3.0);
+    view.setCurrentOp(-1, -1);
+    view.plot()->xAxis->setRange(0, 6);
+    view.plot()->replot();
     // Stage t's number at its middle, t + 0.5, as on the heatmap's axis (at
     // t it stood half a stage left of the heatmap's), whole stages only.
     QCOMPARE(view.plot()->xAxis->tickVector(), (QVector<double>{0.5, 1.5, 2.5, 3.5, 4.5, 5.5}));
@@ -495,6 +514,24 @@ void TestViews::exportsAreVectorAndExact() {
     QImage pngImg(png);
     QVERIFY(!pngImg.isNull());
     QVERIFY(countColour(pngImg, categoryColor(CellCategory::Recomputed), 2) > 100);
+    // Its density gives the figure's size in inches, as the PDF's page (at
+    // 96 dpi a 3x image was placed three times too large).
+    const double inches = pngImg.width() / (pngImg.dotsPerMeterX() * 0.0254);
+    QVERIFY2(std::abs(inches - view.exportSize().width() / 96.0) < 0.02, qPrintable(QString::number(inches)));
+
+    // An export is the schedule alone: a selected row and the teaching
+    // walk's ring stay on screen (they went into the paper's figure).
+    const auto rendered = [&] {
+        QImage img(view.exportSize().toSize(), QImage::Format_ARGB32);
+        img.fill(Qt::white);
+        QCPPainter p(&img);
+        view.renderTo(p, QRectF(QPointF(0, 0), view.exportSize()));
+        return img;
+    };
+    const QImage plain = rendered();
+    view.setSelectedNode(4);
+    view.setCurrentOp(5, 0);
+    QCOMPARE(rendered(), plain);
 
     // Render the PDF back to pixels (poppler) when available: the colours are exact.
     const QString pdftoppm = QStandardPaths::findExecutable("pdftoppm");
