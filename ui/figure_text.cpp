@@ -12,6 +12,11 @@ QString keepFiguresWhole(const QString& text) {
     return kept;
 }
 
+QFont withoutLigatures(QFont font) {
+    font.setStyleStrategy(QFont::PreferNoShaping);  // Latin text needs no shaping; ligatures are shaping
+    return font;
+}
+
 QString switchesOffText(const ProblemOptions& options) {
     if (!options.paging && !options.remat) return QStringLiteral("no paging, no recomputation");
     if (!options.paging) return QStringLiteral("no paging");

@@ -15,6 +15,7 @@
 #include <optional>
 
 #include "cell_palette.h"
+#include "figure_text.h"
 #include "units.h"
 
 namespace poet::ui {
@@ -471,7 +472,7 @@ void HeatmapView::renderTo(QPainter& p, const QRectF& target) const {
     p.save();
     p.fillRect(target, Qt::white);
     if (hasSchedule()) {
-        QFont f = font();
+        QFont f = withoutLigatures(font());
         const Layout L = layoutFor(target, f, true, 1.0, 0, 0, QMargins());
         paintAll(p, L, f, false);
     } else {

@@ -8,6 +8,7 @@
 #include <qcustomplot.h>
 
 #include "cell_palette.h"
+#include "figure_text.h"
 #include "units.h"
 
 namespace poet::ui {
@@ -93,7 +94,7 @@ MemoryTimelineView::MemoryTimelineView(QWidget* parent) : QWidget(parent) {
                          "Wheel: zoom the stage axis; drag: pan; double-click: show all. The heatmap above "
                          "shows the same stages."));
 
-    QFont f = font();
+    QFont f = withoutLigatures(font());  // exports draw with it
     plot_->setFont(f);
     plot_->xAxis->setLabel(tr("stage (each stage split into its operations)"));
     plot_->xAxis->setTicker(QSharedPointer<QCPAxisTicker>(new StageMiddleTicker));

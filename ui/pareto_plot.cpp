@@ -268,7 +268,7 @@ std::vector<DrawnGraph> drawSweep(QCustomPlot* plot, const SweepResult& result, 
         plot->plotLayout()->removeAt(0);
         plot->plotLayout()->simplify();
     }
-    QFont font = plot->font();
+    QFont font = withoutLigatures(plot->font());
     font.setPointSizeF(ps.font_pt);
     QFont legend_font = font;
     legend_font.setPointSizeF(ps.legend_pt);

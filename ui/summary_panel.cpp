@@ -103,7 +103,7 @@ void SummaryPanel::renderTo(QPainter& p, const QRectF& target) const {
     const double s = std::min({1.0, target.width() / natural.width(), target.height() / natural.height()});
     p.translate(target.topLeft());
     p.scale(s, s);
-    const QFont base = font();
+    const QFont base = withoutLigatures(font());
     const QFontMetricsF fm(base);
     const double pad = fm.height() * 0.6, rowH = fm.height() * 1.5;
     QRectF r = QRectF(QPointF(0, 0), target.size() / s).adjusted(pad, pad, -pad, -pad);

@@ -533,6 +533,15 @@ void TestViews::exportsAreVectorAndExact() {
     view.setCurrentOp(5, 0);
     QCOMPARE(rendered(), plain);
 
+    // Its words are found by a search: "flash" was written with the "fl"
+    // ligature, which pdftotext (as a viewer's search) read as "ﬂash".
+    {
+        QProcess text;
+        text.start(QStandardPaths::findExecutable("pdftotext"), {pdf, "-"});
+        QVERIFY(text.waitForFinished(30000));
+        const QString words = QString::fromUtf8(text.readAllStandardOutput());
+        QVERIFY2(words.contains("on flash only") && words.contains("in RAM and on flash"), qPrintable(words));
+    }
     // Render the PDF back to pixels (poppler) when available: the colours are exact.
     const QString pdftoppm = QStandardPaths::findExecutable("pdftoppm");
     if (pdftoppm.isEmpty()) QSKIP("pdftoppm not installed");
