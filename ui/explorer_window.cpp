@@ -1047,8 +1047,9 @@ bool ExplorerWindow::exportHeatmap(const QString& path, QString* error) {
 
 bool ExplorerWindow::exportTimeline(const QString& path, QString* error) {
     if (!scheduleToExport(error)) return false;
-    return exportView([this](QCPPainter& p, const QRectF& r) { timeline_->renderTo(p, r); }, timeline_->exportSize(),
-                      path, viewTitle(*shown_), error);
+    const QString title = viewTitle(*shown_);
+    return exportView([&](QCPPainter& p, const QRectF& r) { timeline_->renderTo(p, r, title); },
+                      timeline_->exportSize(), path, title, error);
 }
 
 bool ExplorerWindow::exportSummary(const QString& path, QString* error) {

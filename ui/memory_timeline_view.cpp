@@ -441,10 +441,10 @@ QSizeF MemoryTimelineView::exportSize() const {
     // The legend's one row needs its whole width: narrower, QCustomPlot cuts
     // its texts short ("paged out (right ax").
     const double legend = plot_->legend->minimumOuterSizeHint().width() + fm.height();
-    return QSizeF(std::max(fm.height() * 48, legend), fm.height() * 22);
+    return QSizeF(std::max(fm.height() * 48, legend) + fm.height(), fm.height() * 24.5);
 }
 
-void MemoryTimelineView::renderTo(QCPPainter& painter, const QRectF& target) {
+void MemoryTimelineView::renderTo(QCPPainter& painter, const QRectF& target, const QString& title) {
     // An exported figure stands alone: no room kept for the heatmap's
     // labels; every stage, as the heatmap's export has them (a zoom on
     // screen cut the timeline's off its peak, unsaid); no teaching cursor.
@@ -455,10 +455,23 @@ void MemoryTimelineView::renderTo(QCPPainter& painter, const QRectF& target) {
     settingRange_ = true;  // not a move by the user: the heatmap stays where it is
     plot_->xAxis->setRange(0, std::max(stages_, 1));
     cursor_->setVisible(false);
+    QCPTextElement* heading = nullptr;
+    if (!title.isEmpty()) {
+        QFont bold = withoutLigatures(font());
+        bold.setBold(true);
+        plot_->plotLayout()->insertRow(0);
+        heading = new QCPTextElement(plot_, title, bold);
+        plot_->plotLayout()->addElement(0, 0, heading);
+    }
+    const double pad = QFontMetricsF(font()).height() / 2;  // its legend touched the page's top edge
     painter.save();
-    painter.translate(target.topLeft());
-    plot_->toPainter(&painter, qRound(target.width()), qRound(target.height()));
+    painter.translate(target.topLeft() + QPointF(pad, pad));
+    plot_->toPainter(&painter, qRound(target.width() - 2 * pad), qRound(target.height() - 2 * pad));
     painter.restore();
+    if (heading) {
+        plot_->plotLayout()->remove(heading);
+        plot_->plotLayout()->simplify();
+    }
     cursor_->setVisible(cursor);
     plot_->xAxis->setRange(shown);
     settingRange_ = false;

@@ -74,9 +74,11 @@ public:
     // after that op (this schedule's and the plain pass's), the budget and
     // the stage's flash traffic; elsewhere what the view shows.
     QString toolTipAt(const QPointF& pixel) const;
-    // Draws the plot into `target` (vector on PDF/SVG painters).
-    void renderTo(QCPPainter& painter, const QRectF& target);
-    QSizeF exportSize() const;
+    // Draws the plot into `target` (vector on PDF/SVG painters), with
+    // `title` above it (the heatmap's: the timeline's export alone could
+    // not be told apart) and half a line clear of the page's edges.
+    void renderTo(QCPPainter& painter, const QRectF& target, const QString& title = {});
+    QSizeF exportSize() const;  // with room for a title
     QSize minimumSizeHint() const override;
     QSize sizeHint() const override;
 

@@ -262,6 +262,17 @@ void TestViews::timelineDrawsCurveAndBudget() {
         return img;
     };
     const QImage whole = exported();
+    // With a title (the heatmap's: an export alone could not be told
+    // apart), laid out above it for the export only.
+    const int rows = view.plot()->plotLayout()->rowCount();
+    QImage titled(QSize(600, 300), QImage::Format_ARGB32);
+    titled.fill(Qt::white);
+    {
+        QCPPainter p(&titled);
+        view.renderTo(p, QRectF(0, 0, 600, 300), QStringLiteral("tiny on m4"));
+    }
+    QVERIFY(titled != whole);
+    QCOMPARE(view.plot()->plotLayout()->rowCount(), rows);
     view.plot()->xAxis->setRange(1, 3);
     view.setCurrentOp(2, 0);
     QCOMPARE(exported(), whole);
