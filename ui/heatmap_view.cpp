@@ -232,7 +232,14 @@ HeatmapView::Layout HeatmapView::layoutFor(const QRectF& area, const QFont& font
     const double pad = fm.height() * 0.5;
     QRectF r = area.adjusted(pad, pad, -pad, -pad);
     if (withTitle && !title_.isEmpty()) {
-        L.title = QRectF(r.left(), r.top(), r.width(), fm.height() * 1.5);
+        // As many lines as it takes at this width: on one, a long title lost
+        // its end at the page's edge ("... no paging — opti").
+        QFont bold = font;
+        bold.setBold(true);
+        const double h = QFontMetricsF(bold)
+                             .boundingRect(QRectF(0, 0, r.width(), 1e6), Qt::TextWordWrap, keepFiguresWhole(title_))
+                             .height();
+        L.title = QRectF(r.left(), r.top(), r.width(), h + fm.height() * 0.5);
         r.setTop(L.title.bottom());
     }
     double legendH = 0;
@@ -302,7 +309,7 @@ void HeatmapView::paintAll(QPainter& p, const Layout& L, const QFont& font, bool
         tf.setBold(true);
         p.setFont(tf);
         p.setPen(ink);
-        p.drawText(L.title, Qt::AlignLeft | Qt::AlignVCenter, title_);
+        p.drawText(L.title, Qt::AlignLeft | Qt::AlignVCenter | Qt::TextWordWrap, keepFiguresWhole(title_));
         p.setFont(font);
     }
 

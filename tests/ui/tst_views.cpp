@@ -553,6 +553,21 @@ void TestViews::exportsAreVectorAndExact() {
         const QString words = QString::fromUtf8(text.readAllStandardOutput());
         QVERIFY2(words.contains("on flash only") && words.contains("in RAM and on flash"), qPrintable(words));
     }
+    // A title longer than the page is wide wraps: on one line its end was
+    // cut off ("... runtime 1.0005x, no paging — opti").
+    {
+        const QString longTitle = QStringLiteral("tiny on m4, batch 4 \u2014 RAM budget 4.46 KB, runtime 1.0005x, "
+                                                 "no paging \u2014 optimal, 455.750 \u00b5J, the end");
+        view.setSchedule(uitest::tinyGraph(), uitest::tinySchedule(), longTitle);
+        const QString titled = dir.filePath("titled.pdf");
+        QVERIFY2(exportView(render, view.exportSize(), titled, "t", &err), qPrintable(err));
+        QProcess text;
+        text.start(QStandardPaths::findExecutable("pdftotext"), {titled, "-"});
+        QVERIFY(text.waitForFinished(30000));
+        const QString words = QString::fromUtf8(text.readAllStandardOutput()).simplified();
+        QVERIFY2(words.contains("the end"), qPrintable(words));
+        view.setSchedule(uitest::tinyGraph(), uitest::tinySchedule(), "tiny schedule");
+    }
     // Render the PDF back to pixels (poppler) when available: the colours are exact.
     const QString pdftoppm = QStandardPaths::findExecutable("pdftoppm");
     if (pdftoppm.isEmpty()) QSKIP("pdftoppm not installed");
