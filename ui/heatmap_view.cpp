@@ -61,12 +61,14 @@ struct LegendItem {
 };
 
 std::vector<LegendItem> legendItems(const QRectF& area, const QFontMetricsF& fm, const CategoryGrid& g,
-                                    double* neededHeight) {
+                                    double* neededHeight, bool allCategories) {
     std::vector<LegendItem> out;
     const double sw = fm.height() * 0.9, gap = fm.height() * 0.35, itemGap = fm.height() * 1.1;
     const double lineH = fm.height() * 1.35;
     double x = area.left(), y = area.top();
-    std::vector<std::optional<CellCategory>> entries(std::begin(kLegendOrder), std::end(kLegendOrder));
+    std::vector<std::optional<CellCategory>> entries;
+    for (const CellCategory c : kLegendOrder)
+        if (allCategories || g.count(c) > 0) entries.push_back(c);
     entries.push_back(std::nullopt);
     for (const std::optional<CellCategory> c : entries) {
         const double tw = fm.horizontalAdvance(legendText(c, g));
@@ -225,13 +227,17 @@ QSizeF HeatmapView::exportSize() const {
     return QSizeF(std::max(fm.height() * 40, n * cell + fm.height() * 16), std::max(fm.height() * 30, n * cell + fm.height() * 10));
 }
 
-HeatmapView::Layout HeatmapView::layoutFor(const QRectF& area, const QFont& font, bool withTitle, double zoom,
+HeatmapView::Layout HeatmapView::layoutFor(const QRectF& area, const QFont& font, bool forExport, double zoom,
                                            double col0, double row0, const QMargins& stageMargins) const {
     Layout L;
+    // A figure's legend names what it shows: "paged in (0)" and three more
+    // flash categories stood in every figure made without paging. On screen
+    // all stay, the vocabulary of the view.
+    L.allCategories = !forExport;
     const QFontMetricsF fm(font);
     const double pad = fm.height() * 0.5;
     QRectF r = area.adjusted(pad, pad, -pad, -pad);
-    if (withTitle && !title_.isEmpty()) {
+    if (forExport && !title_.isEmpty()) {
         // As many lines as it takes at this width: on one, a long title lost
         // its end at the page's edge ("... no paging — opti").
         QFont bold = font;
@@ -243,7 +249,7 @@ HeatmapView::Layout HeatmapView::layoutFor(const QRectF& area, const QFont& font
         r.setTop(L.title.bottom());
     }
     double legendH = 0;
-    legendItems(QRectF(r.left(), 0, r.width(), 0), fm, grid_, &legendH);
+    legendItems(QRectF(r.left(), 0, r.width(), 0), fm, grid_, &legendH, L.allCategories);
     L.legend = QRectF(r.left(), r.bottom() - legendH, r.width(), legendH);
     r.setBottom(L.legend.top() - pad);
 
@@ -450,7 +456,7 @@ void HeatmapView::paintAll(QPainter& p, const Layout& L, const QFont& font, bool
                Qt::AlignRight | Qt::AlignVCenter, tr("stage \u2192"));
 
     // Legend with counts.
-    for (const auto& it : legendItems(L.legend, fm, grid_, nullptr)) {
+    for (const auto& it : legendItems(L.legend, fm, grid_, nullptr, L.allCategories)) {
         if (it.cat) {
             p.fillRect(it.swatch, categoryColor(*it.cat));
             p.setPen(QPen(QColor(0x66, 0x66, 0x66), 0));
@@ -507,7 +513,7 @@ QString HeatmapView::toolTipAt(QPointF pos) const {
             .arg(QString::fromStdString(formatBytes(nd.memory_bytes)));
     }
     if (L.legend.contains(pos))
-        for (const auto& it : legendItems(L.legend, QFontMetricsF(font()), grid_, nullptr))
+        for (const auto& it : legendItems(L.legend, QFontMetricsF(font()), grid_, nullptr, L.allCategories))
             if (it.swatch.united(it.text).contains(pos))
                 return it.cat ? QString::fromUtf8(categoryExplanation(*it.cat)) : tr(kDividerExplanation);
     return {};

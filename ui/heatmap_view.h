@@ -90,10 +90,12 @@ public:
         double col0 = 0, row0 = 0;   // first visible column/row (fractional)
         double cellW = 1, cellH = 1;
         int labelStep = 1, stageStep = 1;
+        bool allCategories = true;  // in the legend; an export's names those it shows
     };
 
 private:
-    Layout layoutFor(const QRectF& area, const QFont& font, bool withTitle, double zoom, double col0, double row0,
+    // forExport: titled, the legend only the categories drawn.
+    Layout layoutFor(const QRectF& area, const QFont& font, bool forExport, double zoom, double col0, double row0,
                      const QMargins& stageMargins) const;
     void paintAll(QPainter& p, const Layout& L, const QFont& font, bool interactive) const;
     Layout currentLayout() const;

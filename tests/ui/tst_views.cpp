@@ -568,6 +568,22 @@ void TestViews::exportsAreVectorAndExact() {
         QVERIFY2(words.contains("the end"), qPrintable(words));
         view.setSchedule(uitest::tinyGraph(), uitest::tinySchedule(), "tiny schedule");
     }
+    // An export's legend names what it shows: the plain pass pages and
+    // recomputes nothing ("paged in (0)" and three more stood in every
+    // figure made without paging).
+    {
+        view.setSchedule(uitest::tinyGraph(), plainSchedule(uitest::tinyGraph()), "plain");
+        const QString plainPdf = dir.filePath("plain.pdf");
+        QVERIFY2(exportView(render, view.exportSize(), plainPdf, "t", &err), qPrintable(err));
+        QProcess text;
+        text.start(QStandardPaths::findExecutable("pdftotext"), {plainPdf, "-"});
+        QVERIFY(text.waitForFinished(30000));
+        const QString words = QString::fromUtf8(text.readAllStandardOutput());
+        QVERIFY2(words.contains("computed (6)") && words.contains("in RAM") && !words.contains("paged in") &&
+                     !words.contains("recomputed") && !words.contains("on flash"),
+                 qPrintable(words));
+        view.setSchedule(uitest::tinyGraph(), uitest::tinySchedule(), "tiny schedule");
+    }
     // Render the PDF back to pixels (poppler) when available: the colours are exact.
     const QString pdftoppm = QStandardPaths::findExecutable("pdftoppm");
     if (pdftoppm.isEmpty()) QSKIP("pdftoppm not installed");
