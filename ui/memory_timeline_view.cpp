@@ -1,10 +1,13 @@
 #include "memory_timeline_view.h"
 
 #include <QHelpEvent>
+#include <QPaintEngine>
 #include <QToolTip>
 #include <QVBoxLayout>
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <vector>
 #include <qcustomplot.h>
 
 #include "cell_palette.h"
@@ -463,11 +466,26 @@ void MemoryTimelineView::renderTo(QCPPainter& painter, const QRectF& target, con
         heading = new QCPTextElement(plot_, title, bold);
         plot_->plotLayout()->addElement(0, 0, heading);
     }
+    // Qt's SVG writer leaves out the clip to the plot area: a curve above
+    // the scale (the plain pass, "above the scale") ran up through the
+    // legend and off the page. There, what is above is not drawn.
+    std::vector<std::pair<QCPGraph*, QSharedPointer<QCPGraphDataContainer>>> unclipped;
+    if (painter.paintEngine() && painter.paintEngine()->type() == QPaintEngine::SVG) {
+        const double top = plot_->yAxis->range().upper;
+        for (QCPGraph* g : {plain_, ram_, budget_}) {
+            auto below = QSharedPointer<QCPGraphDataContainer>::create(*g->data());
+            for (auto it = below->begin(); it != below->end(); ++it)
+                if (it->value > top) it->value = std::numeric_limits<double>::quiet_NaN();
+            unclipped.emplace_back(g, g->data());
+            g->setData(below);
+        }
+    }
     const double pad = QFontMetricsF(font()).height() / 2;  // its legend touched the page's top edge
     painter.save();
     painter.translate(target.topLeft() + QPointF(pad, pad));
     plot_->toPainter(&painter, qRound(target.width() - 2 * pad), qRound(target.height() - 2 * pad));
     painter.restore();
+    for (auto& [g, data] : unclipped) g->setData(data);
     if (heading) {
         plot_->plotLayout()->remove(heading);
         plot_->plotLayout()->simplify();

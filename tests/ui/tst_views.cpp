@@ -313,6 +313,27 @@ void TestViews::timelineDrawsCurveAndBudget() {
     view.setData(g, s, r, plain, 3'000'000'000);
     QVERIFY2(view.plot()->yAxis->range().upper < 100, qPrintable(QString::number(view.plot()->yAxis->range().upper)));
     QCOMPARE(view.plot()->graph(2)->name(), QStringLiteral("RAM budget 3.00 GB (above the scale)"));
+    // In an SVG a line above the scale is not drawn: Qt's SVG writer keeps
+    // no clip, and the plain pass above the scale ran up through the legend
+    // and off the page (y = -849).
+    {
+        QTemporaryDir dir;
+        const QString svg = dir.filePath("t.svg");
+        QString err;
+        QVERIFY2(exportView([&](QCPPainter& p, const QRectF& r) { view.renderTo(p, r); }, view.exportSize(), svg,
+                            "t", &err),
+                 qPrintable(err));
+        QFile f(svg);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(f.readAll());
+        double lowest = INFINITY;
+        const QRegularExpression points(QStringLiteral("points=\"([^\"]*)\""));
+        for (auto m = points.globalMatch(text); m.hasNext();)
+            for (const QString& xy : m.next().captured(1).split(QLatin1Char(' '), Qt::SkipEmptyParts))
+                lowest = std::min(lowest, xy.section(QLatin1Char(','), 1, 1).toDouble());
+        QVERIFY2(lowest >= 0, qPrintable(QString::number(lowest)));
+        QCOMPARE(view.plot()->graph(2)->dataCount(), 2);  // the view keeps its line
+    }
     QCOMPARE(view.plot()->graph(0)->name(), QStringLiteral("plain pass"));
     // So is a plain pass far above the schedule and its budget: at tight
     // budgets it kept them in the panel's bottom sixth (resnet18_cifar on
