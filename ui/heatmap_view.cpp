@@ -224,7 +224,13 @@ QSizeF HeatmapView::exportSize() const {
     const QFontMetricsF fm(font());
     const double n = std::max(grid_.size(), 10);
     const double cell = std::clamp(fm.height() * 0.6, 4.0, 10.0);
-    return QSizeF(std::max(fm.height() * 40, n * cell + fm.height() * 16), std::max(fm.height() * 30, n * cell + fm.height() * 10));
+    // At most a page's text width, 7 in (96 px an inch), each way: cells
+    // shrink, text keeps its size. resnet18_cifar's was 13.9 x 13.1 in and
+    // bert's 19.3 x 18.5 in, their 9 pt text 3 to 4.5 pt once scaled to a
+    // page (the PDF's cells are vectors: zoomed in, each is still there).
+    constexpr double kPage = 7 * 96;
+    return QSizeF(std::min(kPage, std::max(fm.height() * 40, n * cell + fm.height() * 16)),
+                  std::min(kPage, std::max(fm.height() * 30, n * cell + fm.height() * 10)));
 }
 
 HeatmapView::Layout HeatmapView::layoutFor(const QRectF& area, const QFont& font, bool forExport, double zoom,

@@ -62,7 +62,7 @@ public:
     // Draws the whole heatmap (title, axes, legend; no zoom, no hover) into
     // `target` on any painter: QImage, QPdfWriter, QSvgGenerator.
     void renderTo(QPainter& painter, const QRectF& target) const;
-    QSizeF exportSize() const;  // a good page size in logical pixels
+    QSizeF exportSize() const;  // a good page size in logical pixels, at most 7 in each way
 
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
