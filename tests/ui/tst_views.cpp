@@ -81,6 +81,14 @@ bool openAndSettle(ExplorerWindow& w, QSignalSpy& settled, ExplorerOptions o) {
     return settled.wait(30000);
 }
 
+// A PDF's text as a viewer's search reads it (pdftotext, from poppler-utils,
+// which scripts/setup installs).
+QString pdfText(const QString& pdf) {
+    QProcess text;
+    text.start(QStandardPaths::findExecutable("pdftotext"), {pdf, "-"});
+    return text.waitForFinished(30000) ? QString::fromUtf8(text.readAllStandardOutput()) : QString();
+}
+
 // The smallest bundled model on the platform where it solves at once.
 ExplorerOptions linearOnA72() {
     ExplorerOptions o;
@@ -568,28 +576,31 @@ void TestViews::exportsAreVectorAndExact() {
 
     // Its words are found by a search: "flash" was written with the "fl"
     // ligature, which pdftotext (as a viewer's search) read as "ﬂash".
-    {
-        QProcess text;
-        text.start(QStandardPaths::findExecutable("pdftotext"), {pdf, "-"});
-        QVERIFY(text.waitForFinished(30000));
-        const QString words = QString::fromUtf8(text.readAllStandardOutput());
-        QVERIFY2(words.contains("on flash only") && words.contains("in RAM and on flash"), qPrintable(words));
-    }
+    const QString words = pdfText(pdf);
+    QVERIFY2(words.contains("on flash only") && words.contains("in RAM and on flash"), qPrintable(words));
+    // Exported at `title` with `schedule`, the PDF's words (the view is put back after).
+    const auto exportedWords = [&](const Schedule& schedule, const QString& title) {
+        view.setSchedule(uitest::tinyGraph(), schedule, title);
+        const QString other = dir.filePath("other.pdf");
+        QString failed;
+        const QString text = exportView(render, view.exportSize(), other, "t", &failed) ? pdfText(other) : failed;
+        view.setSchedule(uitest::tinyGraph(), uitest::tinySchedule(), "tiny schedule");
+        return text;
+    };
     // A title longer than the page is wide wraps: on one line its end was
     // cut off ("... runtime 1.0005x, no paging — opti").
-    {
-        const QString longTitle = QStringLiteral("tiny on m4, batch 4 \u2014 RAM budget 4.46 KB, runtime 1.0005x, "
-                                                 "no paging \u2014 optimal, 455.750 \u00b5J, the end");
-        view.setSchedule(uitest::tinyGraph(), uitest::tinySchedule(), longTitle);
-        const QString titled = dir.filePath("titled.pdf");
-        QVERIFY2(exportView(render, view.exportSize(), titled, "t", &err), qPrintable(err));
-        QProcess text;
-        text.start(QStandardPaths::findExecutable("pdftotext"), {titled, "-"});
-        QVERIFY(text.waitForFinished(30000));
-        const QString words = QString::fromUtf8(text.readAllStandardOutput()).simplified();
-        QVERIFY2(words.contains("the end"), qPrintable(words));
-        view.setSchedule(uitest::tinyGraph(), uitest::tinySchedule(), "tiny schedule");
-    }
+    const QString titled = exportedWords(
+        uitest::tinySchedule(), QStringLiteral("tiny on m4, batch 4 \u2014 RAM budget 4.46 KB, runtime 1.0005x, no "
+                                               "paging \u2014 optimal, 455.750 \u00b5J, the end"));
+    QVERIFY2(titled.simplified().contains("the end"), qPrintable(titled));
+    // An export's legend names what it shows: the plain pass pages and
+    // recomputes nothing ("paged in (0)" and three more stood in every
+    // figure made without paging).
+    const QString plainWords = exportedWords(plainSchedule(uitest::tinyGraph()), QStringLiteral("plain"));
+    QVERIFY2(plainWords.contains("computed (6)") && plainWords.contains("in RAM") &&
+                 !plainWords.contains("paged in") && !plainWords.contains("recomputed") &&
+                 !plainWords.contains("on flash"),
+             qPrintable(plainWords));
     // A big network's figure fits a page, 7 in each way, its text at the
     // view's size: resnet18_cifar's was 13.9 x 13.1 in, its 9 pt text 4.5 pt
     // once scaled to a page.
@@ -599,22 +610,6 @@ void TestViews::exportsAreVectorAndExact() {
         big.setSchedule(r18.graph, plainSchedule(r18.graph), "resnet18_cifar");
         QVERIFY(big.exportSize().width() <= 7 * 96 && big.exportSize().height() <= 7 * 96);
         QVERIFY(big.exportSize().width() >= 6 * 96);
-    }
-    // An export's legend names what it shows: the plain pass pages and
-    // recomputes nothing ("paged in (0)" and three more stood in every
-    // figure made without paging).
-    {
-        view.setSchedule(uitest::tinyGraph(), plainSchedule(uitest::tinyGraph()), "plain");
-        const QString plainPdf = dir.filePath("plain.pdf");
-        QVERIFY2(exportView(render, view.exportSize(), plainPdf, "t", &err), qPrintable(err));
-        QProcess text;
-        text.start(QStandardPaths::findExecutable("pdftotext"), {plainPdf, "-"});
-        QVERIFY(text.waitForFinished(30000));
-        const QString words = QString::fromUtf8(text.readAllStandardOutput());
-        QVERIFY2(words.contains("computed (6)") && words.contains("in RAM") && !words.contains("paged in") &&
-                     !words.contains("recomputed") && !words.contains("on flash"),
-                 qPrintable(words));
-        view.setSchedule(uitest::tinyGraph(), uitest::tinySchedule(), "tiny schedule");
     }
     // Render the PDF back to pixels (poppler) when available: the colours are exact.
     const QString pdftoppm = QStandardPaths::findExecutable("pdftoppm");
