@@ -228,9 +228,11 @@ QSizeF HeatmapView::exportSize() const {
     // shrink, text keeps its size. resnet18_cifar's was 13.9 x 13.1 in and
     // bert's 19.3 x 18.5 in, their 9 pt text 3 to 4.5 pt once scaled to a
     // page (the PDF's cells are vectors: zoomed in, each is still there).
+    // Rows a line high where that fits, so that every layer is named
+    // (linear's figure named every other one, "loss" not).
     constexpr double kPage = 7 * 96;
     return QSizeF(std::min(kPage, std::max(fm.height() * 40, n * cell + fm.height() * 16)),
-                  std::min(kPage, std::max(fm.height() * 30, n * cell + fm.height() * 10)));
+                  std::min(kPage, std::max(fm.height() * 30, n * fm.height() + fm.height() * 11)));
 }
 
 HeatmapView::Layout HeatmapView::layoutFor(const QRectF& area, const QFont& font, bool forExport, double zoom,

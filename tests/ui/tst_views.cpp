@@ -601,6 +601,20 @@ void TestViews::exportsAreVectorAndExact() {
                  !plainWords.contains("paged in") && !plainWords.contains("recomputed") &&
                  !plainWords.contains("on flash"),
              qPrintable(plainWords));
+    // Every layer is named where rows a line high fit the page (linear's
+    // figure named every other one, "loss" not).
+    {
+        HeatmapView small;
+        const Problem linear = loadProblemGraph(ProfileCatalog::standard(), "linear", "m4", 0);
+        small.setSchedule(linear.graph, plainSchedule(linear.graph), "linear");
+        const QString smallPdf = dir.filePath("linear.pdf");
+        QVERIFY2(exportView([&](QCPPainter& p, const QRectF& r) { small.renderTo(p, r); }, small.exportSize(),
+                            smallPdf, "t", &err),
+                 qPrintable(err));
+        const QStringList lines = pdfText(smallPdf).split(QLatin1Char('\n'));
+        for (const Node& node : linear.graph.nodes())
+            QVERIFY2(lines.contains(QString::fromStdString(node.name)), node.name.c_str());
+    }
     // A big network's figure fits a page, 7 in each way, its text at the
     // view's size: resnet18_cifar's was 13.9 x 13.1 in, its 9 pt text 4.5 pt
     // once scaled to a page.
