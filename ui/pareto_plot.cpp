@@ -940,29 +940,37 @@ QString ParetoPlot::currentBudgetText() const {
     return result_.axis == SweepAxis::RamBudget ? qs(formatBytes(current_ram_)) : qs(formatFactor(current_factor_));
 }
 
+std::vector<ParetoPlot::NearPoint> ParetoPlot::pointsNear(const QPointF& pixel) const {
+    std::vector<NearPoint> near;
+    for (const auto& s : result_.strategies) {
+        const QString strategy = QString::fromStdString(s);
+        // Each point once: a point with a gap is drawn twice (the line's
+        // marker and the hollow one over it).
+        for (const int i : drawnIndices(strategy)) {
+            const QPointF at = pointPosition(strategy, i);
+            const double distance = std::hypot(at.x() - pixel.x(), at.y() - pixel.y());
+            if (distance <= kReach) near.push_back({strategy, i, distance});
+        }
+    }
+    return near;
+}
+
 QString ParetoPlot::toolTipAt(const QPointF& pixel) const {
     // The points under the mouse, those with the same figures together: at
     // a plain pass's peak six curves coincide, and six blocks of the same
     // figures ran to 25 lines. Within a group, one line per energy and way
     // of proof names its curves.
     std::vector<std::pair<QString, std::vector<std::pair<QString, QStringList>>>> groups;  // figures, heads
-    for (const auto& s : result_.strategies) {
-        const QString strategy = QString::fromStdString(s);
-        const std::vector<SweepRow> curve = sweepCurve(result_, s);
-        // Each point once: a point with a gap is drawn twice (the line's
-        // marker and the hollow one over it).
-        for (const int i : drawnIndices(strategy)) {
-            const QPointF at = pointPosition(strategy, i);
-            if (std::hypot(at.x() - pixel.x(), at.y() - pixel.y()) > kReach) continue;
-            const PointWords words = pointWords(curve[i], result_.axis);
-            auto group = std::find_if(groups.begin(), groups.end(),
-                                      [&](const auto& g) { return g.first == words.figures; });
-            if (group == groups.end()) group = groups.insert(groups.end(), {words.figures, {}});
-            auto head = std::find_if(group->second.begin(), group->second.end(),
-                                     [&](const auto& h) { return h.first == words.head; });
-            if (head == group->second.end()) head = group->second.insert(group->second.end(), {words.head, {}});
-            head->second << labelFor(s);
-        }
+    for (const NearPoint& near : pointsNear(pixel)) {
+        const std::string s = near.strategy.toStdString();
+        const PointWords words = pointWords(sweepCurve(result_, s)[near.index], result_.axis);
+        auto group =
+            std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == words.figures; });
+        if (group == groups.end()) group = groups.insert(groups.end(), {words.figures, {}});
+        auto head = std::find_if(group->second.begin(), group->second.end(),
+                                 [&](const auto& h) { return h.first == words.head; });
+        if (head == group->second.end()) head = group->second.insert(group->second.end(), {words.head, {}});
+        head->second << labelFor(s);
     }
     QStringList parts;
     for (const auto& [figures, heads] : groups) {
@@ -994,18 +1002,12 @@ void ParetoPlot::onClick(QMouseEvent* event) {
     // plottables: within its tolerance of the x axis that took the click, and
     // question marks sit just above it.
     if (event->button() != Qt::LeftButton) return;
-    std::optional<std::pair<QString, int>> nearest;
-    double best = kReach;
-    for (const auto& d : drawn_)  // POET's first: it wins a tie, as it is drawn on top
-        for (const int i : d.rows)
-            if (const QPointF at = pointPosition(d.strategy, i); at.x() >= 0) {
-                const double far = std::hypot(at.x() - event->position().x(), at.y() - event->position().y());
-                if (far < best) {
-                    best = far;
-                    nearest = {d.strategy, i};
-                }
-            }
-    if (nearest) activatePoint(nearest->first, nearest->second);
+    const std::vector<NearPoint> near = pointsNear(event->position());
+    // The nearest; on a tie the first in the sweep's order (POET's, drawn on top).
+    const auto nearest = std::min_element(near.begin(), near.end(), [](const NearPoint& a, const NearPoint& b) {
+        return a.distance < b.distance;
+    });
+    if (nearest != near.end() && nearest->distance < kReach) activatePoint(nearest->strategy, nearest->index);
 }
 
 }  // namespace poet::ui

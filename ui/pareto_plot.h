@@ -119,6 +119,10 @@ private:
     // A drawn point's plot coordinates, if it is drawn.
     std::optional<QPointF> pointCoords(const QString& strategy, int row_index_in_curve) const;
     std::vector<int> drawnIndices(const QString& strategy) const;  // axis order
+    // The drawn points within reach of a pixel, each once, in the sweep's
+    // strategy order: what hovering there lists and a click there opens.
+    struct NearPoint { QString strategy; int index; double distance; };
+    std::vector<NearPoint> pointsNear(const QPointF& pixel) const;
     void moveKeyPoint(int along, int across);
     QString currentBudgetText() const;  // the window's budget on the swept axis
 
