@@ -301,7 +301,6 @@ void ExplorerWindow::buildUi() {
     // alone read as an instruction nothing carried out.
     cellsWhyEmpty_->setTextFormat(Qt::RichText);
     cellsWhyEmpty_->setTextInteractionFlags(Qt::LinksAccessibleByMouse | Qt::LinksAccessibleByKeyboard);
-    connect(cellsWhyEmpty_, &QLabel::linkActivated, this, &ExplorerWindow::followStatusLink);
     cellPages_->addWidget(cellTable_);
     cellPages_->addWidget(cellsWhyEmpty_);
     tabs_->addTab(cellPages_, tr("Cells"));
@@ -353,15 +352,14 @@ void ExplorerWindow::buildUi() {
         connect(run, &QPushButton::clicked, this, &ExplorerWindow::runParetoSweep);
         // One sweep at a time: a second Run sweep was dropped without a word
         // (the plot cleared, the old sweep drawn again when it ended).
-        connect(pareto->runner(), &SweepRunner::started, this, [this, run] {
+        const auto enableSweepControls = [this, run](bool on) {
             for (QWidget* w : {static_cast<QWidget*>(run), static_cast<QWidget*>(sweepAxis_),
                                static_cast<QWidget*>(sweepPoints_)})
-                w->setEnabled(false);
-        });
-        connect(pareto, &ParetoPlot::sweepEnded, this, [this, run](bool drawn) {
-            for (QWidget* w : {static_cast<QWidget*>(run), static_cast<QWidget*>(sweepAxis_),
-                               static_cast<QWidget*>(sweepPoints_)})
-                w->setEnabled(true);
+                w->setEnabled(on);
+        };
+        connect(pareto->runner(), &SweepRunner::started, this, [enableSweepControls] { enableSweepControls(false); });
+        connect(pareto, &ParetoPlot::sweepEnded, this, [this, enableSweepControls](bool drawn) {
+            enableSweepControls(true);
             if (drawn) Q_EMIT sweepSettled();
         });
     }
@@ -399,7 +397,9 @@ void ExplorerWindow::buildUi() {
         setBudgets(Budgets{b, budgets_.runtime_budget_factor});
     });
     connect(status_, &StatusLine::budgetSearchRequested, this, &ExplorerWindow::findWorkingBudget);
-    connect(heatmap_, &HeatmapView::placeholderLinkActivated, this, &ExplorerWindow::followStatusLink);
+    // The views without a schedule show the status line's words: their links do what its own do.
+    connect(cellsWhyEmpty_, &QLabel::linkActivated, status_, &StatusLine::followLink);
+    connect(heatmap_, &HeatmapView::placeholderLinkActivated, status_, &StatusLine::followLink);
 
     // Problem switches reload the graph and solve; budgets go through undo.
     for (QComboBox* c : {model_, platform_})
@@ -912,15 +912,6 @@ void ExplorerWindow::cancelSolve() {
     }
     if (!bridge_->isBusy()) return;
     bridge_->cancel();
-}
-
-// A link of the status line's words, copied where a view has no schedule
-// (the Cells tab, the heatmap): does what the status line's does.
-void ExplorerWindow::followStatusLink(const QString& link) {
-    if (link.startsWith(QLatin1String("budget:")))
-        setBudgets(Budgets{link.mid(7).toLongLong(), budgets_.runtime_budget_factor});
-    else if (link == QLatin1String(kFindBudgetLink))
-        findWorkingBudget();
 }
 
 void ExplorerWindow::findWorkingBudget() {

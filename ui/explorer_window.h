@@ -151,7 +151,6 @@ private:
     void buildUi();
     void buildActions();
     void warnOfUnloadedProfile(const QString& problem, const QString& why);
-    void followStatusLink(const QString& link);
     // A remembered budget out of the boxes' range (a settings file edited or
     // from another version): the default instead, said on stderr.
     void ignoreRememberedValue(const QString& what, const QString& value, const QString& range);

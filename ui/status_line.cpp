@@ -233,11 +233,13 @@ StatusLine::StatusLine(QWidget* parent) : QWidget(parent) {
     timer_->setInterval(100);
     connect(timer_, &QTimer::timeout, this, &StatusLine::tick);
     connect(cancel_, &QToolButton::clicked, this, &StatusLine::cancelRequested);
-    connect(label_, &QLabel::linkActivated, this, [this](const QString& link) {
-        if (link.startsWith(QLatin1String("budget:"))) emit budgetSuggested(link.mid(7).toLongLong());
-        if (link == QLatin1String(kFindBudgetLink)) emit budgetSearchRequested();
-    });
+    connect(label_, &QLabel::linkActivated, this, &StatusLine::followLink);
     showMessage(tr("Ready."));
+}
+
+void StatusLine::followLink(const QString& link) {
+    if (link.startsWith(QLatin1String("budget:"))) emit budgetSuggested(link.mid(7).toLongLong());
+    if (link == QLatin1String(kFindBudgetLink)) emit budgetSearchRequested();
 }
 
 void StatusLine::apply(const StatusMessage& m) {

@@ -67,6 +67,11 @@ public:
     QString text() const;  // whole, where the line shows it cut ("…")
     bool isSolving() const { return solving_; }
 
+public slots:
+    // A link of its words, clicked here or where a view shows a copy of
+    // them (the Cells tab, the heatmap): emits what the link asks for.
+    void followLink(const QString& link);
+
 signals:
     void cancelRequested();
     void budgetSuggested(std::int64_t ramBudgetBytes);  // the user clicked "use N"
