@@ -81,6 +81,16 @@ bool openAndSettle(ExplorerWindow& w, QSignalSpy& settled, ExplorerOptions o) {
     return settled.wait(30000);
 }
 
+// `render` drawn on white at `size`, as an export draws it.
+QImage renderedImage(const ViewRenderer& render, QSizeF size) {
+    QImage img(size.toSize(), QImage::Format_ARGB32);
+    img.fill(Qt::white);
+    QCPPainter p(&img);
+    render(p, QRectF(QPointF(0, 0), size));
+    p.end();
+    return img;
+}
+
 // A PDF's text as a viewer's search reads it (pdftotext, from poppler-utils,
 // which scripts/setup installs).
 QString pdfText(const QString& pdf) {
@@ -263,28 +273,18 @@ void TestViews::timelineDrawsCurveAndBudget() {
     // Its export has every stage and no teaching cursor, whatever the
     // screen shows (a zoom cut the exported curve off its peak, unsaid);
     // the screen keeps its zoom.
-    const auto exported = [&] {
-        QImage img(QSize(600, 300), QImage::Format_ARGB32);
-        img.fill(Qt::white);
-        QCPPainter p(&img);
-        view.renderTo(p, QRectF(0, 0, 600, 300));
-        return img;
+    const auto exported = [&](const QString& title) {
+        return renderedImage([&](QCPPainter& p, const QRectF& r) { view.renderTo(p, r, title); }, QSizeF(600, 300));
     };
-    const QImage whole = exported();
+    const QImage whole = exported(QString());
     // With a title (the heatmap's: an export alone could not be told
     // apart), laid out above it for the export only.
     const int rows = view.plot()->plotLayout()->rowCount();
-    QImage titled(QSize(600, 300), QImage::Format_ARGB32);
-    titled.fill(Qt::white);
-    {
-        QCPPainter p(&titled);
-        view.renderTo(p, QRectF(0, 0, 600, 300), QStringLiteral("tiny on m4"));
-    }
-    QVERIFY(titled != whole);
+    QVERIFY(exported(QStringLiteral("tiny on m4")) != whole);
     QCOMPARE(view.plot()->plotLayout()->rowCount(), rows);
     view.plot()->xAxis->setRange(1, 3);
     view.setCurrentOp(2, 0);
-    QCOMPARE(exported(), whole);
+    QCOMPARE(exported(QString()), whole);
     QCOMPARE(view.plot()->xAxis->range().lower, 1.0);
     QCOMPARE(view.plot()->xAxis->range().upper, 3.0);
     view.setCurrentOp(-1, -1);
@@ -562,17 +562,10 @@ void TestViews::exportsAreVectorAndExact() {
 
     // An export is the schedule alone: a selected row and the teaching
     // walk's ring stay on screen (they went into the paper's figure).
-    const auto rendered = [&] {
-        QImage img(view.exportSize().toSize(), QImage::Format_ARGB32);
-        img.fill(Qt::white);
-        QCPPainter p(&img);
-        view.renderTo(p, QRectF(QPointF(0, 0), view.exportSize()));
-        return img;
-    };
-    const QImage plain = rendered();
+    const QImage plain = renderedImage(render, view.exportSize());
     view.setSelectedNode(4);
     view.setCurrentOp(5, 0);
-    QCOMPARE(rendered(), plain);
+    QCOMPARE(renderedImage(render, view.exportSize()), plain);
 
     // Its words are found by a search: "flash" was written with the "fl"
     // ligature, which pdftotext (as a viewer's search) read as "ﬂash".
