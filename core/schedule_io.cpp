@@ -7,6 +7,8 @@
 #include <stdexcept>
 #include <type_traits>
 
+#include "csv_field.h"
+
 namespace poet {
 
 using nlohmann::json;
@@ -245,12 +247,7 @@ std::string scheduleCsv(const Graph& g, const Schedule& s)
 {
     std::ostringstream os;
     os << "matrix,stage";
-    for (const Node& n : g.nodes()) {
-        std::string name = n.name;
-        for (char& c : name)
-            if (c == ',' || c == '"') c = '_';
-        os << ',' << name;
-    }
+    for (const Node& n : g.nodes()) os << ',' << csvField(n.name);
     os << '\n';
     for (int w = 0; w < 5; ++w) {
         const BoolMatrix& m = matrixOf(s, w);

@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "atomic_write.h"
+#include "csv_field.h"
 #include "baselines.h"
 #include "deadline.h"
 #include "problem_key.h"
@@ -556,16 +557,6 @@ std::vector<SweepRow> sweepCurve(const SweepResult& result, const std::string& s
 }
 
 // -------------------------------------------------------------------- CSV --
-
-namespace {
-// A CSV field: quoted where a comma, quote or line break would split it.
-std::string csvField(const std::string& s) {
-    if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
-    std::string q = "\"";
-    for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
-    return q + "\"";
-}
-}  // namespace
 
 std::string sweepCsv(const SweepResult& result) {
     std::ostringstream out;
