@@ -12,7 +12,9 @@
 #include <QWheelEvent>
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <optional>
+#include <vector>
 
 #include "cell_palette.h"
 #include "figure_text.h"
@@ -335,6 +337,13 @@ void HeatmapView::paintAll(QPainter& p, const Layout& L, const QFont& font, bool
     const int c1 = std::min(n, static_cast<int>(std::ceil(L.col0 + L.grid.width() / L.cellW)));
 
     // Cells: runs of one category per row as one rectangle (fewer shapes in PDF/SVG).
+    // The flash states' hatch (cell_palette.h) where a cell is large enough
+    // to show it: on screen from 6 px; an export is vectors or a PNG at
+    // print density, so always there.
+    const double cellSide = std::min(L.cellW, L.cellH);
+    const double hatchSpacing = interactive && cellSide < 6 ? 0 : std::min(cellSide / 2, fm.height() * 0.45);
+    std::map<CellCategory, std::vector<QLineF>> hatches;
+    const QPointF cellOrigin(colX(0), rowY(0));
     p.save();
     p.setClipRect(L.grid);
     p.fillRect(L.grid, Qt::white);
@@ -349,9 +358,15 @@ void HeatmapView::paintAll(QPainter& p, const Layout& L, const QFont& font, bool
                 // Overlap by a hair so anti-aliased edges leave no white seams.
                 const QRectF cell(colX(c), rowY(r), (e - c) * L.cellW + 0.02, L.cellH + 0.02);
                 p.fillRect(cell, categoryColor(cat));
+                appendHatch(hatches[cat], QRectF(colX(c), rowY(r), (e - c) * L.cellW, L.cellH), categoryHatch(cat),
+                            hatchSpacing, cellOrigin);
             }
             c = e;
         }
+    }
+    for (const auto& [cat, lines] : hatches) {
+        p.setPen(QPen(hatchColor(cat), hatchSpacing / 5));
+        p.drawLines(lines.data(), static_cast<int>(lines.size()));
     }
     // Thin cell borders when cells are large enough to read.
     if (L.cellW >= 7 && L.cellH >= 7) {
@@ -467,6 +482,11 @@ void HeatmapView::paintAll(QPainter& p, const Layout& L, const QFont& font, bool
     for (const auto& it : legendItems(L.legend, fm, grid_, nullptr, L.allCategories)) {
         if (it.cat) {
             p.fillRect(it.swatch, categoryColor(*it.cat));
+            std::vector<QLineF> hatch;
+            const double spacing = it.swatch.width() / 3;
+            appendHatch(hatch, it.swatch, categoryHatch(*it.cat), spacing, it.swatch.topLeft());
+            p.setPen(QPen(hatchColor(*it.cat), spacing / 5));
+            p.drawLines(hatch.data(), static_cast<int>(hatch.size()));
             p.setPen(QPen(QColor(0x66, 0x66, 0x66), 0));
             p.setBrush(Qt::NoBrush);
             p.drawRect(it.swatch);

@@ -29,6 +29,10 @@
 #include <QtTest>
 #include <qcustomplot.h>
 
+#include <algorithm>
+#include <map>
+#include <tuple>
+
 #include "budget_control.h"
 #include "cell_palette.h"
 #include "copyable_table_view.h"
@@ -152,10 +156,40 @@ void TestViews::heatmapColoursAtKnownCells() {
     view.setSchedule(uitest::tinyGraph(), uitest::tinySchedule(), "tiny");
     const QImage img = view.grab().toImage();
     const qreal dpr = img.devicePixelRatio();
-    auto colourAt = [&](int node, int stage) {
-        const QPointF c = view.cellRect(node, stage).center() * dpr;
-        return img.pixelColor(c.toPoint());
+    // The pixels inside a cell, off its white borders.
+    auto cellPixels = [&](int node, int stage) {
+        const QRect r = QRectF(view.cellRect(node, stage).topLeft() * dpr, view.cellRect(node, stage).size() * dpr)
+                            .toAlignedRect()
+                            .adjusted(2, 2, -2, -2);
+        std::map<QRgb, int> count;
+        for (int y = r.top(); y <= r.bottom(); ++y)
+            for (int x = r.left(); x <= r.right(); ++x) ++count[img.pixel(x, y)];
+        return count;
     };
+    // Its fill: the colour most of its pixels have (the hatch's lines are thin).
+    auto colourAt = [&](int node, int stage) {
+        const auto count = cellPixels(node, stage);
+        return QColor(std::max_element(count.begin(), count.end(), [](auto& a, auto& b) {
+                          return a.second < b.second;
+                      })->first);
+    };
+    // A grayscale print keeps the flash states apart by their hatch: a cell
+    // with a copy on flash has lines across it darker than its fill, one
+    // without is its fill alone.
+    auto hatched = [&](int node, int stage, CellCategory c) {
+        int pixels = 0, darker = 0;
+        for (const auto& [rgb, n] : cellPixels(node, stage)) {
+            pixels += n;
+            darker += qGray(rgb) < qGray(categoryColor(c).rgb()) - 8 ? n : 0;
+        }
+        return darker > pixels / 20;
+    };
+    for (auto [node, stage, c] : {std::tuple{1, 2, CellCategory::PagedOut}, {1, 3, CellCategory::OnFlash},
+                                  {1, 4, CellCategory::PagedIn}})
+        QVERIFY2(hatched(node, stage, c), categoryName(c));
+    for (auto [node, stage, c] : {std::tuple{0, 0, CellCategory::ComputedFirst}, {0, 1, CellCategory::InRam},
+                                  {0, 5, CellCategory::Recomputed}})
+        QVERIFY2(!hatched(node, stage, c) && cellPixels(node, stage).size() == 1, categoryName(c));
     QCOMPARE(colourAt(0, 0), categoryColor(CellCategory::ComputedFirst));
     QCOMPARE(colourAt(0, 1), categoryColor(CellCategory::InRam));
     QCOMPARE(colourAt(0, 3), categoryColor(CellCategory::Absent));
