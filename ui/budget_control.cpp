@@ -98,20 +98,37 @@ protected:
         p.setFont(f);
         const QFontMetricsF fm(f);
         std::vector<const BudgetMark*> shown;
-        std::vector<double> centres, widths;
+        std::vector<double> centres;
         for (const auto& m : owner_->marks()) {
             if (m.value < owner_->sliderMin() || m.value > owner_->sliderMax()) continue;
             shown.push_back(&m);
             centres.push_back(owner_->xForValue(m.value) - pos().x());
-            widths.push_back(fm.horizontalAdvance(m.label));
         }
+        // The labels, short ones where the full ones need more than the
+        // strip (in a narrow window "min ≥ 262 KB" and "plain 2.45 MB" lay
+        // one over the other), none where even those do: the ticks stay,
+        // and their tooltips.
+        std::vector<QString> labels;
+        std::vector<double> widths;
+        const auto measure = [&](bool short_form) {
+            labels.clear();
+            widths.clear();
+            double needed = 0;
+            for (const BudgetMark* m : shown) {
+                labels.push_back(short_form && !m->short_label.isEmpty() ? m->short_label : m->label);
+                widths.push_back(fm.horizontalAdvance(labels.back()));
+                needed += widths.back() + (needed > 0 ? fm.height() : 0);
+            }
+            return needed <= width();
+        };
+        const bool labelled = measure(false) || measure(true);
         const std::vector<double> lefts = placeMarkLabels(centres, widths, width(), fm.height());
         for (std::size_t k = 0; k < shown.size(); ++k) {
             const QColor c = shown[k]->color.isValid() ? shown[k]->color : palette().color(QPalette::Text);
             p.setPen(QPen(c, std::max(1.0, fm.height() / 10.0)));
             p.drawLine(QPointF(centres[k], 0), QPointF(centres[k], fm.height() * 0.4));
-            p.drawText(QRectF(lefts[k], fm.height() * 0.35, widths[k], fm.height()), Qt::AlignCenter,
-                       shown[k]->label);
+            if (labelled)
+                p.drawText(QRectF(lefts[k], fm.height() * 0.35, widths[k], fm.height()), Qt::AlignCenter, labels[k]);
         }
     }
     bool event(QEvent* e) override {

@@ -20,6 +20,9 @@ struct BudgetMark {
     QString label;
     QString tooltip;
     QColor color;
+    // Where the strip has no room for every label: "min", "plain" (the
+    // tooltip keeps the figure). Empty: the label as it is.
+    QString short_label;
 };
 
 // Where the marks' labels go on a strip `strip_width` wide: each centred

@@ -261,6 +261,7 @@ void ExplorerWindow::buildUi() {
                                 "until its last reader ran): peak RAM, energy and runtime per iteration; and the "
                                 "least RAM any schedule needs (the largest layer output with all its inputs)."));
     problemInfo_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    problemInfo_->setWordWrap(true);  // a narrow window wraps it, as the Pareto tab's hint
     bgrid->addWidget(problemInfo_, 1, 0, 1, 4);
     outer->addWidget(budgetBox);
 
@@ -334,6 +335,9 @@ void ExplorerWindow::buildUi() {
         auto* hint = new QLabel(tr("Hover a point for its figures; click it, or reach it with the arrow keys "
                                    "and press Enter, to solve POET at its budgets."),
                                 page);
+        // Wrapped: on one line it held the window 1485 px wide at least,
+        // past a 1366 px laptop screen.
+        hint->setWordWrap(true);
         bar->addWidget(run);
         bar->addWidget(sweepAxis_);
         bar->addWidget(sweepPoints_);
@@ -739,11 +743,12 @@ void ExplorerWindow::updateBudgetMarks() {
                         : tr("With paging and recomputation off, the plain pass is the only schedule: its peak, %1, "
                              "is the smallest RAM budget that works."))
                        .arg(q(formatBytesExact(min_budget_))),
-                   QColor(0xC0, 0x1B, 0x1B)},
+                   QColor(0xC0, 0x1B, 0x1B), tr("min")},
         BudgetMark{static_cast<double>(plain_peak_), tr("plain %1").arg(q(formatBytes(plain_peak_))),
                    tr("Peak RAM of the plain pass (every layer computed once, every output kept until its last "
-                      "reader ran). At or above it, no recomputation or paging is needed."),
-                   QColor(0x55, 0x55, 0x55)},
+                      "reader ran). At or above it, no recomputation or paging is needed: %1.")
+                       .arg(q(formatBytesExact(plain_peak_))),
+                   QColor(0x55, 0x55, 0x55), tr("plain")},
     });
     runtime_->setFormatter([this](double f) {
         return QStringLiteral("= %1").arg(q(formatSecondsAndHours(f * problem_.graph.totalComputeTime())));

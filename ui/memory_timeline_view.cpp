@@ -187,6 +187,40 @@ void MemoryTimelineView::fillLegend(bool schedule, bool paging) {
         pageIn_->addToLegend();
         pageOut_->addToLegend();
     }
+    wrapLegend(plot_->width());
+}
+
+// As many legend entries on a line as `width` holds: on one line, a narrow
+// window cut them short ("pagedou") and over the right axis's title. An
+// export has them all on one line (exportSize makes room for it).
+namespace {
+// (A wrapped legend's itemCount counts its grid's cells, the empty last ones too.)
+int legendEntries(const QCPLegend* legend) {
+    int entries = 0;
+    for (int i = 0; i < legend->itemCount(); ++i) entries += legend->item(i) != nullptr;
+    return entries;
+}
+}  // namespace
+
+void MemoryTimelineView::wrapLegend(double width) {
+    QCPLegend* legend = plot_->legend;
+    for (int per_line = std::max(legendEntries(legend), 1); per_line >= 1; --per_line) {
+        legend->setWrap(per_line);
+        legend->setFillOrder(QCPLegend::foColumnsFirst, true);
+        if (per_line == 1 || legend->minimumOuterSizeHint().width() <= width) return;
+    }
+}
+
+double MemoryTimelineView::oneLineLegendWidth() const {
+    const QCPLegend* legend = plot_->legend;
+    double width = legend->margins().left() + legend->margins().right();
+    bool first = true;
+    for (int i = 0; i < legend->itemCount(); ++i)
+        if (const QCPAbstractLegendItem* item = legend->item(i)) {
+            width += item->minimumOuterSizeHint().width() + (first ? 0 : legend->columnSpacing());
+            first = false;
+        }
+    return width;
 }
 
 // Room above the axis's top value, so that a curve at it stays clear of the frame.
@@ -426,6 +460,8 @@ bool MemoryTimelineView::eventFilter(QObject* watched, QEvent* event) {
         QToolTip::showText(he->globalPos(), toolTipAt(he->pos()), plot_);
         return true;
     }
+    if (watched == plot_ && event->type() == QEvent::Resize)
+        wrapLegend(static_cast<QResizeEvent*>(event)->size().width());
     return QWidget::eventFilter(watched, event);
 }
 
@@ -443,7 +479,7 @@ QSizeF MemoryTimelineView::exportSize() const {
     const QFontMetricsF fm(font());
     // The legend's one row needs its whole width: narrower, QCustomPlot cuts
     // its texts short ("paged out (right ax").
-    const double legend = plot_->legend->minimumOuterSizeHint().width() + fm.height();
+    const double legend = oneLineLegendWidth() + fm.height();
     return QSizeF(std::max(fm.height() * 48, legend) + fm.height(), fm.height() * 24.5);
 }
 
@@ -458,6 +494,7 @@ void MemoryTimelineView::renderTo(QCPPainter& painter, const QRectF& target, con
     settingRange_ = true;  // not a move by the user: the heatmap stays where it is
     plot_->xAxis->setRange(0, std::max(stages_, 1));
     cursor_->setVisible(false);
+    wrapLegend(oneLineLegendWidth());
     QCPTextElement* heading = nullptr;
     if (!title.isEmpty()) {
         QFont bold = withoutLigatures(font());
@@ -491,6 +528,7 @@ void MemoryTimelineView::renderTo(QCPPainter& painter, const QRectF& target, con
         plot_->plotLayout()->simplify();
     }
     cursor_->setVisible(cursor);
+    wrapLegend(plot_->width());
     plot_->xAxis->setRange(shown);
     settingRange_ = false;
     plot_->axisRect()->setMinimumMargins(kept);

@@ -95,6 +95,8 @@ private:
     void setStageRange(double first, double last);  // without stagesMovedByUser
     QMargins plotAreaMargins() const;
     void fillLegend(bool schedule, bool paging);
+    void wrapLegend(double width);
+    double oneLineLegendWidth() const;
     void namePlainCurve(double peak_bytes);
     void setRamScale(double maxBytes);
     void keepForToolTip(const Graph& g, const Schedule& s, std::vector<std::vector<std::int64_t>> trace,

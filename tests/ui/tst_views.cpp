@@ -143,6 +143,7 @@ private slots:
     void switchesAndModelAreUndoSteps();
     void paretoTabSweepsTheRuntimeBudget();
     void aSweepClearedWhileItRunsStaysCleared();
+    void windowFitsALaptopScreen();
 };
 
 void TestViews::initTestCase() {
@@ -1585,6 +1586,33 @@ void TestViews::aSweepClearedWhileItRunsStaysCleared() {
     QTest::qWait(50);  // anything queued behind the end
     QCOMPARE(pareto->result().rows.size(), std::size_t(0));
     QCOMPARE(swept.count(), 0);
+}
+
+// The window fits a 1280 px wide screen: the Pareto tab's one-line hint
+// held it 1485 px wide at least, past a 1366 px laptop's screen. At its
+// narrowest the timeline's legend wraps rather than cut its entries short
+// ("pagedou" over the right axis's title); an export keeps it on one line.
+void TestViews::windowFitsALaptopScreen() {
+    ExplorerWindow w;
+    QSignalSpy settled(&w, &ExplorerWindow::solveSettled);
+    QVERIFY(openAndSettle(w, settled,
+                          ExplorerOptions{.model = "linear", .platform = "m4", .ram_budget = "45%",
+                                          .runtime_budget = 1.0, .time_limit_s = 20}));
+    QVERIFY(w.minimumSizeHint().width() <= 1280);
+    w.resize(w.minimumSizeHint());
+    QCoreApplication::processEvents();
+    QCPLegend* legend = w.timeline()->plot()->legend;
+    QVERIFY(legend->rowCount() > 1);
+    int entries = 0;  // a wrapped legend's itemCount counts its grid's empty cells too
+    for (int i = 0; i < legend->itemCount(); ++i) entries += legend->item(i) != nullptr;
+    QCOMPARE(entries, 5);  // the schedule pages: flash traffic is in it
+    QVERIFY(legend->minimumOuterSizeHint().width() <= w.timeline()->plot()->width());
+    const int rows = legend->rowCount();
+    renderedImage([&](QCPPainter& p, const QRectF& r) { w.timeline()->renderTo(p, r); }, w.timeline()->exportSize());
+    QCOMPARE(legend->rowCount(), rows);  // the export's one line is not left on screen
+    w.resize(1500, 950);
+    QCoreApplication::processEvents();
+    QCOMPARE(legend->rowCount(), 1);
 }
 
 QTEST_MAIN(TestViews)
