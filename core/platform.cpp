@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <map>
 #include <string>
 #include <vector>
@@ -20,17 +21,33 @@ struct Constant {
     const char* key;
     double Platform::*member;
     bool zeroAllowed;  // latencies and memory power may be zero; rates may not
+    // What any device has, with room on both sides. Outside, the MILP's
+    // coefficients leave what CLP computes with: a page-in latency of 1e17 s
+    // aborted the process on CLP's assertion (|objective| < 1e25), and
+    // 1e20 FLOP/J, an energy that decides nothing, turned a feasible
+    // problem "proven infeasible".
+    double least, most;
 };
 
 const Constant kConstants[] = {
-    {"flop_per_second", &Platform::flop_per_second, false},
-    {"flop_per_joule", &Platform::flop_per_joule, false},
-    {"pagein_latency_s", &Platform::pagein_latency_s, true},
-    {"pagein_throughput_bytes_per_s", &Platform::pagein_throughput_bytes_per_s, false},
-    {"pageout_latency_s", &Platform::pageout_latency_s, true},
-    {"pageout_throughput_bytes_per_s", &Platform::pageout_throughput_bytes_per_s, false},
-    {"memory_power_w", &Platform::memory_power_w, true},
+    {"flop_per_second", &Platform::flop_per_second, false, 1, 1e18},
+    {"flop_per_joule", &Platform::flop_per_joule, false, 1, 1e15},
+    {"pagein_latency_s", &Platform::pagein_latency_s, true, 0, 1e3},
+    {"pagein_throughput_bytes_per_s", &Platform::pagein_throughput_bytes_per_s, false, 1, 1e13},
+    {"pageout_latency_s", &Platform::pageout_latency_s, true, 0, 1e3},
+    {"pageout_throughput_bytes_per_s", &Platform::pageout_throughput_bytes_per_s, false, 1, 1e13},
+    {"memory_power_w", &Platform::memory_power_w, true, 0, 1e4},
 };
+
+// As a profile writes it: "1000", "1e15" (printf's "1e+15" is not).
+std::string shortNumber(double x)
+{
+    char text[32];
+    std::snprintf(text, sizeof text, "%g", x);
+    std::string s = text;
+    if (const auto e = s.find("e+"); e != std::string::npos) s.erase(e + 1, s[e + 2] == '0' ? 2 : 1);
+    return s;
+}
 
 class PlatformLoader {
 public:
@@ -135,6 +152,11 @@ public:
             double x = number(n, c.key);
             if (x < 0 || (x == 0 && !c.zeroAllowed))
                 fail(n, c.key, std::string("must be ") + (c.zeroAllowed ? "zero or more" : "positive") + ", got " + n.Scalar());
+            if ((x != 0 && x < c.least) || x > c.most)
+                fail(n, c.key,
+                     "must be between " + shortNumber(c.least) +
+                         " and " + shortNumber(c.most) + ", got " + n.Scalar() +
+                         " (no device is that far out, and beyond it the solver's arithmetic loses its precision)");
             p.*(c.member) = x;
         }
         {

@@ -406,6 +406,8 @@ void TstProfiles::badProfiles_data()
     row("platform_missing_constant.yaml", true, 2, 1, "flop_per_joule", "missing required constant");
     row("platform_negative.yaml", true, 6, 32, "pagein_throughput_bytes_per_s", "must be positive");
     row("platform_zero_rate.yaml", true, 3, 18, "flop_per_second", "must be positive");
+    row("platform_huge_latency.yaml", true, 5, 19, "pagein_latency_s", "must be between 0 and 1000, got 1e17");
+    row("platform_huge_efficiency.yaml", true, 4, 17, "flop_per_joule", "must be between 1 and 1e15, got 1e20");
     row("platform_wrong_type.yaml", true, 3, 18, "flop_per_second", "expected a number");
     row("platform_quoted_number.yaml", true, 9, 17, "memory_power_w",
         "expected a number, got a quoted string '0.33 W' (write the number alone, unquoted)");
