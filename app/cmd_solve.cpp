@@ -10,6 +10,7 @@
 #include "cli_commands.h"
 #include "cli_common.h"
 #include "cli_interrupt.h"
+#include "cli_stdout_guard.h"
 #include "problem_loader.h"
 #include "schedule_io.h"
 #include "solve_cache.h"
@@ -104,6 +105,7 @@ int runSolve(const SolveArgs& a)
     bool interrupted = false;
     {
         const InterruptWatch interrupt;
+        const StdoutToStderr solver_chatter;
         r = a.cache_dir.empty() ? solve(p, opt, {}, interrupt.flag())
                                 : solveWithCache(p, opt, SolveCache(a.cache_dir), {}, interrupt.flag());
         interrupted = interrupt.flag()->load();

@@ -12,6 +12,7 @@
 #include "cli_commands.h"
 #include "cli_common.h"
 #include "cli_interrupt.h"
+#include "cli_stdout_guard.h"
 #include "problem_loader.h"
 #include "sweep.h"
 
@@ -134,6 +135,7 @@ int runSweepCommand(const SweepArgs& a) {
         else head << "RAM budget " << cfg.problem.ram_budget_bytes << " B";
         std::fprintf(stderr, "%s\n", head.str().c_str());
     }
+    std::optional<StdoutToStderr> solver_chatter(std::in_place);
     const SweepResult res = runSweep(
         cfg,
         [&](const SweepProgress& p) {
@@ -157,6 +159,7 @@ int runSweepCommand(const SweepArgs& a) {
         },
         interrupt->flag());
     interrupt.reset();
+    solver_chatter.reset();
     if (tty) std::fprintf(stderr, "\n");
     for (const auto& note : res.notes) std::fprintf(stderr, "note: %s\n", note.c_str());
     const std::string reused = reusedPointsText(res);
