@@ -161,6 +161,21 @@ private:
             fail(v, "a line break inside a one-line string (an unterminated quote?)");
         return v.node.Scalar();
     }
+    // A layer's or a block instance's name. "grad " starts the backward
+    // pass's names (cost_model.cpp): a layer "grad input" made a second
+    // node of that name, and the CSV and JSON columns two alike. A control
+    // character showed as a box in every view.
+    std::string name(const Val& v) const
+    {
+        std::string n = str(v);
+        if (n.empty() || n.find('.') != std::string::npos || n[0] == '$')
+            fail(v, "a name must be non-empty and contain no '.' or leading '$'");
+        if (n.rfind("grad ", 0) == 0)
+            fail(v, "'" + n + "': names starting with \"grad \" are the backward pass's (\"grad <layer>\")");
+        if (std::any_of(n.begin(), n.end(), [](unsigned char c) { return c < 0x20 || c == 0x7f; }))
+            fail(v, "a name may not contain control characters (tabs and the like)");
+        return n;
+    }
     i64 integer(const Val& v) const
     {
         if (!isPlainScalar(v.node)) fail(v, std::string("expected an integer, got ") + kindOf(v.node));
@@ -433,9 +448,7 @@ void Loader::addBlockInstance(const MapView& row, const Scope& sc, std::vector<s
 {
     row.allowOnly({"name", "block", "repeat", "args", "first"});
     Val nameV = row.need("name");
-    std::string name = str(nameV);
-    if (name.empty() || name.find('.') != std::string::npos || name[0] == '$')
-        fail(nameV, "a name must be non-empty and contain no '.' or leading '$'");
+    const std::string name = this->name(nameV);
     Val blockV = row.need("block");
     std::string blockName = str(blockV);
     auto bit = blocks_.find(blockName);
@@ -528,9 +541,7 @@ int Loader::resolveRef(const Val& raw, const Scope& sc) const
 void Loader::addLayer(const MapView& row, const Scope& sc)
 {
     Val nameV = row.need("name");
-    std::string local = str(nameV);
-    if (local.empty() || local.find('.') != std::string::npos || local[0] == '$')
-        fail(nameV, "a name must be non-empty and contain no '.' or leading '$'");
+    const std::string local = name(nameV);
     Val typeV = row.need("type");
     std::string type = str(typeV);
     const TypeSpec* spec = findType(type);

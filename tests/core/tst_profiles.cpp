@@ -395,6 +395,8 @@ void TstProfiles::badProfiles_data()
     row("negative_stride.yaml", false, 4, 84, "layers[1].stride", "must be positive");
     row("zero_batch.yaml", false, 2, 13, "batch_size", "must be positive");
     row("duplicate_name.yaml", false, 5, 12, "layers[2].name", "duplicate layer name 'fc'");
+    row("grad_name.yaml", false, 4, 12, "layers[1].name", "names starting with \"grad \" are the backward pass's");
+    row("control_name.yaml", false, 4, 12, "layers[1].name", "may not contain control characters");
     // At the instance that makes it again, not the block's row (line 6).
     row("duplicate_instance.yaml", false, 10, 12, "layers[2].name",
         "duplicate layer name 'stage.conv': this block instance makes a layer of a name already taken");
