@@ -38,6 +38,18 @@ bool namesSpecialFile(const fs::path& file)
     return ::stat(file.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
 }
 
+// A rename replaces a file whatever its permissions: a schedule made read-
+// only (chmod 444) to keep it was replaced without a word. Refused where
+// the file's mode lets nobody write it (root too, for whom access() says
+// yes) or where this user may not write it.
+void refuseWriteProtected(const fs::path& target)
+{
+    struct stat st {};
+    if (::stat(target.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return;
+    if ((st.st_mode & (S_IWUSR | S_IWGRP | S_IWOTH)) == 0 || ::access(target.c_str(), W_OK) != 0)
+        throw std::runtime_error(target.string() + ": is write-protected; not replaced");
+}
+
 // A new, empty temporary file beside `file` (its name in `tmpl`), open.
 int createBeside(const fs::path& file, std::string& tmpl)
 {
@@ -85,8 +97,10 @@ void checkWritable(const fs::path& file)
             throw std::runtime_error(file.string() + ": cannot open for writing (" + std::strerror(errno) + ")");
         return;
     }
+    const fs::path target = followLinks(file);
+    refuseWriteProtected(target);
     std::string tmpl;
-    ::close(createBeside(followLinks(file), tmpl));
+    ::close(createBeside(target, tmpl));
     std::error_code ec;
     fs::remove(tmpl, ec);
 }
@@ -95,6 +109,7 @@ void replaceFileAtomically(const fs::path& file, const std::function<bool(int fd
 {
     if (namesSpecialFile(file)) return writeInPlace(file, write);
     const fs::path target = followLinks(file);
+    refuseWriteProtected(target);
     std::string tmpl;
     const int fd = createBeside(target, tmpl);
     ::fchmod(fd, modeFor(target));

@@ -111,6 +111,28 @@ private slots:
         QCOMPARE(entries(root_), 1);
     }
 
+    // A file made read-only to keep it is not replaced: the rename went
+    // round its permissions. Checked before a solve (checkWritable) and at
+    // the write; a link to it is refused alike.
+    void writeProtectedFileIsKept()
+    {
+        const fs::path file = root_ / "kept.json";
+        writeFileAtomically(file, "old\n");
+        fs::permissions(file, fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read);
+        fs::create_symlink("kept.json", root_ / "link.json");
+        for (const fs::path& path : {file, root_ / "link.json"}) {
+            try {
+                checkWritable(path);
+                QFAIL("no error");
+            } catch (const std::runtime_error& e) {
+                QCOMPARE(std::string(e.what()), file.string() + ": is write-protected; not replaced");
+            }
+            QVERIFY_THROWS_EXCEPTION(std::runtime_error, writeFileAtomically(path, "new\n"));
+        }
+        QCOMPARE(contents(file), std::string("old\n"));
+        QCOMPARE(entries(root_), 2);
+    }
+
     void missingDirectoryIsNamed()
     {
         try {
