@@ -136,6 +136,10 @@ struct Scope {
 
 // -------------------------------------------------------------- loader
 
+// resnet50 has 167 layers and its problem ~0.8M binaries; 10,000 layers
+// would be ~3,600 times as many, past any solve.
+constexpr std::size_t kMostLayers = 10000;
+
 class Loader {
 public:
     explicit Loader(std::string file) : file_(std::move(file)) {}
@@ -542,6 +546,13 @@ void Loader::addLayer(const MapView& row, const Scope& sc)
 {
     Val nameV = row.need("name");
     const std::string local = name(nameV);
+    // Blocks that repeat blocks multiply: 30 nested doublings are 2^29
+    // layers, and the loader ran until memory ran out. Named at the
+    // outermost block instance, whose repeats made them.
+    if (net_.layers.size() >= kMostLayers)
+        fail(sc.instanceName ? *sc.instanceName : nameV,
+             "more than " + std::to_string(kMostLayers) +
+                 " layers once the blocks are expanded (the schedule's problem grows with the square of that)");
     Val typeV = row.need("type");
     std::string type = str(typeV);
     const TypeSpec* spec = findType(type);
