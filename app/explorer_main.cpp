@@ -5,6 +5,7 @@
 #include <QBuffer>
 #include <QCommandLineParser>
 #include <QImage>
+#include <QMessageBox>
 #include <QRegularExpression>
 #include <QSaveFile>
 #include <QTimer>
@@ -219,7 +220,12 @@ int main(int argc, char** argv) {
     poet::ui::ExplorerWindow window;
     if (shot) window.resize(1500, 950);
     QString error;
-    if (!window.initialize(opts, &error)) return badInput(error, /*options=*/false);
+    if (!window.initialize(opts, &error)) {
+        // Started from a desktop menu, stderr is read by no one: the window
+        // that does not open says why.
+        if (!shot) QMessageBox::critical(nullptr, QStringLiteral("POET Explorer"), error);
+        return badInput(error, /*options=*/false);
+    }
     if (!shot) {
         window.show();
         return app.exec();

@@ -572,16 +572,29 @@ bool ExplorerWindow::initialize(const ExplorerOptions& o, QString* error) {
     // An unknown name (a settings file from another version) opens the first tab.
     tabs_->setCurrentIndex(std::max<qsizetype>(0, tabNames().indexOf(pick(o.tab, "tab", tabNames().front()))));
 
+    // The first model and platform that load: the defaults first, then the
+    // lists' order. A remembered profile that no longer loads (edited
+    // since), or a broken user profile of a default's name, kept the window
+    // from opening at all, and from a desktop menu said nothing.
+    auto selectFirstThatLoads = [&] {
+        QStringList models{defaultModel}, platforms{defaultPlatform};
+        for (int k = 0; k < model_->count(); ++k)
+            if (!models.contains(model_->itemText(k))) models << model_->itemText(k);
+        for (int k = 0; k < platform_->count(); ++k)
+            if (!platforms.contains(platform_->itemText(k))) platforms << platform_->itemText(k);
+        for (const QString& m : models)
+            for (const QString& p : platforms) {
+                if (model_->findText(m) < 0 || platform_->findText(p) < 0) continue;
+                model_->setCurrentIndex(model_->findText(m));
+                platform_->setCurrentIndex(platform_->findText(p));
+                if (loadGraph(nullptr)) return true;
+            }
+        return false;
+    };
     QString loadError;
     if (!loadGraph(&loadError)) {
-        // A remembered profile that no longer loads (edited since) kept the
-        // window from opening at all, and from a desktop menu said nothing:
-        // open on the defaults, and say why.
         const QString broken = tr("%1 on %2").arg(model_->currentText(), platform_->currentText());
-        const bool remembered = !fromCommandLine && (model_->currentText() != defaultModel ||
-                                                     platform_->currentText() != defaultPlatform);
-        if (!remembered || !selectIn(model_, defaultModel, "model") ||
-            !selectIn(platform_, defaultPlatform, "platform") || !loadGraph(&loadError)) {
+        if (fromCommandLine || !selectFirstThatLoads()) {
             if (error) *error = loadError;
             loading_ = false;
             return false;
@@ -678,8 +691,7 @@ void ExplorerWindow::ignoreRememberedValue(const QString& what, const QString& v
 // Not modal: the window opens behind it, on the defaults.
 void ExplorerWindow::warnOfUnloadedProfile(const QString& problem, const QString& why) {
     auto* box = new QMessageBox(QMessageBox::Warning, tr("Profile not loaded"),
-                                tr("%1, open when the explorer last closed, could not be loaded; it opened on "
-                                   "%2 on %3 instead.")
+                                tr("%1 could not be loaded; the explorer opened on %2 on %3 instead.")
                                     .arg(problem, model_->currentText(), platform_->currentText()),
                                 QMessageBox::Ok, this);
     box->setInformativeText(why);

@@ -1222,8 +1222,8 @@ void TestViews::brokenRememberedProfileOpensTheDefaults() {
         QVERIFY(w.budgets().ram_budget_bytes != 1234);  // mine's budget is not resnet18_cifar's
         QTRY_VERIFY(w.findChild<QMessageBox*>(QStringLiteral("unloadedProfileWarning")));
         const auto* box = w.findChild<QMessageBox*>(QStringLiteral("unloadedProfileWarning"));
-        QVERIFY2(box->text().startsWith(QStringLiteral("mine on m4, open when the explorer last closed, could not be "
-                                                       "loaded; it opened on resnet18_cifar on a72 instead.")),
+        QVERIFY2(box->text().startsWith(QStringLiteral("mine on m4 could not be loaded; the explorer opened on "
+                                                       "resnet18_cifar on a72 instead.")),
                  qPrintable(box->text()));
         QVERIFY2(box->informativeText().contains(QStringLiteral("mine.yaml:")), qPrintable(box->informativeText()));
         QTRY_VERIFY_WITH_TIMEOUT(settled.count() > 0, 30000);  // it may have settled in the QTRY above
@@ -1235,6 +1235,27 @@ void TestViews::brokenRememberedProfileOpensTheDefaults() {
     ExplorerWindow again;
     QVERIFY(!again.initialize(asked, &err));
     QVERIFY2(err.contains(QStringLiteral("mine.yaml:")), qPrintable(err));
+    // A broken user profile that hides the default model: the window
+    // opened on nothing (exit 4, a word on stderr); it opens on the first
+    // model that loads, on the default platform, and says why.
+    QVERIFY(QFile::copy(dir.filePath("profiles/models/mine.yaml"), dir.filePath("profiles/models/resnet18_cifar.yaml")));
+    {
+        ExplorerOptions plain;
+        plain.use_settings = false;
+        plain.time_limit_s = 20;
+        ExplorerWindow w;
+        QSignalSpy settled(&w, &ExplorerWindow::solveSettled);
+        QVERIFY2(w.initialize(plain, &err), qPrintable(err));
+        QVERIFY(w.problem().model != "resnet18_cifar" && !w.problem().model.empty());
+        QCOMPARE(w.problem().platform, std::string("a72"));
+        QTRY_VERIFY(w.findChild<QMessageBox*>(QStringLiteral("unloadedProfileWarning")));
+        const auto* box = w.findChild<QMessageBox*>(QStringLiteral("unloadedProfileWarning"));
+        QVERIFY2(box->text().startsWith(QStringLiteral("resnet18_cifar on a72 could not be loaded")),
+                 qPrintable(box->text()));
+        QVERIFY2(box->informativeText().contains(QStringLiteral("resnet18_cifar.yaml:")),
+                 qPrintable(box->informativeText()));
+        QTRY_VERIFY_WITH_TIMEOUT(settled.count() > 0, 30000);
+    }
     if (oldProfiles.isNull()) qunsetenv("POET_PROFILES");
     else qputenv("POET_PROFILES", oldProfiles);
 }
