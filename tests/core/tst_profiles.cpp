@@ -399,7 +399,8 @@ void TstProfiles::badProfiles_data()
     row("control_name.yaml", false, 4, 12, "layers[1].name", "may not contain control characters");
     // Both used to run until memory ran out.
     row("alias_bomb.yaml", false, 3, 1, "x0", "unknown key 'x0'");
-    row("doubling_blocks.yaml", false, 126, 12, "layers[1].name", "more than 10000 layers once the blocks are expanded");
+    row("doubling_blocks.yaml", false, 126, 12, "layers[1].name",
+        "more than 10000 layers once the blocks are expanded");
     // At the instance that makes it again, not the block's row (line 6).
     row("duplicate_instance.yaml", false, 10, 12, "layers[2].name",
         "duplicate layer name 'stage.conv': this block instance makes a layer of a name already taken");

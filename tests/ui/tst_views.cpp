@@ -1238,7 +1238,8 @@ void TestViews::brokenRememberedProfileOpensTheDefaults() {
     // A broken user profile that hides the default model: the window
     // opened on nothing (exit 4, a word on stderr); it opens on the first
     // model that loads, on the default platform, and says why.
-    QVERIFY(QFile::copy(dir.filePath("profiles/models/mine.yaml"), dir.filePath("profiles/models/resnet18_cifar.yaml")));
+    QVERIFY(QFile::copy(dir.filePath("profiles/models/mine.yaml"),
+                        dir.filePath("profiles/models/resnet18_cifar.yaml")));
     {
         ExplorerOptions plain;
         plain.use_settings = false;
