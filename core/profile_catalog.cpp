@@ -73,8 +73,9 @@ std::vector<ProfileEntry> ProfileCatalog::list(const char* subdir) const
             const fs::path& p = it->path();
             std::string ext = p.extension().string();
             if (ext != ".yaml" && ext != ".yml") continue;
-            std::error_code fec;
-            if (!fs::is_regular_file(p, fec)) continue;
+            // Listed whatever it is: a dangling link or a folder of a
+            // profile's name was passed over without a word, and the bundled
+            // profile of that name used; now it loads as broken and says why.
             here.push_back({p.stem().string(), p, {}});
         }
         // .yaml before .yml for the same stem, then by name: deterministic.

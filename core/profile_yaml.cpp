@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <filesystem>
 #include <fstream>
 #include <set>
 #include <utility>
@@ -95,6 +96,11 @@ void checkQuotesClose(const YAML::Node& root, const std::string& file, const Pro
 
 YAML::Node loadProfileRoot(const std::string& file, const ProfileFailure& fail)
 {
+    std::error_code ec;
+    if (std::filesystem::is_directory(file, ec)) fail(Where{}, "", "is a folder, not a profile file");
+    if (std::filesystem::is_symlink(std::filesystem::symlink_status(file, ec)) &&
+        !std::filesystem::exists(file, ec))
+        fail(Where{}, "", "a link to " + std::filesystem::read_symlink(file, ec).string() + ", which does not exist");
     YAML::Node root;
     try {
         root = YAML::LoadFile(file);

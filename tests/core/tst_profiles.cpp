@@ -83,6 +83,7 @@ private slots:
     void missingFile();
     void blockScopes();
     void catalogFindsUserModel();
+    void catalogNamesLinksAndFoldersItCannotRead();
     void catalogUnknownNameListsKnown();
     void catalogStandardOrder();
 };
@@ -549,6 +550,33 @@ dtype_bytes: 2
     QCOMPARE(p.flop_per_joule, 2.5e7);
     QCOMPARE(p.dtype_bytes, 2);
     QCOMPARE(p.pagein_latency_s, 0.0);
+}
+
+// A dangling link or a folder of a profile's name is a broken profile that
+// hides the bundled one, and says what it is: both were passed over without
+// a word, and the bundled vgg16 used where the user's link was meant.
+void TstProfiles::catalogNamesLinksAndFoldersItCannotRead()
+{
+    QTemporaryDir tmp;
+    QVERIFY(tmp.isValid());
+    const fs::path root = tmp.path().toStdString();
+    fs::create_directories(root / "models" / "mine.yaml");
+    fs::create_symlink("/nonexistent/vgg16.yaml", root / "models" / "vgg16.yaml");
+    ProfileCatalog cat({root, kProfiles});
+    QCOMPARE(cat.modelFile("vgg16"), root / "models" / "vgg16.yaml");
+    QCOMPARE(cat.modelFile("mine"), root / "models" / "mine.yaml");
+    const auto whyBroken = [](const fs::path& file) {
+        try {
+            loadNetwork(file);
+        } catch (const ProfileError& e) {
+            return std::string(e.what());
+        }
+        return std::string("loaded");
+    };
+    QCOMPARE(whyBroken(root / "models" / "mine.yaml"),
+             (root / "models" / "mine.yaml").string() + ": is a folder, not a profile file");
+    QCOMPARE(whyBroken(root / "models" / "vgg16.yaml"), (root / "models" / "vgg16.yaml").string() +
+                                                            ": a link to /nonexistent/vgg16.yaml, which does not exist");
 }
 
 void TstProfiles::catalogUnknownNameListsKnown()
