@@ -47,12 +47,27 @@ bool hasAtMostDecimals(double v, int decimals) {
     return std::abs(scaled - std::round(scaled)) <= 1e-9 * std::max(1.0, std::abs(scaled));
 }
 
+// How many words a Qt option takes up (QApplication's and QGuiApplication's
+// own, which they read and remove), with its value: 0 for any other word.
+int qtOptionWords(QByteArray word) {
+    if (!word.startsWith('-')) return 0;
+    word = word.mid(word.startsWith("--") ? 2 : 1);
+    const QByteArray name = word.contains('=') ? word.left(word.indexOf('=')) : word;
+    static const QByteArrayList withValue = {"style", "stylesheet", "platformtheme", "platformpluginpath", "plugin",
+                                             "qwindowgeometry", "qwindowicon", "qwindowtitle", "session", "display"};
+    static const QByteArrayList flags = {"reverse", "widgetcount", "nograb", "dograb"};
+    if (withValue.contains(name)) return word.contains('=') ? 1 : 2;
+    return flags.contains(word) ? 1 : 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
     Q_INIT_RESOURCE(resources);  // resources.qrc lives in the static poet_ui library
     // QGuiApplication takes "--platform X" as its own (the windowing plugin).
     // Ours means the device profile, as in `poet solve`: rename it before Qt sees it.
+    // Qt's own options (-style fusion, -reverse, ...) go to QApplication
+    // alone: the parser below read "-style" as five unknown letters.
     std::vector<QByteArray> storage;
     QStringList arguments;
     for (int i = 0; i < argc; ++i) {
@@ -60,13 +75,16 @@ int main(int argc, char** argv) {
         if (a == "--platform" || a == "-platform") a = "--poet-device-platform";
         else if (a.startsWith("--platform=")) a = "--poet-device-platform=" + a.mid(11);
         storage.push_back(a);
-        arguments << QString::fromLocal8Bit(a);
+        const int qtWords = i > 0 ? qtOptionWords(a) : 0;
+        if (qtWords == 0) arguments << QString::fromLocal8Bit(a);
+        for (int k = 1; k < qtWords && i + 1 < argc; ++k) storage.emplace_back(argv[++i]);
     }
 
     QCommandLineParser parser;
     parser.setApplicationDescription(
         QStringLiteral("Plan how a neural network trains on a device with too little RAM (POET: rematerialization "
-                       "and paging)."));
+                       "and paging).\nQt's own options (-style, -stylesheet, -reverse, ...) go to Qt; the windowing "
+                       "plugin is QT_QPA_PLATFORM, since --platform names the device."));
     const QCommandLineOption help(QStringList{"h", "help"}, "Show this help.");
     const QCommandLineOption version(QStringList{"version"}, "Show the version.");
     const QCommandLineOption model(QStringList{"model"}, "Model profile (default resnet18_cifar).", "M");

@@ -14,6 +14,7 @@ private slots:
     void badOptionsExit4_data();
     void badOptionsExit4();
     void onlyOptionMistakesPointAtHelp();
+    void qtOptionsGoToQt();
 
 private:
     int run(const QStringList& args, QByteArray* err = nullptr) {
@@ -133,6 +134,22 @@ void TestExplorerCli::onlyOptionMistakesPointAtHelp() {
     QVERIFY2(err.contains("unknown model 'nosuchnet'") && !err.contains(hint), err.constData());
     QCOMPARE(run({"--ram-budget", "lots"}, &err), 4);
     QVERIFY2(err.contains(hint), err.constData());
+}
+
+// Qt's own options reach Qt: "-style fusion" was read as the unknown
+// options s, t, y, l, e (exit 4). Its value may follow or be joined by '='.
+void TestExplorerCli::qtOptionsGoToQt() {
+    QTemporaryDir dir;
+    QByteArray err;
+    QCOMPARE(run({"-style", "fusion", "-reverse", "--model", "linear", "--platform", "m4", "--time-limit", "5",
+                  "--screenshot", dir.filePath("a.png")},
+                 &err),
+             0);
+    QCOMPARE(run({"--style=windows", "--model", "linear", "--platform", "m4", "--time-limit", "5", "--screenshot",
+                  dir.filePath("b.png")},
+                 &err),
+             0);
+    QVERIFY2(!err.contains("Unknown option"), err.constData());
 }
 
 QTEST_GUILESS_MAIN(TestExplorerCli)
