@@ -1,5 +1,8 @@
 // `poet`: the command line face of the core. Each subcommand lives in its own
 // cmd_*.cpp; this file only registers them and maps errors to exit codes.
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <iostream>
 #include <regex>
 #include <string>
@@ -72,6 +75,15 @@ int main(int argc, char** argv)
     } catch (const std::exception& e) {
         std::cerr << "poet: internal error: " << e.what() << '\n';
         return kInternalError;
+    }
+    // A full disk lost the answer with exit 0 (`poet solve --json > /dev/full`),
+    // where `--out /dev/full` says its write failed.
+    errno = 0;
+    std::cout.flush();
+    if (!std::cout || std::fflush(stdout) != 0 || std::ferror(stdout)) {
+        std::cerr << "poet: cannot write the answer to standard output"
+                  << (errno ? std::string(" (") + std::strerror(errno) + ")" : std::string()) << '\n';
+        return kBadInput;
     }
     return exit_code;
 }

@@ -662,6 +662,21 @@ private slots:
         QVERIFY2(r.err.contains("2mir_test"), "the case no longer makes CBC print: find another");
     }
 
+    // An answer that cannot be written is no success: `--json > /dev/full`
+    // exited 0 with the answer lost.
+    void lostStdoutIsAnError()
+    {
+        QProcess p;
+        p.setStandardOutputFile(QStringLiteral("/dev/full"));
+        p.start(QStringLiteral(POET_CLI_PATH),
+                {"solve", "--model", "linear", "--platform", "m4", "--ram-budget", "60%", "--json"});
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 4);
+        const QString err = QString::fromUtf8(p.readAllStandardError());
+        QVERIFY2(err.contains("poet: cannot write the answer to standard output (No space left on device)"),
+                 qPrintable(err));
+    }
+
     // `poet info` names a budget that works, between the lower bound it
     // prints and the plain-pass peak, and a solve there finds a schedule.
     void infoNamesABudgetThatWorks()
