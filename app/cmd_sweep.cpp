@@ -66,6 +66,9 @@ int runSweepCommand(const SweepArgs& a) {
             for (const auto& n : allSweepStrategies()) all += (all.empty() ? "" : ",") + n;
             throw BadInput("--strategies: unknown strategy '" + s + "' (known: " + all + ")");
         }
+    // Named twice, a strategy ran twice: every row doubled, and the plot's key read "POET (= POET)".
+    for (auto s = a.strategies.begin(); s != a.strategies.end(); ++s)
+        if (std::find(a.strategies.begin(), s, *s) != s) throw BadInput("--strategies: '" + *s + "' is named twice");
     if (a.vary != "ram" && a.vary != "runtime") throw BadInput("--vary: must be 'ram' or 'runtime', got '" + a.vary + "'");
     if (a.vary == "runtime" && a.problem.ram_budget.empty())
         throw BadInput("--vary runtime needs --ram-budget (the fixed RAM budget)");

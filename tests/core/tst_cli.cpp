@@ -383,6 +383,10 @@ private slots:
         QCOMPARE(r.code, 4);
         QVERIFY2(r.err.contains("--runtime-budget"), qPrintable(r.err));
 
+        r = poet({"sweep", "--model", "linear", "--platform", "m4", "--strategies", "poet,plain,poet"});
+        QCOMPARE(r.code, 4);
+        QVERIFY2(r.err.contains("--strategies: 'poet' is named twice"), qPrintable(r.err));
+
         r = poet({"validate", "/nonexistent/s.json"});
         QCOMPARE(r.code, 4);
         QVERIFY(r.err.contains("/nonexistent/s.json"));
