@@ -80,6 +80,8 @@ public:
         if (b != e && *b == '+') ++b;
         double x = 0;
         auto [p, ec] = std::from_chars(b, e, x);  // correctly rounded, like Python's float()
+        if (ec == std::errc::result_out_of_range && p == e)
+            fail(n, field, "'" + s + "' is beyond what a number here can hold");
         if (ec != std::errc() || p != e || b == e || !std::isfinite(x))
             fail(n, field, "expected a number, got '" + s + "' (write plain decimals, no arithmetic)");
         return x;

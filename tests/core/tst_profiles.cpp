@@ -416,6 +416,7 @@ void TstProfiles::badProfiles_data()
     row("platform_huge_latency.yaml", true, 5, 19, "pagein_latency_s", "must be between 0 and 1000, got 1e17");
     row("platform_huge_efficiency.yaml", true, 4, 17, "flop_per_joule", "must be between 1 and 1e15, got 1e20");
     row("platform_wrong_type.yaml", true, 3, 18, "flop_per_second", "expected a number");
+    row("platform_overflow.yaml", true, 3, 18, "flop_per_second", "'1e400' is beyond what a number here can hold");
     row("platform_quoted_number.yaml", true, 9, 17, "memory_power_w",
         "expected a number, got a quoted string '0.33 W' (write the number alone, unquoted)");
     row("platform_unknown_key.yaml", true, 11, 1, "FLOPS", "unknown key 'FLOPS'");
