@@ -467,15 +467,19 @@ void HeatmapView::paintAll(QPainter& p, const Layout& L, const QFont& font, bool
     p.save();
     p.setClipRect(L.stageAxis.adjusted(-fm.height(), 0, fm.height(), 0));
     p.setPen(ink);
+    double captionRight = L.labels.right() - fm.height() * 0.3;
     for (int c = (c0 / L.stageStep) * L.stageStep; c < c1; c += L.stageStep) {
         const double x = colX(c + 0.5);
         p.drawLine(QPointF(x, L.stageAxis.bottom() - fm.height() * 0.25), QPointF(x, L.stageAxis.bottom()));
+        const QString number = QString::number(c);
         p.drawText(QRectF(x - fm.height() * 2, L.stageAxis.top(), fm.height() * 4, fm.height()), Qt::AlignCenter,
-                   QString::number(c));
+                   number);
+        // Narrow cells put the first number's left half under the caption: "stage →0".
+        captionRight = std::min(captionRight, x - fm.horizontalAdvance(number) / 2 - fm.height() * 0.3);
     }
     p.restore();
     p.setPen(QColor(0x55, 0x55, 0x55));
-    p.drawText(QRectF(L.labels.left(), L.stageAxis.top(), L.labels.width() - fm.height() * 0.3, fm.height()),
+    p.drawText(QRectF(L.labels.left(), L.stageAxis.top(), captionRight - L.labels.left(), fm.height()),
                Qt::AlignRight | Qt::AlignVCenter, tr("stage \u2192"));
 
     // Legend with counts.
