@@ -538,6 +538,7 @@ bool ExplorerWindow::initialize(const ExplorerOptions& o, QString* error) {
     const QString defaultModel = QStringLiteral("resnet18_cifar"), defaultPlatform = QStringLiteral("a72");
     const QString model = pick(o.model, "model", defaultModel);
     const QString platform = pick(o.platform, "platform", defaultPlatform);
+    QString unknown;  // why a name has no profile
     auto selectIn = [&](QComboBox* c, const QString& name, const char* what) {
         const int i = c->findText(name);
         if (i >= 0) {
@@ -546,18 +547,27 @@ bool ExplorerWindow::initialize(const ExplorerOptions& o, QString* error) {
         }
         QStringList known;
         for (int k = 0; k < c->count(); ++k) known << c->itemText(k);
-        if (error) *error = tr("unknown %1 '%2' (known: %3)").arg(QLatin1String(what), name, known.join(", "));
+        unknown = tr("unknown %1 '%2' (known: %3)").arg(QLatin1String(what), name, known.join(", "));
+        if (error) *error = unknown;
         return false;
     };
     const bool fromCommandLine = o.model || o.platform;
-    if (!selectIn(model_, model, "model") && (fromCommandLine || !selectIn(model_, defaultModel, "model"))) {
-        loading_ = false;
-        return false;
+    // A remembered name whose profile is gone (deleted or renamed since)
+    // opens the defaults, and says so: it did without a word.
+    QString rememberedButGone;
+    if (!selectIn(model_, model, "model")) {
+        if (fromCommandLine || !selectIn(model_, defaultModel, "model")) {
+            loading_ = false;
+            return false;
+        }
+        rememberedButGone = unknown;
     }
-    if (!selectIn(platform_, platform, "platform") &&
-        (fromCommandLine || !selectIn(platform_, defaultPlatform, "platform"))) {
-        loading_ = false;
-        return false;
+    if (!selectIn(platform_, platform, "platform")) {
+        if (fromCommandLine || !selectIn(platform_, defaultPlatform, "platform")) {
+            loading_ = false;
+            return false;
+        }
+        rememberedButGone = rememberedButGone.isEmpty() ? unknown : rememberedButGone + "; " + unknown;
     }
     batch_->setValue(o.batch_size ? *o.batch_size : (use_settings_ ? s.value("batchSize", 0).toInt() : 0));
     paging_->setChecked(o.paging ? *o.paging : (use_settings_ ? s.value("paging", true).toBool() : true));
@@ -600,6 +610,8 @@ bool ExplorerWindow::initialize(const ExplorerOptions& o, QString* error) {
             return false;
         }
         warnOfUnloadedProfile(broken, loadError);
+    } else if (!rememberedButGone.isEmpty()) {
+        warnOfUnloadedProfile(tr("%1 on %2").arg(model, platform), rememberedButGone);
     }
     const bool sameProblemAsSaved = use_settings_ && s.value("model").toString() == model_->currentText() &&
                                     s.value("platform").toString() == platform_->currentText();

@@ -1257,6 +1257,30 @@ void TestViews::brokenRememberedProfileOpensTheDefaults() {
                  qPrintable(box->informativeText()));
         QTRY_VERIFY_WITH_TIMEOUT(settled.count() > 0, 30000);
     }
+    // A remembered model whose profile is gone opens the default, and says
+    // so: it did without a word.
+    QVERIFY(QFile::remove(dir.filePath("profiles/models/resnet18_cifar.yaml")));
+    {
+        QSettings s;
+        s.beginGroup(QStringLiteral("explorer"));
+        s.setValue("model", "gone");
+        s.setValue("platform", "m4");
+    }
+    {
+        ExplorerOptions remembered;
+        remembered.use_settings = true;
+        remembered.time_limit_s = 20;
+        ExplorerWindow w;
+        QSignalSpy settled(&w, &ExplorerWindow::solveSettled);
+        QVERIFY2(w.initialize(remembered, &err), qPrintable(err));
+        QCOMPARE(w.problem().platform, std::string("m4"));
+        QTRY_VERIFY(w.findChild<QMessageBox*>(QStringLiteral("unloadedProfileWarning")));
+        const auto* box = w.findChild<QMessageBox*>(QStringLiteral("unloadedProfileWarning"));
+        QVERIFY2(box->text().startsWith(QStringLiteral("gone on m4 could not be loaded")), qPrintable(box->text()));
+        QVERIFY2(box->informativeText().startsWith(QStringLiteral("unknown model 'gone'")),
+                 qPrintable(box->informativeText()));
+        QTRY_VERIFY_WITH_TIMEOUT(settled.count() > 0, 30000);
+    }
     if (oldProfiles.isNull()) qunsetenv("POET_PROFILES");
     else qputenv("POET_PROFILES", oldProfiles);
 }
