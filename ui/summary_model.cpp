@@ -39,9 +39,13 @@ void SummaryModel::setResult(const Problem& problem, const SolveResult& result, 
         tr("optimal: proven best (within the gap shown, where there is one); feasible: a schedule, not proven best; "
            "infeasible: proven that no schedule meets the budgets."),
         static_cast<double>(result.status));
-    add("source", tr("Source"), sourcePhrase(result.source), QString(), QString(),
+    // "Schedule from", not "Source": under "optimal within 0.21 %", "Source: a
+    // quick schedule" read as a contradiction (a heuristic's schedule that a
+    // bound proves is both).
+    add("source", tr("Schedule from"), sourcePhrase(result.source), QString(), QString(),
         tr("Where the schedule came from: a quick schedule (a heuristic), the solve cache, the solver's search "
-           "(its incumbent), or the solver with a proof within the gap shown. In the JSON file: \"%1\".")
+           "(its incumbent), or the solver with a proof within the gap shown. Whether it is proven is the status "
+           "above: a bound may prove a quick schedule optimal. In the JSON file: \"%1\".")
             .arg(QString::fromUtf8(toString(result.source))),
         static_cast<double>(result.source));
     // A schedule shown while the solve runs has no bound yet (its gap is 0,
