@@ -55,7 +55,8 @@ QVariant ScheduleCellModel::data(const QModelIndex& index, int role) const {
 QVariant ScheduleCellModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (section < 0 || section >= grid_.size()) return {};
     if (orientation == Qt::Horizontal) {
-        if (role == Qt::DisplayRole) return QStringLiteral("t=%1").arg(section);
+        // "stage 4", as the heatmap and timeline say it ("t=4" was a third word).
+        if (role == Qt::DisplayRole) return tr("stage %1").arg(section);
         if (role == Qt::ToolTipRole)
             return tr("Stage %1: computes %2 (node %1) for the first time; each cell says where another node's "
                       "output is in that stage")

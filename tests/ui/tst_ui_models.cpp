@@ -129,7 +129,7 @@ void TestUiModels::cellModelPassesTester() {
     QCOMPARE(rec.data(Qt::BackgroundRole).value<QBrush>().color(), categoryColor(CellCategory::Recomputed));
     QCOMPARE(model.headerData(1, Qt::Vertical).toString(), QStringLiteral("a"));
     QCOMPARE(model.headerData(3, Qt::Vertical, ScheduleCellModel::NodeKindRole).toInt(), int(NodeKind::Loss));
-    QCOMPARE(model.headerData(2, Qt::Horizontal).toString(), QStringLiteral("t=2"));
+    QCOMPARE(model.headerData(2, Qt::Horizontal).toString(), QStringLiteral("stage 2"));
     QVERIFY2(model.headerData(2, Qt::Horizontal, Qt::ToolTipRole).toString().startsWith("Stage 2: computes b (node 2)"),
              qPrintable(model.headerData(2, Qt::Horizontal, Qt::ToolTipRole).toString()));
     // Absent cells are blank, but say so to a screen reader.

@@ -1477,12 +1477,12 @@ void TestViews::cellTableCopiesTheBlockWithHeaders() {
     QCOMPARE(input, QStringLiteral("input"));
     QCOMPARE(shown(0, 5), QStringLiteral("recomputed"));
     QCOMPARE(QApplication::clipboard()->text(),
-             QStringLiteral("\tt=4\tt=5\ninput\t%1\trecomputed\n%2\t%3\t%4\n")
+             QStringLiteral("\tstage 4\tstage 5\ninput\t%1\trecomputed\n%2\t%3\t%4\n")
                  .arg(shown(0, 4), model.headerData(1, Qt::Vertical).toString(), shown(1, 4), shown(1, 5)));
     // Nothing selected: the clipboard is left alone.
     table.clearSelection();
     QTest::keyClick(&table, Qt::Key_C, Qt::ControlModifier);
-    QVERIFY(QApplication::clipboard()->text().startsWith(QStringLiteral("\tt=4")));
+    QVERIFY(QApplication::clipboard()->text().startsWith(QStringLiteral("\tstage 4")));
 }
 
 // "Find a RAM budget that works" (the status line's link where a solve
