@@ -89,12 +89,6 @@ bool exportView(const ViewRenderer& render, QSizeF size, const QString& path, co
     case ExportFormat::Png: {
         QImage img((size * pngScale).toSize(), QImage::Format_ARGB32_Premultiplied);
         img.setDevicePixelRatio(pngScale);
-        // Its density says the figure's size, as the PDF's page does: at
-        // the default 96 dpi a 3x image was placed three times too large
-        // (LaTeX, Word size a PNG by it).
-        const int dotsPerMeter = qRound(96 * pngScale / 0.0254);
-        img.setDotsPerMeterX(dotsPerMeter);
-        img.setDotsPerMeterY(dotsPerMeter);
         img.fill(Qt::white);
         {
             QCPPainter p(&img);
@@ -105,6 +99,14 @@ bool exportView(const ViewRenderer& render, QSizeF size, const QString& path, co
             p.setRenderHint(QPainter::TextAntialiasing);
             render(p, target);
         }
+        // Its density says the figure's size, as the PDF's page does: at
+        // the default 96 dpi a 3x image was placed three times too large
+        // (LaTeX, Word size a PNG by it). Set once drawn: a painter sizes
+        // point-sized fonts by it, and on top of the pixel ratio every
+        // text was drawn pngScale times too large (nine times the area).
+        const int dotsPerMeter = qRound(96 * pngScale / 0.0254);
+        img.setDotsPerMeterX(dotsPerMeter);
+        img.setDotsPerMeterY(dotsPerMeter);
         QBuffer buf(&bytes);
         buf.open(QIODevice::WriteOnly);
         img.setText(QStringLiteral("Title"), title);

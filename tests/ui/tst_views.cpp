@@ -595,6 +595,20 @@ void TestViews::exportsAreVectorAndExact() {
     // 96 dpi a 3x image was placed three times too large).
     const double inches = pngImg.width() / (pngImg.dotsPerMeterX() * 0.0254);
     QVERIFY2(std::abs(inches - view.exportSize().width() / 96.0) < 0.02, qPrintable(QString::number(inches)));
+    // And it is the figure drawn at 1x, finer: brought down to 1x, its
+    // pixels are the 1x drawing's but at edges. With the density set
+    // before drawing, every text was three times too large and ran over
+    // the grid and out of the page.
+    {
+        const QImage one = renderedImage(render, view.exportSize());
+        const QImage down = pngImg.scaled(one.size(), Qt::IgnoreAspectRatio, Qt::SmoothTransformation);
+        qint64 apart = 0;
+        for (int y = 0; y < one.height(); ++y)
+            for (int x = 0; x < one.width(); ++x)
+                apart += std::abs(qGray(one.pixel(x, y)) - qGray(down.pixel(x, y))) > 96;
+        const double share = static_cast<double>(apart) / (static_cast<double>(one.width()) * one.height());
+        QVERIFY2(share < 0.02, qPrintable(QString::number(share)));
+    }
 
     // An export is the schedule alone: a selected row and the teaching
     // walk's ring stay on screen (they went into the paper's figure).
