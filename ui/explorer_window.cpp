@@ -886,14 +886,18 @@ void ExplorerWindow::solveNow() {
         emit solveSettled(true);
         return;
     }
+    pendingId_ = bridge_->request(problem_, solverOptions());
+    solveAct_->setEnabled(true);
+    cancelAct_->setEnabled(true);
+    status_->showSolving();
+}
+
+SolverOptions ExplorerWindow::solverOptions() const {
     SolverOptions opts;
     opts.time_limit_s = timeLimit_->value();
     opts.relative_gap = relativeGap();
     opts.threads = defaultSolverThreads();
-    pendingId_ = bridge_->request(problem_, opts);
-    solveAct_->setEnabled(true);
-    cancelAct_->setEnabled(true);
-    status_->showSolving();
+    return opts;
 }
 
 void ExplorerWindow::runParetoSweep() {
@@ -923,8 +927,8 @@ void ExplorerWindow::runParetoSweep() {
     cfg.runtime_min = 1.0;
     cfg.runtime_max = kSweepRuntimeMax;
     cfg.runtime_decimals = ExplorerRanges::kRuntimeFactorDecimals;
-    cfg.solver.time_limit_s = std::min(timeLimit_->value(), kSweepPointLimitS);
-    cfg.solver.relative_gap = relativeGap();
+    cfg.solver = solverOptions();
+    cfg.solver.time_limit_s = std::min(cfg.solver.time_limit_s, kSweepPointLimitS);
     pareto_->clear();
     pareto_->runSweep(cfg);
 }

@@ -601,6 +601,7 @@ bool SweepRunner::start(const SweepConfig& config) {
     if (isRunning()) return false;
     wait();
     cancel_ = false;
+    config_ = config;
     SweepCache* cache = cache_.get();
     thread_ = QThread::create([this, config, cache] {
         SweepResult result;

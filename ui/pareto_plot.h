@@ -41,6 +41,8 @@ public:
     bool isRunning() const;
     // Starts unless running; returns whether it started.
     bool start(const poet::SweepConfig& config);
+    // What the last sweep started was asked: its problem, points and solver settings.
+    const poet::SweepConfig& config() const { return config_; }
     // Blocks until the worker is done (for tests and shutdown).
     void wait();
 
@@ -55,6 +57,7 @@ Q_SIGNALS:
 
 private:
     std::unique_ptr<poet::SweepCache> cache_;
+    poet::SweepConfig config_;
     std::atomic<bool> cancel_{false};
     QThread* thread_ = nullptr;
 };

@@ -1380,6 +1380,14 @@ void TestViews::paretoTabSweepsTheRuntimeBudget() {
     w.runParetoSweep();
     QTRY_VERIFY_WITH_TIMEOUT(swept.count() > 0, 120000);
     const auto* pareto = w.findChild<ParetoPlot*>();
+    // Each point is solved as the window solves (it ran on one thread where
+    // the window's solve had two, and its points ended elsewhere than
+    // `poet sweep`'s), within the time limit and 10 s.
+    const SolverOptions& solver = pareto->runner()->config().solver;
+    QCOMPARE(solver.threads, defaultSolverThreads());
+    QCOMPARE(solver.threads, w.solverOptions().threads);
+    QCOMPARE(solver.relative_gap, w.solverOptions().relative_gap);
+    QCOMPARE(solver.time_limit_s, 2.0);
     const SweepResult& r = pareto->result();
     QCOMPARE(r.axis, SweepAxis::RuntimeFactor);
     QCOMPARE(r.fixed_ram_budget_bytes, w.budgets().ram_budget_bytes);
