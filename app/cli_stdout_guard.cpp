@@ -1,5 +1,6 @@
 #include "cli_stdout_guard.h"
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -7,15 +8,18 @@
 
 namespace poet::cli {
 
-StdoutToStderr::StdoutToStderr()
+StdoutAside::StdoutAside(bool to_stderr)
 {
     std::cout.flush();  // what was printed before goes where it was meant to
     std::fflush(stdout);
+    const int to = to_stderr ? STDERR_FILENO : ::open("/dev/null", O_WRONLY | O_CLOEXEC);
+    if (to < 0) return;
     saved_stdout_ = ::dup(STDOUT_FILENO);
-    if (saved_stdout_ >= 0) ::dup2(STDERR_FILENO, STDOUT_FILENO);
+    if (saved_stdout_ >= 0) ::dup2(to, STDOUT_FILENO);
+    if (!to_stderr) ::close(to);
 }
 
-StdoutToStderr::~StdoutToStderr()
+StdoutAside::~StdoutAside()
 {
     std::cout.flush();
     std::fflush(stdout);

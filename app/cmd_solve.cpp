@@ -105,7 +105,7 @@ int runSolve(const SolveArgs& a)
     bool interrupted = false;
     {
         const InterruptWatch interrupt;
-        const StdoutToStderr solver_chatter;
+        const StdoutAside solver_chatter(a.log);
         r = a.cache_dir.empty() ? solve(p, opt, {}, interrupt.flag())
                                 : solveWithCache(p, opt, SolveCache(a.cache_dir), {}, interrupt.flag());
         interrupted = interrupt.flag()->load();

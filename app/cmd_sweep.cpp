@@ -138,7 +138,7 @@ int runSweepCommand(const SweepArgs& a) {
         else head << "RAM budget " << cfg.problem.ram_budget_bytes << " B";
         std::fprintf(stderr, "%s\n", head.str().c_str());
     }
-    std::optional<StdoutToStderr> solver_chatter(std::in_place);
+    std::optional<StdoutAside> solver_chatter(std::in_place, /*to_stderr=*/false);  // a sweep has no --log
     const SweepResult res = runSweep(
         cfg,
         [&](const SweepProgress& p) {

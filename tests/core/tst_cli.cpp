@@ -655,15 +655,20 @@ private slots:
     // COIN-OR's cut generators printf to stdout whatever the log level: at
     // batch 10,000,000, vgg16's solve put lines of "2mir_test: why does
     // constraint not exist ?" before the JSON document. stdout is the
-    // answer alone; the chatter goes to stderr.
+    // answer alone; the chatter goes to stderr with --log, else nowhere.
     void solverChatterStaysOffStdout()
     {
-        const Run r = poet({"solve", "--model", "vgg16", "--platform", "m4", "--batch-size", "10000000", "--ram-budget",
-                            "50%", "--runtime-budget", "1.5", "--time-limit", "5", "--json"});
-        QCOMPARE(r.code, 0);
-        const auto doc = nlohmann::json::parse(r.out.toStdString(), nullptr, /*allow_exceptions=*/false);
-        QVERIFY2(!doc.is_discarded() && doc.at("replay_valid").get<bool>(), qPrintable(r.out.left(300)));
-        QVERIFY2(r.err.contains("2mir_test"), "the case no longer makes CBC print: find another");
+        for (const bool log : {true, false}) {
+            QStringList args = {"solve", "--model", "vgg16", "--platform", "m4", "--batch-size", "10000000",
+                                "--ram-budget", "50%", "--runtime-budget", "1.5", "--time-limit", "5", "--json"};
+            if (log) args << "--log";
+            const Run r = poet(args);
+            QCOMPARE(r.code, 0);
+            const auto doc = nlohmann::json::parse(r.out.toStdString(), nullptr, /*allow_exceptions=*/false);
+            QVERIFY2(!doc.is_discarded() && doc.at("replay_valid").get<bool>(), qPrintable(r.out.left(300)));
+            if (log) QVERIFY2(r.err.contains("2mir_test"), "the case no longer makes CBC print: find another");
+            else QVERIFY2(!r.err.contains("2mir_test"), qPrintable(r.err.left(300)));
+        }
     }
 
     // An answer that cannot be written is no success: `--json > /dev/full`
