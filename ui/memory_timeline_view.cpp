@@ -41,6 +41,14 @@ protected:
     }
 };
 
+// A legend's entries (a wrapped legend's itemCount counts its grid's cells,
+// the empty last ones too).
+int legendEntries(const QCPLegend* legend) {
+    int entries = 0;
+    for (int i = 0; i < legend->itemCount(); ++i) entries += legend->item(i) != nullptr;
+    return entries;
+}
+
 }  // namespace
 
 TimelineSeries timelineSeries(const Graph& g, const Schedule& s, const ReplayReport& r) {
@@ -193,15 +201,6 @@ void MemoryTimelineView::fillLegend(bool schedule, bool paging) {
 // As many legend entries on a line as `width` holds: on one line, a narrow
 // window cut them short ("pagedou") and over the right axis's title. An
 // export has them all on one line (exportSize makes room for it).
-namespace {
-// (A wrapped legend's itemCount counts its grid's cells, the empty last ones too.)
-int legendEntries(const QCPLegend* legend) {
-    int entries = 0;
-    for (int i = 0; i < legend->itemCount(); ++i) entries += legend->item(i) != nullptr;
-    return entries;
-}
-}  // namespace
-
 void MemoryTimelineView::wrapLegend(double width) {
     QCPLegend* legend = plot_->legend;
     for (int per_line = std::max(legendEntries(legend), 1); per_line >= 1; --per_line) {
