@@ -441,7 +441,16 @@ void HeatmapView::paintAll(QPainter& p, const Layout& L, const QFont& font, bool
         }
         start = i;
     }
-    // Layer names.
+    // Layer names: every labelStep-th row, and the loss's always, its
+    // neighbours then left out where they would run into it (where rows
+    // were named every other one, linear's "loss" was not).
+    int loss = -1;
+    for (int i = 0; i < n && loss < 0; ++i)
+        if (graph_.node(i).kind == NodeKind::Loss) loss = i;
+    const auto named = [&](int r) {
+        if (r == loss) return true;
+        return r % L.labelStep == 0 && (loss < 0 || std::abs(r - loss) >= L.labelStep);
+    };
     for (int r = r0; r < r1; ++r) {
         const bool isSel = r == selected;
         bool isDep = false;
@@ -449,7 +458,7 @@ void HeatmapView::paintAll(QPainter& p, const Layout& L, const QFont& font, bool
             const auto& pr = graph_.predecessors(selected);
             isDep = std::find(pr.begin(), pr.end(), r) != pr.end();
         }
-        if (r % L.labelStep != 0 && !isSel && !isDep) continue;
+        if (!named(r) && !isSel && !isDep) continue;
         QFont f = font;
         f.setBold(isSel || isDep);
         p.setFont(f);
