@@ -13,8 +13,8 @@
 #include <sstream>
 
 #include "atomic_write.h"
-#include "csv_field.h"
 #include "baselines.h"
+#include "csv_field.h"
 #include "deadline.h"
 #include "problem_key.h"
 #include "problem_loader.h"
