@@ -12,6 +12,10 @@ StdoutAside::StdoutAside(bool to_stderr)
 {
     std::cout.flush();  // what was printed before goes where it was meant to
     std::fflush(stdout);
+    // A closed stdout (`>&-`) stays closed, so that the answer's write fails
+    // and says so: /dev/null opened as fd 1 took its place, and the answer
+    // went there with exit 0.
+    if (::fcntl(STDOUT_FILENO, F_GETFD) < 0) return;
     const int to = to_stderr ? STDERR_FILENO : ::open("/dev/null", O_WRONLY | O_CLOEXEC);
     if (to < 0) return;
     saved_stdout_ = ::dup(STDOUT_FILENO);

@@ -684,6 +684,16 @@ private slots:
         const QString err = QString::fromUtf8(p.readAllStandardError());
         QVERIFY2(err.contains("poet: cannot write the answer to standard output (No space left on device)"),
                  qPrintable(err));
+        // A closed stdout too: the solve's /dev/null for the solver's chatter
+        // took fd 1's place, and the answer went there with exit 0.
+        QProcess closed;
+        closed.start(QStringLiteral("/bin/sh"),
+                     {"-c", QStringLiteral("'%1' solve --model linear --platform m4 --ram-budget 60% --json >&-")
+                                .arg(QStringLiteral(POET_CLI_PATH))});
+        QVERIFY(closed.waitForFinished(60000));
+        QCOMPARE(closed.exitCode(), 4);
+        QVERIFY2(QString::fromUtf8(closed.readAllStandardError()).contains("cannot write the answer to standard output"),
+                 "no word of the lost answer");
     }
 
     // `poet info` names a budget that works, between the lower bound it
