@@ -136,9 +136,26 @@ struct Scope {
 
 // -------------------------------------------------------------- loader
 
-// resnet50 has 167 layers and its problem ~0.8M binaries; 10,000 layers
-// would be ~3,600 times as many, past any solve.
-constexpr std::size_t kMostLayers = 10000;
+// Whether UTF-8 `s` holds a C1 control (U+0080..U+009F: NEL breaks a line
+// for some readers), a line or paragraph separator (U+2028, U+2029) or a
+// text-direction control (U+202A..U+202E, U+2066..U+2069): line-based tools
+// split a CSV row at the first ones, and the last turn a name around.
+bool hasInvisibleBreakOrTurn(const std::string& s)
+{
+    for (std::size_t i = 0; i + 1 < s.size(); ++i) {
+        const auto b = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
+        if (b(i) == 0xC2 && b(i + 1) >= 0x80 && b(i + 1) <= 0x9F) return true;
+        if (i + 2 < s.size() && b(i) == 0xE2 && b(i + 1) == 0x80 && b(i + 2) >= 0xA8 && b(i + 2) <= 0xAE) return true;
+        if (i + 2 < s.size() && b(i) == 0xE2 && b(i + 1) == 0x81 && b(i + 2) >= 0xA6 && b(i + 2) <= 0xA9) return true;
+    }
+    return false;
+}
+
+// The problem grows with the square of the layers: resnet50's 168 make
+// ~0.8M binaries; 600 (a chain of relus) make 2.9M variables and take 1 GB
+// and 16 s for `poet info` alone, 1,000 took 2.7 GB and more, and 10,000 ran
+// the machine out of memory. ResNet-152 at this granularity is ~510.
+constexpr std::size_t kMostLayers = 600;
 
 class Loader {
 public:
@@ -176,8 +193,9 @@ private:
             fail(v, "a name must be non-empty and contain no '.' or leading '$'");
         if (n.rfind("grad ", 0) == 0)
             fail(v, "'" + n + "': names starting with \"grad \" are the backward pass's (\"grad <layer>\")");
-        if (std::any_of(n.begin(), n.end(), [](unsigned char c) { return c < 0x20 || c == 0x7f; }))
-            fail(v, "a name may not contain control characters (tabs and the like)");
+        if (std::any_of(n.begin(), n.end(), [](unsigned char c) { return c < 0x20 || c == 0x7f; }) ||
+            hasInvisibleBreakOrTurn(n))
+            fail(v, "a name may not contain control characters (tabs, line breaks, text-direction marks)");
         return n;
     }
     i64 integer(const Val& v) const
@@ -552,7 +570,8 @@ void Loader::addLayer(const MapView& row, const Scope& sc)
     if (net_.layers.size() >= kMostLayers)
         fail(sc.instanceName ? *sc.instanceName : nameV,
              "more than " + std::to_string(kMostLayers) +
-                 " layers once the blocks are expanded (the schedule's problem grows with the square of that)");
+                 " layers once the blocks are expanded (the schedule's problem grows with the square of that: 600 "
+                 "take 1 GB to build)");
     Val typeV = row.need("type");
     std::string type = str(typeV);
     const TypeSpec* spec = findType(type);

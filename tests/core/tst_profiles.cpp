@@ -398,10 +398,11 @@ void TstProfiles::badProfiles_data()
     row("duplicate_name.yaml", false, 5, 12, "layers[2].name", "duplicate layer name 'fc'");
     row("grad_name.yaml", false, 4, 12, "layers[1].name", "names starting with \"grad \" are the backward pass's");
     row("control_name.yaml", false, 4, 12, "layers[1].name", "may not contain control characters");
+    row("separator_name.yaml", false, 4, 12, "layers[1].name", "may not contain control characters");
     // Both used to run until memory ran out.
     row("alias_bomb.yaml", false, 3, 1, "x0", "unknown key 'x0'");
     row("doubling_blocks.yaml", false, 126, 12, "layers[1].name",
-        "more than 10000 layers once the blocks are expanded");
+        "more than 600 layers once the blocks are expanded");
     // At the instance that makes it again, not the block's row (line 6).
     row("duplicate_instance.yaml", false, 10, 12, "layers[2].name",
         "duplicate layer name 'stage.conv': this block instance makes a layer of a name already taken");
@@ -562,10 +563,12 @@ void TstProfiles::catalogNamesLinksAndFoldersItCannotRead()
     QVERIFY(tmp.isValid());
     const fs::path root = tmp.path().toStdString();
     fs::create_directories(root / "models" / "mine.yaml");
+    fs::create_directories(root / "models" / ".hidden.yaml");  // hidden: not a profile, as everywhere
     fs::create_symlink("/nonexistent/vgg16.yaml", root / "models" / "vgg16.yaml");
     ProfileCatalog cat({root, kProfiles});
     QCOMPARE(cat.modelFile("vgg16"), root / "models" / "vgg16.yaml");
     QCOMPARE(cat.modelFile("mine"), root / "models" / "mine.yaml");
+    for (const ProfileEntry& e : cat.models()) QVERIFY2(e.name != ".hidden", e.file.c_str());
     const auto whyBroken = [](const fs::path& file) {
         try {
             loadNetwork(file);
