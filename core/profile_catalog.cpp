@@ -73,6 +73,7 @@ std::vector<ProfileEntry> ProfileCatalog::list(const char* subdir) const
             const fs::path& p = it->path();
             std::string ext = p.extension().string();
             if (ext != ".yaml" && ext != ".yml") continue;
+            if (p.filename().string().front() == '.') continue;  // hidden, as everywhere
             // Listed whatever it is: a dangling link or a folder of a
             // profile's name was passed over without a word, and the bundled
             // profile of that name used; now it loads as broken and says why.
