@@ -293,7 +293,10 @@ double BudgetControl::xForValue(double v) const {
     const QRect groove = slider_->style()->subControlRect(QStyle::CC_Slider, &opt, QStyle::SC_SliderGroove, slider_);
     const QRect handle = slider_->style()->subControlRect(QStyle::CC_Slider, &opt, QStyle::SC_SliderHandle, slider_);
     const double span = groove.width() - handle.width();
-    const double f = std::clamp((v - min_) / (max_ - min_), 0.0, 1.0);
+    double f = std::clamp((v - min_) / (max_ - min_), 0.0, 1.0);
+    // Right to left (-reverse, Arabic, Hebrew) the slider runs from the
+    // right: the marks stood mirrored from their values.
+    if (slider_->isRightToLeft()) f = 1 - f;
     return slider_->x() + groove.left() + handle.width() / 2.0 + f * span;
 }
 

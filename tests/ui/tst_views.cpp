@@ -133,6 +133,7 @@ private slots:
     void ramLabelShowsTheUsableBudget();
     void budgetBoxesReadWhatIsTyped();
     void markLabelsKeepApart();
+    void marksFollowTheSliderRightToLeft();
     void minimumBudgetFollowsTheSwitches();
     void brokenRememberedProfileOpensTheDefaults();
     void tabAndSweepPointsAreRemembered();
@@ -1166,6 +1167,18 @@ void TestViews::budgetBoxesReadWhatIsTyped() {
 // inside the strip, and never closer than the gap to another. Transformer
 // on a72 at its peak drew "min ≥ 31.5 MB" and "plain 37.7 MB" 1 px apart,
 // read as one label.
+// Right to left (-reverse, Arabic, Hebrew) the slider runs from the right,
+// and so do its marks: they stood where their values would be left to right.
+void TestViews::marksFollowTheSliderRightToLeft() {
+    BudgetControl c;
+    c.setSliderRange(0, 100);
+    c.resize(500, 60);
+    c.show();
+    QVERIFY(c.xForValue(0) < c.xForValue(100));
+    c.setLayoutDirection(Qt::RightToLeft);
+    QVERIFY(c.xForValue(0) > c.xForValue(100));
+}
+
 void TestViews::markLabelsKeepApart() {
     // Alone: centred, and at the strip's ends held inside it.
     QCOMPARE(placeMarkLabels({100}, {40}, 400, 8), std::vector<double>{80});
