@@ -53,8 +53,10 @@ int qtOptionWords(QByteArray word) {
     if (!word.startsWith('-')) return 0;
     word = word.mid(word.startsWith("--") ? 2 : 1);
     const QByteArray name = word.contains('=') ? word.left(word.indexOf('=')) : word;
-    static const QByteArrayList withValue = {"style", "stylesheet", "platformtheme", "platformpluginpath", "plugin",
-                                             "qwindowgeometry", "qwindowicon", "qwindowtitle", "session", "display"};
+    static const QByteArrayList withValue = {"style",   "stylesheet",      "platformtheme", "platformpluginpath",
+                                             "plugin",  "qwindowgeometry", "qwindowicon",   "qwindowtitle",
+                                             "session", "display",         "geometry",      "title",
+                                             "name",    "qmljsdebugger"};
     static const QByteArrayList flags = {"reverse", "widgetcount", "nograb", "dograb"};
     if (withValue.contains(name)) return word.contains('=') ? 1 : 2;
     return flags.contains(word) ? 1 : 0;
