@@ -6,9 +6,10 @@
 #include <QImage>
 #include <QPageSize>
 #include <QPdfWriter>
-#include <QSaveFile>
 #include <QSvgGenerator>
 #include <qcustomplot.h>
+
+#include "atomic_write.h"
 
 namespace poet::ui {
 
@@ -50,16 +51,16 @@ void pinPdfCreationDate(QByteArray& pdf) {
 }  // namespace
 
 bool writeFileAtomic(const QString& path, const QByteArray& bytes, QString* error) {
-    QSaveFile f(path);
-    if (!f.open(QIODevice::WriteOnly)) {
-        if (error) *error = QObject::tr("cannot write %1: %2").arg(path, f.errorString());
+    // The core's writer (atomic_write.h), as every CLI output: QSaveFile
+    // replaced a write-protected file where root runs it, and put a plain
+    // file where a symbolic link was.
+    try {
+        writeFileAtomically(path.toStdString(), std::string(bytes.constData(), static_cast<std::size_t>(bytes.size())));
+        return true;
+    } catch (const std::exception& e) {
+        if (error) *error = QObject::tr("cannot write %1").arg(QString::fromUtf8(e.what()));
         return false;
     }
-    if (f.write(bytes) != bytes.size() || !f.commit()) {
-        if (error) *error = QObject::tr("cannot write %1: %2").arg(path, f.errorString());
-        return false;
-    }
-    return true;
 }
 
 bool exportView(const ViewRenderer& render, QSizeF size, const QString& path, const QString& title, QString* error,

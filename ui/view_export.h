@@ -27,7 +27,8 @@ using ViewRenderer = std::function<void(QCPPainter& painter, const QRectF& targe
 bool exportView(const ViewRenderer& render, QSizeF size, const QString& path, const QString& title,
                 QString* error, double pngScale = 3.0);
 
-// Writes bytes atomically (QSaveFile).
+// Writes bytes atomically (atomic_write.h: a link written through, a
+// write-protected file refused); false and *error where it cannot.
 bool writeFileAtomic(const QString& path, const QByteArray& bytes, QString* error);
 
 }  // namespace poet::ui
