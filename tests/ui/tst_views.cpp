@@ -575,6 +575,16 @@ void TestViews::exportsAreVectorAndExact() {
     QVERIFY2(exportView(render, view.exportSize(), svg, "t", &err), qPrintable(err));
     QVERIFY2(exportView(render, view.exportSize(), png, "t", &err), qPrintable(err));
     QVERIFY(!exportView(render, view.exportSize(), dir.filePath("h.bmp"), "t", &err));
+    // A figure made read-only to keep it is kept (QSaveFile replaced it where root ran it).
+    {
+        const QString kept = dir.filePath("kept.pdf");
+        QVERIFY2(exportView(render, view.exportSize(), kept, "t", &err), qPrintable(err));
+        QVERIFY(QFile::setPermissions(kept, QFileDevice::ReadOwner | QFileDevice::ReadGroup));
+        const QDateTime before = QFileInfo(kept).lastModified();
+        QVERIFY(!exportView(render, view.exportSize(), kept, "t", &err));
+        QVERIFY2(err.contains("write-protected"), qPrintable(err));
+        QCOMPARE(QFileInfo(kept).lastModified(), before);
+    }
 
     QFile f(pdf);
     QVERIFY(f.open(QIODevice::ReadOnly));
