@@ -58,10 +58,10 @@ void appendHatch(std::vector<QLineF>& lines, const QRectF& r, Hatch h, double sp
     }
 }
 
-QColor hatchColor(CellCategory c) {
+QPen hatchPen(CellCategory c, double spacing) {
     QColor ink = categoryTextColor(c);
     ink.setAlpha(110);
-    return ink;
+    return QPen(ink, spacing / 5, Qt::SolidLine, Qt::FlatCap);
 }
 
 }  // namespace poet::ui

@@ -5,6 +5,7 @@
 // marks the flash states where colour is lost.
 #include <QColor>
 #include <QLineF>
+#include <QPen>
 #include <QRectF>
 #include <vector>
 
@@ -25,7 +26,9 @@ Hatch categoryHatch(CellCategory c);
 // The hatch's lines on the cells `r`, `spacing` apart: a lattice anchored at
 // `origin`, so the lines of neighbouring runs meet.
 void appendHatch(std::vector<QLineF>& lines, const QRectF& r, Hatch h, double spacing, QPointF origin);
-// Its pen colour: the cell's text colour, faint.
-QColor hatchColor(CellCategory c);
+// Its pen for lines `spacing` apart: the cell's text colour, faint, a fifth
+// of the spacing wide, its ends flat (square ones ran a line's width past
+// the cell, onto the white border).
+QPen hatchPen(CellCategory c, double spacing);
 
 }  // namespace poet::ui

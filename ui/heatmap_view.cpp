@@ -365,8 +365,7 @@ void HeatmapView::paintAll(QPainter& p, const Layout& L, const QFont& font, bool
         }
     }
     for (const auto& [cat, lines] : hatches) {
-        // Flat ends: square ones ran a line's width past its cell, onto the white border.
-        p.setPen(QPen(hatchColor(cat), hatchSpacing / 5, Qt::SolidLine, Qt::FlatCap));
+        p.setPen(hatchPen(cat, hatchSpacing));
         p.drawLines(lines.data(), static_cast<int>(lines.size()));
     }
     // Thin cell borders when cells are large enough to read.
@@ -499,7 +498,7 @@ void HeatmapView::paintAll(QPainter& p, const Layout& L, const QFont& font, bool
             std::vector<QLineF> hatch;
             const double spacing = it.swatch.width() / 3;
             appendHatch(hatch, it.swatch, categoryHatch(*it.cat), spacing, it.swatch.topLeft());
-            p.setPen(QPen(hatchColor(*it.cat), spacing / 5, Qt::SolidLine, Qt::FlatCap));
+            p.setPen(hatchPen(*it.cat, spacing));
             p.drawLines(hatch.data(), static_cast<int>(hatch.size()));
             p.setPen(QPen(QColor(0x66, 0x66, 0x66), 0));
             p.setBrush(Qt::NoBrush);
