@@ -567,9 +567,12 @@ std::string sweepCsv(const SweepResult& result) {
     const std::string problem = "," + csvField(result.model) + "," + csvField(result.platform) + "," +
                                 std::to_string(result.batch_size) + "," + (result.options.paging ? "1" : "0") + "," +
                                 (result.options.remat ? "1" : "0");
+    // best_bound_j and solve_time_s: a paper's table gives how far each
+    // point is proven and how long that took; without them a time-limited
+    // point's CSV row could not say either (the README asks for both).
     out << "strategy,ram_budget_bytes,runtime_budget_factor,status,compute_energy_j,paging_energy_j,"
-           "total_energy_j,runtime_s,peak_ram_bytes,gap,schedule_from_budget,model,platform,batch_size,problem_paging,"
-           "problem_remat\n";
+           "total_energy_j,runtime_s,peak_ram_bytes,gap,best_bound_j,solve_time_s,schedule_from_budget,model,platform,"
+           "batch_size,problem_paging,problem_remat\n";
     for (const auto& r : result.rows) {
         const bool has = r.hasSchedule();
         out << r.strategy << ',' << r.ram_budget_bytes << ',' << fmtDouble(r.runtime_budget_factor) << ','
@@ -577,7 +580,9 @@ std::string sweepCsv(const SweepResult& result) {
             << (has ? fmtDouble(r.paging_energy_j) : "") << ',' << (has ? fmtDouble(r.total_energy_j) : "")
             << ',' << (has ? fmtDouble(r.runtime_s) : "") << ','
             << (has ? std::to_string(r.peak_ram_bytes) : "") << ',' << (has ? fmtDouble(r.gap) : "") << ','
-            << r.schedule_from_budget << problem << '\n';
+            << (r.status != SolveStatus::Infeasible && std::isfinite(r.best_bound_j) ? fmtDouble(r.best_bound_j) : "")
+            << ',' << fmtDouble(r.solve_time_s)
+            << ',' << r.schedule_from_budget << problem << '\n';
     }
     return out.str();
 }

@@ -51,10 +51,13 @@ struct SweepRow {
     // varied axis (bytes, or a runtime factor) of the tighter point whose
     // schedule replaced a worse time-limited result here (a note says so too).
     std::string schedule_from_budget;
-
-    // Not in the CSV.
+    // A lower bound on the point's energy (MILP strategies with a status
+    // other than infeasible; NaN for a baseline), and the seconds its solve took
+    // (the solve's own, for a row read from the cache).
     double best_bound_j = 0;
     double solve_time_s = 0;
+
+    // Not in the CSV.
     bool from_cache = false;          // read from the cache, solved by an earlier run
     bool from_earlier_point = false;  // the same problem (usable RAM) as an earlier point of this run
     // The schedule behind the row (MILP strategies, when solved rather than

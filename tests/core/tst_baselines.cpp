@@ -778,8 +778,9 @@ private slots:
         QVERIFY(f.open(QIODevice::ReadOnly));
         const QStringList lines = QString::fromUtf8(f.readAll()).split('\n', Qt::SkipEmptyParts);
         QCOMPARE(lines.front(), QString("strategy,ram_budget_bytes,runtime_budget_factor,status,compute_energy_j,"
-                                        "paging_energy_j,total_energy_j,runtime_s,peak_ram_bytes,gap,"
-                                        "schedule_from_budget,model,platform,batch_size,problem_paging,problem_remat"));
+                                        "paging_energy_j,total_energy_j,runtime_s,peak_ram_bytes,gap,best_bound_j,"
+                                        "solve_time_s,schedule_from_budget,model,platform,batch_size,problem_paging,"
+                                        "problem_remat"));
         QCOMPARE(lines.size(), 1 + 6);
         QVERIFY(lines.filter("plain,").filter(",infeasible,").size() == 2);
         QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden).size(), 1);  // no temp file left

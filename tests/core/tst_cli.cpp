@@ -797,8 +797,28 @@ private slots:
         QCOMPARE(lines.size(), 1 + 3 * 3);  // header + strategies x points
         for (const char* col : {"strategy", "ram_budget_bytes", "runtime_budget_factor", "status", "compute_energy_j",
                                 "paging_energy_j", "total_energy_j", "runtime_s", "peak_ram_bytes", "gap",
-                                "schedule_from_budget", "model,platform,batch_size,problem_paging,problem_remat"})
+                                "best_bound_j", "solve_time_s", "schedule_from_budget",
+                                "model,platform,batch_size,problem_paging,problem_remat"})
             QVERIFY2(lines.front().contains(col), col);
+        // POET's rows: a bound under the energy, the gap between them, a
+        // solve time; a baseline's rows have a time but no bound.
+        const QStringList header = lines.front().split(',');
+        const auto at = [&](const QStringList& row, const char* col) { return row.at(header.indexOf(col)); };
+        int poetRows = 0;
+        for (const QString& line : lines.mid(1)) {
+            const QStringList row = line.split(',');
+            QVERIFY2(at(row, "solve_time_s").toDouble() >= 0 && !at(row, "solve_time_s").isEmpty(), qPrintable(line));
+            if (at(row, "strategy") != "poet") {
+                QVERIFY2(at(row, "best_bound_j").isEmpty(), qPrintable(line));
+                continue;
+            }
+            if (at(row, "status") != "optimal") continue;
+            ++poetRows;
+            const double energy = at(row, "total_energy_j").toDouble(), bound = at(row, "best_bound_j").toDouble();
+            QVERIFY2(bound > 0 && bound <= energy * (1 + 1e-12), qPrintable(line));
+            QVERIFY2(std::abs(at(row, "gap").toDouble() - (energy - bound) / energy) < 1e-9, qPrintable(line));
+        }
+        QVERIFY2(poetRows > 0, qPrintable(lines.join('\n')));
         // Its time in tenths where short (a 0.2 s sweep said "in 1s"); a
         // loaded machine may take 10 s or more, in whole seconds.
         // Nothing reused, nothing said of a cache (it read as cached with the cache off).

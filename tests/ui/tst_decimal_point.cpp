@@ -67,16 +67,23 @@ private slots:
         r.runtime_s = 0.125;
         r.peak_ram_bytes = 737000;
         r.gap = 0.00058;
+        r.best_bound_j = 0.5507;
+        r.solve_time_s = 0.25;
         res.rows.push_back(r);
+        SweepRow none = r;  // an infeasible point: no figures, and no bound (0 J is not one)
+        none.status = SolveStatus::Infeasible;
+        none.best_bound_j = 0;
+        res.rows.push_back(none);
         // What was swept closes each row; a name with a comma is quoted.
         res.model = "resnet18_cifar";
         res.platform = "m4, slow";
         res.batch_size = 1;
         res.options.paging = false;
         const std::string csv = sweepCsv(res);
-        const std::string row = csv.substr(csv.find('\n') + 1);
-        QCOMPARE(row, std::string("poet,737719,1.5,optimal,0.5,0.05102,0.55102,0.125,737000,0.00058,,"
-                                  "resnet18_cifar,\"m4, slow\",1,0,1\n"));
+        const std::string rows = csv.substr(csv.find('\n') + 1);
+        QCOMPARE(rows, std::string("poet,737719,1.5,optimal,0.5,0.05102,0.55102,0.125,737000,0.00058,0.5507,0.25,,"
+                                   "resnet18_cifar,\"m4, slow\",1,0,1\n"
+                                   "poet,737719,1.5,infeasible,,,,,,,,0.25,,resnet18_cifar,\"m4, slow\",1,0,1\n"));
     }
 
     void explorerFiguresUseAPoint() {
