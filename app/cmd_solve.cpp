@@ -61,7 +61,11 @@ void printHuman(const Problem& p, const SolveResult& r, const SolveArgs& a, bool
             std::printf(" (%d of them free: a node that costs nothing, as the input, read again)",
                         rep.free_recomputations);
         std::printf("\npage-ins          %d\npage-outs         %d\n", rep.page_ins, rep.page_outs);
-        std::printf("best bound        %.9f J, gap %.4f%%\n", r.best_bound_j, 100.0 * r.gap);
+        // A gap under the last decimal is not zero ("0.0000%" for 2e-7 where
+        // the explorer said "< 0.001 %").
+        const double percent = 100.0 * r.gap;
+        if (percent > 0 && percent < 0.00005) std::printf("best bound        %.9f J, gap < 0.0001%%\n", r.best_bound_j);
+        else std::printf("best bound        %.9f J, gap %.4f%%\n", r.best_bound_j, percent);
     }
     if (r.first_solution_time_s >= 0)
         std::printf("solve time        %.3f s (first schedule after %.3f s)\n", r.solve_time_s, r.first_solution_time_s);

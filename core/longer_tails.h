@@ -363,7 +363,7 @@ private:
     {
         const double shown_j = best_shown_j_();  // infinite where none is shown: so is the gap
         std::lock_guard lock(shared_.mutex);
-        return relativeGap(shown_j, shared_.known_bound_j) <= shared_.relative_gap;
+        return withinGap(shown_j, shared_.known_bound_j, shared_.relative_gap);
     }
     void found(const BucketBound& bound, int tail, int stride = 1)
     {
@@ -377,7 +377,7 @@ private:
         added_stages_ = bound.added_stages;
         shared_.known_bound_j = std::max(shared_.known_bound_j, bound.bound_j);
         // With no schedule yet (the LP runs beside) the gap is infinite: nothing is proven.
-        if (relativeGap(shared_.best_j, shared_.known_bound_j) <= shared_.relative_gap) {
+        if (withinGap(shared_.best_j, shared_.known_bound_j, shared_.relative_gap)) {
             shared_.known_bound_proves_gap = true;
             stop_ = true;  // nothing more to prove
             long_stop_ = other_stop_ = true;

@@ -309,7 +309,10 @@ SolveResult SolveRun::finishWith(SolveStatus status, const Schedule* schedule, S
     result.status = status;
     result.source = schedule ? source : SolutionSource::None;
     if (schedule) result.objective_j = result.replay.total_energy_j;
-    result.best_bound_j = bound_j;
+    // A bound a hair above the schedule (raiseKnownBound lets in 1e-9 of
+    // rounding) read as a contradiction: 0.10484881227577966 J under
+    // 0.10484881227577965 J. The schedule's energy bounds its optimum too.
+    result.best_bound_j = schedule ? std::min(bound_j, result.objective_j) : bound_j;
     result.gap = schedule ? relativeGap(result.objective_j, bound_j) : 0;
     if (status == SolveStatus::NoSolution && result.message.empty()) {
         if (!explanation) explanation.emplace(problem, &explanation_stop);
@@ -357,7 +360,7 @@ void SolveRun::raiseKnownBound(double bound_j, Name name)
 
 bool SolveRun::withinGapOfKnownBound() const
 {
-    return warm && relativeGap(warm_energy_j, known_bound_j) <= options.relative_gap;
+    return warm && withinGap(warm_energy_j, known_bound_j, options.relative_gap);
 }
 
 SolveResult SolveRun::finishWithKnownBound()
@@ -797,7 +800,7 @@ SolveResult SolveRun::solveAsPagingPlan()
                           SolutionSource::None, out.bound_j);
     const double energy = plan_wins ? out.best_j : warm_energy_j;
     const double bound = std::min(out.bound_j, energy);
-    const bool proven = out.proven && relativeGap(energy, bound) <= options.relative_gap + 1e-12;
+    const bool proven = out.proven && withinGap(energy, bound, options.relative_gap);
     if (proven)
         // Exact as a formulation, not as a solve: proven within --gap.
         result.message = std::string("solved as a paging plan, the same problem here (") +
@@ -1076,7 +1079,7 @@ SolveResult SolveRun::checkpointTreeAndWindows()
     // A cancel ends finish() at once (it stops the plan), and the tree
     // at its next LP iteration after that.
     auto treeProvesGap = [&] {
-        return tree_done && tree.complete && relativeGap(bestShownJ(), tree.bound_j) <= options.relative_gap;
+        return tree_done && tree.complete && withinGap(bestShownJ(), tree.bound_j, options.relative_gap);
     };
     background_plan->stopPlanWhenStalledFor(kTreePlanStallS);
     background_plan->finish(
@@ -1105,7 +1108,7 @@ SolveResult SolveRun::lpAndSearch()
     // at 66 s, within 0.45% of the full stages' bucket bound, and the solve
     // ended at 118 s, with the LP.
     shared.shown_within_gap = [&, bound_j = known_bound_j] {
-        return relativeGap(bestShownJ(), bound_j) <= options.relative_gap;  // none shown: infinite
+        return withinGap(bestShownJ(), bound_j, options.relative_gap);  // none shown: infinite gap
     };
 
     // The LP relaxation first: its rounding is a second fast schedule, and its
@@ -1232,8 +1235,7 @@ SolveResult SolveRun::lpAndSearch()
         // CBC's gap stop says "proven optimal" and a stop at the known bound
         // does not: judge by the gap itself (every bound here is proven).
         const double energy = f.energyJ(best);
-        const double gap = relativeGap(energy, std::min(bound_j, energy));
-        const bool proven = gap <= options.relative_gap + 1e-12;
+        const bool proven = withinGap(energy, bound_j, options.relative_gap);
         if (bound_j <= known_bound_j) result.message = known_bound_name + " gives the lower bound";
         finishWith(proven ? SolveStatus::Optimal : SolveStatus::Feasible, &*found,
                    proven ? SolutionSource::Proven

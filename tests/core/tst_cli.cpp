@@ -94,6 +94,24 @@ private slots:
         QCOMPARE(b["gap"].get<double>(), a["gap"].get<double>());
     }
 
+    // The text's gap is the answer's: a gap of 2e-7 read "gap 0.0000%".
+    void textGapIsNotZeroWhereTheGapIsNot()
+    {
+        QTemporaryDir dir;
+        const QString file = dir.filePath("s.json");
+        const Run solved = poet({"solve", "--model", "vgg16_cifar", "--platform", "m4", "--ram-budget", "45%",
+                                 "--runtime-budget", "1.5", "--time-limit", "10", "--out", file});
+        QCOMPARE(solved.code, 0);
+        QFile f(file);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const double gap = nlohmann::json::parse(f.readAll().toStdString()).at("gap").get<double>();
+        const QRegularExpressionMatch line = QRegularExpression(R"(, gap (.*)%\n)").match(solved.out);
+        QVERIFY2(line.hasMatch(), qPrintable(solved.out));
+        if (gap == 0) QCOMPARE(line.captured(1), QStringLiteral("0.0000"));
+        else if (gap < 5e-7) QCOMPARE(line.captured(1), QStringLiteral("< 0.0001"));
+        else QCOMPARE(line.captured(1), QString::number(100 * gap, 'f', 4));
+    }
+
     void writtenScheduleValidates()
     {
         QTemporaryDir dir;
