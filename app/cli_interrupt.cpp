@@ -6,11 +6,12 @@ namespace poet::cli {
 
 namespace {
 
-sigset_t interruptOnly()
+sigset_t interrupts()
 {
     sigset_t set;
     sigemptyset(&set);
     sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
     return set;
 }
 
@@ -18,12 +19,25 @@ sigset_t interruptOnly()
 
 InterruptWatch::InterruptWatch()
 {
-    const sigset_t set = interruptOnly();
+    const sigset_t set = interrupts();
     pthread_sigmask(SIG_BLOCK, &set, &previous_mask_);
     watcher_ = std::thread([this, set] {
         for (int signal = 0; !done_;)
-            if (sigwait(&set, &signal) == 0 && !done_) interrupted_ = true;
+            if (sigwait(&set, &signal) == 0 && !done_) {
+                int none = 0;
+                signal_.compare_exchange_strong(none, signal);  // the first one names it
+                interrupted_ = true;
+            }
     });
+}
+
+const char* InterruptWatch::cause() const
+{
+    switch (signal_.load()) {
+    case SIGINT: return "Ctrl-C";
+    case SIGTERM: return "SIGTERM";
+    default: return "";
+    }
 }
 
 InterruptWatch::~InterruptWatch()

@@ -1,7 +1,10 @@
 #pragma once
 // Ctrl-C for a running solve or sweep: while an InterruptWatch lives,
-// SIGINT is blocked in this thread and every thread started after it, and
-// one thread of its own waits for it (sigwait) and sets `flag()`.
+// SIGINT and SIGTERM are blocked in this thread and every thread started
+// after it, and one thread of its own waits for them (sigwait) and sets
+// `flag()`. SIGTERM (timeout, systemd, a batch scheduler) ended the process
+// at once (exit 143), losing the schedule and a sweep's rows done, which
+// Ctrl-C keeps.
 //
 // Why not a signal handler: ClpSimplex::initialSolve(ClpSolve&) installs
 // its own SIGINT handler and puts the one before back when it ends, so two
@@ -23,9 +26,12 @@ public:
     InterruptWatch& operator=(const InterruptWatch&) = delete;
 
     const std::atomic<bool>* flag() const { return &interrupted_; }
+    // What stopped it, for the messages: "Ctrl-C" or "SIGTERM" ("" if nothing).
+    const char* cause() const;
 
 private:
     std::atomic<bool> interrupted_{false}, done_{false};
+    std::atomic<int> signal_{0};
     sigset_t previous_mask_;
     std::thread watcher_;
 };

@@ -31,16 +31,16 @@ struct SolveArgs {
     std::string cache_dir;
 };
 
-// `interrupted`: Ctrl-C ended the solve (else a result short of the gap
-// asked for was stopped by the time limit).
-void printHuman(const Problem& p, const SolveResult& r, const SolveArgs& a, bool interrupted)
+// `interrupted_by`: "Ctrl-C" or "SIGTERM" where one ended the solve (else a
+// result short of the gap asked for was stopped by the time limit).
+void printHuman(const Problem& p, const SolveResult& r, const SolveArgs& a, const std::string& interrupted_by)
 {
     const ReplayReport& rep = r.replay;
     printProblemAndBudgets(p, 18);  // what was asked, also where no schedule answers it
     std::printf("status            %s (source: %s)\n", toString(r.status), toString(r.source));
     if (r.status == SolveStatus::Feasible) {
         const std::string by = r.source == SolutionSource::Cached ? "the cached solve's time limit"
-                               : interrupted ? "Ctrl-C"
+                               : !interrupted_by.empty() ? interrupted_by
                                              : "the time limit (" + (std::ostringstream() << a.time_limit_s).str() + " s)";
         std::printf("                  stopped by %s before the gap reached %g%%\n", by.c_str(), 100 * a.gap);
     }
@@ -106,13 +106,13 @@ int runSolve(const SolveArgs& a)
     opt.relative_gap = a.gap;
     opt.log = a.log;
     SolveResult r;
-    bool interrupted = false;
+    std::string interrupted_by;  // "Ctrl-C" or "SIGTERM" where one stopped the solve
     {
         const InterruptWatch interrupt;
         const StdoutAside solver_chatter(a.log);
         r = a.cache_dir.empty() ? solve(p, opt, {}, interrupt.flag())
                                 : solveWithCache(p, opt, SolveCache(a.cache_dir), {}, interrupt.flag());
-        interrupted = interrupt.flag()->load();
+        interrupted_by = interrupt.cause();
     }
     if (r.schedule && !r.replay.valid) {
         std::cerr << "poet: internal error: the replay rejected the schedule: " << r.replay.errors.front() << '\n';
@@ -129,7 +129,7 @@ int runSolve(const SolveArgs& a)
                 writeFileAtomically(a.out, scheduleCsv(p.graph, *r.schedule));
             } else {
                 nlohmann::json doc = scheduleDocument(p, r);
-                doc["stopped_by"] = stoppedBy(r, interrupted);
+                doc["stopped_by"] = stoppedBy(r, !interrupted_by.empty());
                 writeFileAtomically(a.out, doc.dump(1) + "\n");
             }
         } catch (const std::runtime_error& e) {  // checked before the solve, so rare (a full disk)
@@ -142,10 +142,10 @@ int runSolve(const SolveArgs& a)
     }
     if (a.json) {
         nlohmann::json summary = resultSummaryJson(p, r);
-        summary["stopped_by"] = stoppedBy(r, interrupted);
+        summary["stopped_by"] = stoppedBy(r, !interrupted_by.empty());
         std::cout << summary.dump(2) << '\n';
     }
-    else printHuman(p, r, a, interrupted);
+    else printHuman(p, r, a, interrupted_by);
     return exitCodeOf(r.status);
 }
 
@@ -156,7 +156,7 @@ void addSolveCommand(CLI::App& root, int& exit_code)
     auto args = std::make_shared<SolveArgs>();
     CLI::App* cmd = root.add_subcommand("solve", "Find the least-energy schedule for a RAM and a runtime budget");
     cmd->footer("Exit codes: 0 solved (optimal or feasible), 1 internal error, 2 infeasible (proven), 3 no schedule "
-                "within the time limit, 4 bad input, 5 interrupted (Ctrl-C) before any schedule.");
+                "within the time limit, 4 bad input, 5 interrupted (Ctrl-C or SIGTERM) before any schedule.");
     addProblemOptions(cmd, args->problem);
     cmd->add_option("--time-limit", args->time_limit_s, "Wall-clock limit in seconds")
         ->capture_default_str()

@@ -202,7 +202,7 @@ void addSweepCommand(CLI::App& root, int& exit_code) {
         "sweep", "Energy against the RAM budget (or the runtime budget) for POET and the baselines");
     // Its own codes, not the solve's the top level lists: a point's status is in its row.
     cmd->footer("Exit codes: 0 the sweep ran (each point's status is in its row), 1 internal error, 4 bad input, "
-                "5 interrupted (Ctrl-C); the CSV keeps the rows done.");
+                "5 interrupted (Ctrl-C or SIGTERM); the CSV keeps the rows done.");
     addProblemOptions(cmd, args->problem, /*require_budget=*/false);
     cmd->add_option("--points", args->points,
                     "Number of budgets: RAM budgets from the smallest feasible to the plain-pass peak (--vary ram), "

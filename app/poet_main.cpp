@@ -38,7 +38,7 @@ int main(int argc, char** argv)
                  "(rematerialization + paging, POET ICML 2022) with COIN-OR CBC"};
     app.footer(
         "Exit codes: 0 solved (optimal or feasible), 1 internal error, 2 infeasible (proven), "
-        "3 no schedule within the time limit, 4 bad input, 5 interrupted (Ctrl-C) before any schedule, "
+        "3 no schedule within the time limit, 4 bad input, 5 interrupted (Ctrl-C or SIGTERM) before any schedule, "
         "6 schedule rejected by the replay (validate).");
     app.require_subcommand(1);
     int exit_code = kSolved;

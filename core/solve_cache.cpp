@@ -7,7 +7,10 @@
 #include <nlohmann/json.hpp>
 
 #include "atomic_write.h"
+#include "heuristic_schedule.h"
 #include "problem_key.h"
+#include "problem_loader.h"
+#include "relative_gap.h"
 #include "schedule_io.h"
 
 namespace poet {
@@ -43,6 +46,10 @@ struct Stored {
 
 std::optional<Stored> load(const std::filesystem::path& file, const Problem& problem)
 {
+    // A FIFO (or a device) under an entry's name blocked the open for good,
+    // past the time limit and Ctrl-C.
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(file, ec)) return std::nullopt;
     std::ifstream in(file);
     if (!in) return std::nullopt;
     try {
@@ -65,7 +72,9 @@ std::optional<Stored> load(const std::filesystem::path& file, const Problem& pro
         if (doc.contains("message")) s.result.message = doc.at("message").get<std::string>();
         if (doc.contains("ram_budget_that_works_bytes"))
             s.result.ram_budget_that_works_bytes = doc.at("ram_budget_that_works_bytes").get<std::int64_t>();
-        if (*status == SolveStatus::Optimal || *status == SolveStatus::Feasible) {
+        // Read whatever the status: an "infeasible" beside a schedule the
+        // replay accepts is no proof (lookup() checks).
+        if (*status == SolveStatus::Optimal || *status == SolveStatus::Feasible || doc.contains("schedule")) {
             LoadedSchedule l = scheduleFromDocument(doc, file.string());
             if (l.schedule.size() != problem.graph.size()) return std::nullopt;
             s.result.schedule = std::move(l.schedule);
@@ -78,13 +87,28 @@ std::optional<Stored> load(const std::filesystem::path& file, const Problem& pro
 
 double energyOf(const SolveResult& r) { return r.schedule ? r.replay.total_energy_j : INFINITY; }
 
+// Whether a stored "infeasible" stands up to what a few milliseconds can
+// check: no schedule in the file that the replay accepts, none from the
+// paging heuristic, and no budget at or above the plain-pass peak within a
+// runtime budget that allows one pass. A wrong answer (a solver bug fixed
+// since, a file edited) otherwise came back for good, as "proven".
+bool storedInfeasibilityHolds(const Problem& problem, const SolveResult& stored)
+{
+    const ReplayLimits limits = limitsOf(problem);
+    if (stored.schedule && replaySchedule(problem.graph, *stored.schedule, limits).valid) return false;
+    if (problem.runtime_budget_factor >= 1 && problem.ram_budget_bytes >= plainPassPeakBytes(problem.graph))
+        return false;
+    const std::optional<Schedule> quick = heuristicSchedule(problem);
+    return !(quick && replaySchedule(problem.graph, *quick, limits).valid);
+}
+
 // The objective, bound and gap of an answer from its schedule's replay
 // (the stored figures are trusted for nothing but the bound).
 void takeReplayedObjective(SolveResult& r)
 {
     r.objective_j = r.replay.total_energy_j;
     r.best_bound_j = std::min(r.best_bound_j, r.objective_j);
-    r.gap = r.objective_j > 0 ? std::max(0.0, (r.objective_j - r.best_bound_j) / r.objective_j) : 0;
+    r.gap = relativeGap(r.objective_j, r.best_bound_j);
 }
 
 // A stored answer can cost more than a schedule stored since at tighter
@@ -162,15 +186,28 @@ SolveCache::Lookup SolveCache::lookup(const Problem& problem, const SolverOption
     if (!stored) return out;
     SolveResult& r = stored->result;
     if (r.status == SolveStatus::Infeasible) {
+        if (!storedInfeasibilityHolds(problem, r)) return out;
         r.source = SolutionSource::None;
+        // Said, so that a wrong answer kept there can be found (and the file
+        // deleted): it showed as if solved just now.
+        r.message += (r.message.empty() ? "" : "; ") + std::string("stored in the solve cache (") +
+                     fileOf(problem).string() + ")";
     } else {
         if (!r.schedule) return out;
         r.replay = replaySchedule(problem.graph, *r.schedule, limitsOf(problem));
         if (!r.replay.valid) return out;
         out.schedule = r.schedule;
+        // A bound above the schedule is no bound, and its file no answer
+        // (it showed a gap of 0 for one of 1.8%): the schedule still starts
+        // the solve.
+        if (r.best_bound_j > r.replay.total_energy_j * (1 + kBoundRounding)) return out;
         out.bound_j = r.best_bound_j;
-        const bool usable = r.status == SolveStatus::Optimal ? stored->relative_gap <= options.relative_gap
-                                                               : stored->time_limit_s >= options.time_limit_s;
+        // "optimal" within the gap stored: the replayed schedule and the
+        // bound must bear it out (a file that says so of a 1.8% gap is not).
+        const bool proven = r.status == SolveStatus::Optimal &&
+                            withinGap(r.replay.total_energy_j, r.best_bound_j, stored->relative_gap);
+        const bool usable = proven ? stored->relative_gap <= options.relative_gap + kBoundRounding
+                                   : r.status == SolveStatus::Feasible && stored->time_limit_s >= options.time_limit_s;
         if (!usable) return out;
         r.source = SolutionSource::Cached;
         takeReplayedObjective(r);
@@ -189,19 +226,41 @@ void SolveCache::store(const Problem& problem, const SolverOptions& options, con
     if (!answer || result.source == SolutionSource::Cached) return;
     try {
         const auto file = fileOf(problem);
+        SolveResult kept = result;
+        double time_limit_s = options.time_limit_s;
         if (auto old = load(file, problem); old && old->result.schedule) {
-            // Keep the stored answer when it is proven and this one is not,
-            // or when it costs less.
             SolveResult& o = old->result;
             o.replay = replaySchedule(problem.graph, *o.schedule, limitsOf(problem));
-            if (o.replay.valid && ((o.status == SolveStatus::Optimal && result.status != SolveStatus::Optimal) ||
-                                   energyOf(o) < energyOf(result)))
-                return;
+            if (o.replay.valid) {
+                // The old answer's schedule fits: a new "infeasible" is wrong.
+                if (!result.schedule) return;
+                // Both solves hold for the problem: the cheaper schedule,
+                // the stronger bound (with what gave it), proven where
+                // either was. A cheaper schedule was never stored after an
+                // "optimal" of a looser gap (the explorer's 0.5% kept the
+                // CLI's 0.01% solves out for good).
+                if (energyOf(o) < energyOf(kept)) {
+                    kept.schedule = o.schedule;
+                    kept.replay = o.replay;
+                }
+                if (o.best_bound_j > kept.best_bound_j) {
+                    kept.best_bound_j = o.best_bound_j;
+                    kept.message = o.message;
+                }
+                time_limit_s = std::max(time_limit_s, old->time_limit_s);
+                takeReplayedObjective(kept);  // the gap of the two together
+                const bool proven = o.status == SolveStatus::Optimal || kept.status == SolveStatus::Optimal ||
+                                    withinGap(kept.objective_j, kept.best_bound_j, options.relative_gap);
+                kept.status = proven ? SolveStatus::Optimal : SolveStatus::Feasible;
+            }
         }
-        json doc = scheduleDocument(problem, result);
-        doc["cache"] = {{"format", kFormat},
-                        {"relative_gap", options.relative_gap},
-                        {"time_limit_s", options.time_limit_s}};
+        // An optimal answer is stored with the gap it reached (no more than
+        // the one that proved it asked): it answers every solve that asks
+        // that gap or more.
+        if (kept.schedule) takeReplayedObjective(kept);
+        const double relative_gap = kept.status == SolveStatus::Optimal ? kept.gap : options.relative_gap;
+        json doc = scheduleDocument(problem, kept);
+        doc["cache"] = {{"format", kFormat}, {"relative_gap", relative_gap}, {"time_limit_s", time_limit_s}};
         std::filesystem::create_directories(dir_);
         writeFileAtomically(file, doc.dump() + "\n");
     } catch (const std::exception&) {

@@ -846,6 +846,37 @@ private slots:
                  qPrintable(r.err));
     }
 
+    // SIGTERM (timeout, a batch scheduler) stops a sweep as Ctrl-C does:
+    // exit 5, and the CSV keeps the points done. It ended the process at
+    // once (exit 143), and the points done were lost.
+    void sigtermStopsASweepAndKeepsItsRows()
+    {
+        QTemporaryDir dir;
+        const QString csv = dir.filePath("s.csv");
+        QProcess p;
+        p.start(QStringLiteral(POET_CLI_PATH), {"sweep", "--model", "resnet18_cifar", "--platform", "m4",
+                                                 "--runtime-budget", "1.5", "--points", "8", "--strategies", "poet",
+                                                 "--time-limit", "3", "--csv", csv});
+        QVERIFY(p.waitForStarted());
+        QString err;
+        while (!err.contains("[1/8]") && p.state() == QProcess::Running) {
+            p.waitForReadyRead(1000);
+            err += QString::fromUtf8(p.readAllStandardError());
+        }
+        QVERIFY2(p.state() == QProcess::Running, qPrintable(err));
+        ::kill(static_cast<pid_t>(p.processId()), SIGTERM);
+        QVERIFY(p.waitForFinished(60000));
+        err += QString::fromUtf8(p.readAllStandardError());
+        QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(p.exitCode(), 5);
+        QVERIFY2(err.contains(", cancelled\n"), qPrintable(err));
+        QFile f(csv);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QStringList lines = QString::fromUtf8(f.readAll()).trimmed().split('\n');
+        QVERIFY2(lines.size() >= 2 && lines.size() < 1 + 8, qPrintable(lines.join('\n')));
+        QVERIFY(lines.at(1).startsWith("poet,"));
+    }
+
     // Ctrl-C while the bounds and the window search run on two threads
     // (bert at 11%, 20 s in) stops the solve with its best schedule. (The
     // Ctrl-C lost to Clp's SIGINT handlers, cli_interrupt.h, showed 70 s

@@ -3,6 +3,8 @@
 #include <QtTest>
 #include <cmath>
 #include <fstream>
+#include <functional>
+#include <sys/stat.h>
 #include <nlohmann/json.hpp>
 
 #include "solve_cache.h"
@@ -45,10 +47,120 @@ private slots:
         QCOMPARE(again.replay.total_energy_j, first.replay.total_energy_j);
         QCOMPARE(*again.schedule, *first.schedule);
 
-        // A stricter gap than the stored answer was proven to: solved again.
-        SolverOptions stricter = exact();
-        stricter.relative_gap = 0;
-        QVERIFY(!cache.find(p, stricter).has_value());
+    }
+
+    // An optimal answer answers every solve that asks the gap it reached or
+    // more, and no stricter one: proven within 10% where 20% was asked.
+    void optimalAnswersTheGapItReached()
+    {
+        QTemporaryDir dir;
+        const SolveCache cache(dir.path().toStdString());
+        const Problem p = problemOf(longSkipGraph(0.2, 0.3), 9, 2.0, true, true);
+        SolveResult r = solve(p, exact());
+        QVERIFY(std::abs(r.objective_j - 4.5) < 1e-9);
+        r.status = SolveStatus::Optimal;
+        r.best_bound_j = 4.05;  // 10% under it
+        SolverOptions asked = exact();
+        asked.relative_gap = 0.2;
+        cache.store(p, asked, r);
+        for (double gap : {0.2, 0.1})
+            QVERIFY2(cache.find(p, SolverOptions{.relative_gap = gap}).has_value(), std::to_string(gap).c_str());
+        QVERIFY(!cache.find(p, SolverOptions{.relative_gap = 0.09}).has_value());
+        QVERIFY(cache.storedSchedule(p).has_value());  // a warm start all the same
+    }
+
+    // An "optimal" of a looser gap kept every cheaper schedule out: a later
+    // time-limited solve that found one was not stored. Now the file keeps
+    // the cheaper schedule, the stronger bound, and "optimal" at the gap
+    // they make.
+    void cheaperScheduleReplacesALooserOptimal()
+    {
+        QTemporaryDir dir;
+        const SolveCache cache(dir.path().toStdString());
+        const Problem p = problemOf(longSkipGraph(0.2, 0.3), 9, 2.0, true, true);
+        Problem no_paging = p;
+        no_paging.options.paging = false;
+        SolveResult costly = solve(no_paging, exact());  // recomputes X: 5 J, valid with paging too
+        costly.replay = replaySchedule(p.graph, *costly.schedule, limitsOf(p));
+        QVERIFY(costly.replay.valid && std::abs(costly.replay.total_energy_j - 5.0) < 1e-9);
+        costly.status = SolveStatus::Optimal;
+        costly.best_bound_j = 4.4;  // within 12% of 5 J
+        SolverOptions loose = exact();
+        loose.relative_gap = 0.15;
+        cache.store(p, loose, costly);
+
+        SolveResult cheap = solve(p, exact());  // pages X: 4.5 J
+        cheap.status = SolveStatus::Feasible;   // as if cut short by its time limit
+        cheap.best_bound_j = 4.0;
+        cache.store(p, exact(), cheap);
+        const auto hit = cache.find(p, loose);
+        QVERIFY(hit.has_value());
+        QCOMPARE(toString(hit->status), "optimal");
+        QVERIFY(std::abs(hit->objective_j - 4.5) < 1e-9);
+        QCOMPARE(hit->best_bound_j, 4.4);
+        QVERIFY(std::abs(hit->gap - 0.1 / 4.5) < 1e-12);
+        QVERIFY(!cache.find(p, SolverOptions{.relative_gap = 0.02}).has_value());
+        // A later "infeasible" of the same problem is not stored over a schedule that fits.
+        SolveResult wrong;
+        wrong.status = SolveStatus::Infeasible;
+        cache.store(p, exact(), wrong);
+        QVERIFY(cache.find(p, loose).has_value());
+    }
+
+    // What a file claims is checked before it is shown: an edited one
+    // (or one a fixed bug wrote) showed "infeasible" for a feasible problem
+    // for good, "optimal" beside a 10% gap, and a gap of 0 under a bound
+    // above its schedule.
+    void storedClaimsAreChecked()
+    {
+        QTemporaryDir dir;
+        const SolveCache cache(dir.path().toStdString());
+        const Problem p = problemOf(longSkipGraph(0.2, 0.3), 9, 2.0, true, true);
+        QCOMPARE(toString(solveWithCache(p, exact(), cache).status), "optimal");
+        nlohmann::json solved;
+        {
+            std::ifstream in(cache.fileOf(p));
+            solved = nlohmann::json::parse(in);
+        }
+        const auto rewrite = [&](const std::function<void(nlohmann::json&)>& edit) {
+            nlohmann::json doc = solved;
+            edit(doc);
+            std::ofstream(cache.fileOf(p)) << doc.dump();
+        };
+        rewrite([](nlohmann::json& d) { d["status"] = "infeasible"; });  // beside a schedule that fits
+        QVERIFY(!cache.find(p, exact()).has_value());
+        rewrite([](nlohmann::json& d) {
+            d["status"] = "infeasible";
+            d.erase("schedule");  // the quick heuristic finds one
+        });
+        QVERIFY(!cache.find(p, exact()).has_value());
+        rewrite([](nlohmann::json& d) {
+            d["best_bound_j"] = 4.05;  // optimal within 1e-9, says the file
+        });
+        QVERIFY(!cache.find(p, exact()).has_value());
+        QVERIFY(cache.storedSchedule(p).has_value());
+        rewrite([](nlohmann::json& d) { d["best_bound_j"] = 5.0; });  // above the 4.5 J schedule
+        QVERIFY(!cache.find(p, SolverOptions{.relative_gap = 0.5}).has_value());
+        QVERIFY(cache.storedSchedule(p).has_value());
+        // Solved again, and stored right.
+        const SolveResult again = solveWithCache(p, exact(), cache);
+        QVERIFY(again.status == SolveStatus::Optimal && again.source != SolutionSource::Cached);
+        QVERIFY(cache.find(p, exact()).has_value());
+    }
+
+    // A FIFO where an entry would be blocked the open for good, past the
+    // time limit and Ctrl-C: it is not a file, and not read.
+    void onlyRegularFilesAreRead()
+    {
+        QTemporaryDir dir;
+        const SolveCache cache(dir.path().toStdString());
+        const Problem p = problemOf(longSkipGraph(0.2, 0.3), 9, 2.0, true, true);
+        QCOMPARE(::mkfifo(cache.fileOf(p).c_str(), 0600), 0);
+        Problem looser = p;
+        looser.ram_budget_bytes = 10;  // the same graph: the FIFO's name makes it a neighbour
+        QVERIFY(!cache.find(p, exact()).has_value());
+        QVERIFY(cache.neighbourSchedules(looser).empty());
+        QCOMPARE(toString(solveWithCache(looser, exact(), cache).status), "optimal");
     }
 
     void keyedByContentsNotNames()
@@ -99,6 +211,9 @@ private slots:
         // With the budget that works (12 B, tst_solver's infeasible()), which
         // the explorer offers.
         QCOMPARE(hit->ram_budget_that_works_bytes, std::int64_t(12));
+        // Where it came from is said: a wrong one kept there can be found.
+        QVERIFY2(hit->message.find("stored in the solve cache (" + cache.fileOf(p).string() + ")") != std::string::npos,
+                 hit->message.c_str());
     }
 
     void damagedFileIsIgnoredAndReplaced()
