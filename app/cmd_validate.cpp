@@ -1,6 +1,7 @@
 // `poet validate FILE`: replays a written schedule against its own problem.
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -75,8 +76,11 @@ void addValidateCommand(CLI::App& root, int& exit_code)
             // The CSV `poet solve --out x.csv` writes holds the matrices only:
             // "not valid JSON" said nothing of what to give instead.
             std::string head(13, '\0');
-            std::ifstream in(*file, std::ios::binary);
-            in.read(head.data(), static_cast<std::streamsize>(head.size()));
+            std::error_code ec;
+            if (std::filesystem::is_regular_file(*file, ec)) {
+                std::ifstream in(*file, std::ios::binary);
+                in.read(head.data(), static_cast<std::streamsize>(head.size()));
+            }
             if (head == "matrix,stage,")
                 throw BadInput(*file + ": a schedule's CSV (its matrices, without the problem or budgets); validate "
                                        "reads the JSON document `poet solve --out x.json` writes");

@@ -3,6 +3,7 @@
 #include <QtTest>
 
 #include <signal.h>
+#include <sys/stat.h>
 
 #include <CoinMpsIO.hpp>
 #include <nlohmann/json.hpp>
@@ -413,6 +414,12 @@ private slots:
             r = poet({"validate", dir.path()});
             QCOMPARE(r.code, 4);
             QVERIFY2(r.err.contains(dir.path() + ": is a directory"), qPrintable(r.err));
+            // A FIFO: refused, not waited on for good.
+            const QString fifo = dir.filePath("s.json");
+            QCOMPARE(::mkfifo(fifo.toLocal8Bit().constData(), 0600), 0);
+            r = poet({"validate", fifo});
+            QCOMPARE(r.code, 4);
+            QVERIFY2(r.err.contains(fifo + ": is not a regular file"), qPrintable(r.err));
         }
 
         // Numbers out of range say what is wanted and what came (CLI11's
