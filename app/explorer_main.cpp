@@ -135,6 +135,12 @@ int main(int argc, char** argv) {
                    stdout);
         return kOk;
     }
+    // As `poet` says: the last of two was taken without a word.
+    for (const QCommandLineOption* o : {&model, &platform, &batch, &ram, &runtime, &timeLimit, &gap, &tab, &screenshot})
+        if (const qsizetype n = parser.values(*o).size(); n > 1)
+            return badInput(QStringLiteral("--%1: given %2 times; give it once")
+                                .arg(o == &platform ? QStringLiteral("platform") : o->names().constFirst())
+                                .arg(n));
     if (!parser.positionalArguments().isEmpty())
         return badInput(QStringLiteral("unexpected argument '%1'").arg(parser.positionalArguments().first()));
     poet::ui::ExplorerOptions opts;

@@ -35,6 +35,7 @@
 #include <QToolBar>
 #include <QUndoStack>
 #include <QVBoxLayout>
+#include <cmath>
 #include <cstdio>
 #include <qcustomplot.h>
 
@@ -159,7 +160,7 @@ void ExplorerWindow::buildUi() {
     platform_->setToolTip(tr("The device that trains: compute speed and efficiency, flash latency and "
                              "throughput (a platform profile)."));
     batch_ = new QSpinBox(problemBox);
-    batch_->setRange(0, 65536);
+    batch_->setRange(0, ExplorerRanges::kBatchMax);
     batch_->setSpecialValueText(tr("default"));
     batch_->setToolTip(tr("Batch size: samples per training iteration. \"default\" uses the model profile's."));
     paging_ = new QCheckBox(tr("&Paging"), problemBox);
@@ -222,7 +223,7 @@ void ExplorerWindow::buildUi() {
     });
     // The slider was 75 px shorter while "(usable …)" showed.
     ram_->setUnitWidthFor(tr("000.00 MB (usable 000.00 MB)"));
-    ram_->setEntryRange(0, 1e13, 0, 1000, tr(" B"));
+    ram_->setEntryRange(0, ExplorerRanges::kRamBudgetMaxBytes, 0, 1000, tr(" B"));
     // The box reads what --ram-budget reads: "3MB", "2.5MiB", "30%" of the plain-pass peak.
     ram_->setEntryReader([this](const QString& text) -> std::optional<double> {
         const auto bytes = parseRamBudget(text.toStdString(), plain_peak_);
@@ -569,12 +570,35 @@ bool ExplorerWindow::initialize(const ExplorerOptions& o, QString* error) {
         }
         rememberedButGone = rememberedButGone.isEmpty() ? unknown : rememberedButGone + "; " + unknown;
     }
-    batch_->setValue(o.batch_size ? *o.batch_size : (use_settings_ ? s.value("batchSize", 0).toInt() : 0));
-    paging_->setChecked(o.paging ? *o.paging : (use_settings_ ? s.value("paging", true).toBool() : true));
-    remat_->setChecked(o.remat ? *o.remat : (use_settings_ ? s.value("remat", true).toBool() : true));
-    timeLimit_->setValue(o.time_limit_s ? *o.time_limit_s : (use_settings_ ? s.value("timeLimit", 30.0).toDouble() : 30.0));
-    gap_->setValue(o.gap ? *o.gap * 100 : (use_settings_ ? s.value("gapPercent", kDefaultGapPercent).toDouble()
-                                                           : kDefaultGapPercent));
+    // A remembered value that is not one of its box's is said and dropped
+    // for the default: "abc" read as a 0% gap (every solve exhaustive), a
+    // damaged switch as off, 1e9 s as the box's 3600 s.
+    auto rememberedNumber = [&](const char* key, double def, double lo, double hi, const QString& what) {
+        if (!use_settings_ || !s.contains(QLatin1String(key))) return def;
+        bool ok = false;
+        const double v = s.value(QLatin1String(key)).toDouble(&ok);
+        if (ok && v >= lo && v <= hi) return v;
+        ignoreRememberedValue(what, s.value(QLatin1String(key)).toString(), tr("%1 to %2").arg(lo).arg(hi));
+        return def;
+    };
+    auto rememberedSwitch = [&](const char* key, const QString& what) {
+        if (!use_settings_ || !s.contains(QLatin1String(key))) return true;
+        const QString v = s.value(QLatin1String(key)).toString();
+        if (v == QLatin1String("true") || v == QLatin1String("false")) return v == QLatin1String("true");
+        ignoreRememberedValue(what, v, tr("true or false"));
+        return true;
+    };
+    if (o.batch_size) batch_->setValue(*o.batch_size);
+    else
+        batch_->setValue(static_cast<int>(rememberedNumber("batchSize", 0, 0, ExplorerRanges::kBatchMax, tr("batch"))));
+    paging_->setChecked(o.paging ? *o.paging : rememberedSwitch("paging", tr("paging switch")));
+    remat_->setChecked(o.remat ? *o.remat : rememberedSwitch("remat", tr("rematerialization switch")));
+    timeLimit_->setValue(o.time_limit_s ? *o.time_limit_s
+                                        : rememberedNumber("timeLimit", 30.0, ExplorerRanges::kTimeLimitMinS,
+                                                           ExplorerRanges::kTimeLimitMaxS, tr("time limit")));
+    gap_->setValue(o.gap ? *o.gap * 100
+                         : rememberedNumber("gapPercent", kDefaultGapPercent, 0, ExplorerRanges::kGapPercentMax,
+                                            tr("gap (percent)")));
     if (use_settings_) lastExportDir_ = s.value("lastExportDir").toString();
     sweepPoints_->setValue(use_settings_ ? s.value("sweepPoints", kDefaultSweepPoints).toInt() : kDefaultSweepPoints);
     if (use_settings_) teaching_->setStepIntervalMs(s.value("teachingStepMs", 600).toInt());
@@ -616,6 +640,7 @@ bool ExplorerWindow::initialize(const ExplorerOptions& o, QString* error) {
     const bool sameProblemAsSaved = use_settings_ && s.value("model").toString() == model_->currentText() &&
                                     s.value("platform").toString() == platform_->currentText();
     Budgets b{plain_peak_, 1.0};
+    constexpr double kMaxRam = ExplorerRanges::kRamBudgetMaxBytes;
     if (o.ram_budget) {
         const auto v = parseRamBudget(o.ram_budget->toStdString(), plain_peak_);
         if (!v) {
@@ -623,18 +648,28 @@ bool ExplorerWindow::initialize(const ExplorerOptions& o, QString* error) {
             loading_ = false;
             return false;
         }
+        if (*v > ExplorerRanges::kRamBudgetMaxBytes) {
+            // The box holds no more: it showed 1e13 B beside a label of 9e18.
+            if (error) *error = tr("bad --ram-budget '%1': at most %2 B").arg(*o.ram_budget).arg(kMaxRam, 0, 'g');
+            loading_ = false;
+            return false;
+        }
         b.ram_budget_bytes = *v;
     } else if (sameProblemAsSaved && s.contains("ramBudget")) {
         const qlonglong v = s.value("ramBudget").toLongLong();
-        if (v >= 1) b.ram_budget_bytes = v;
-        else ignoreRememberedValue(tr("RAM budget"), s.value("ramBudget").toString(), tr("at least 1 B"));
+        if (v >= 1 && v <= kMaxRam) b.ram_budget_bytes = v;
+        else
+            ignoreRememberedValue(tr("RAM budget"), s.value("ramBudget").toString(),
+                                  tr("1 to %1 B").arg(kMaxRam, 0, 'g'));
     }
     if (o.runtime_budget) {
         b.runtime_budget_factor = *o.runtime_budget;
     } else if (sameProblemAsSaved && s.contains("runtimeBudget")) {
         // As the command line's are checked (explorer_main): 0.5 remembered
         // kept the window from opening, blaming a --runtime-budget never given.
-        const double v = s.value("runtimeBudget").toDouble();
+        // Rounded as the box rounds: 1.00001 showed as 1.000 and was solved as given.
+        const double scale = std::pow(10.0, ExplorerRanges::kRuntimeFactorDecimals);
+        const double v = std::round(s.value("runtimeBudget").toDouble() * scale) / scale;
         if (v >= 1.0 && v <= ExplorerRanges::kRuntimeFactorMax) b.runtime_budget_factor = v;
         else
             ignoreRememberedValue(tr("runtime budget"), s.value("runtimeBudget").toString(),
@@ -651,12 +686,13 @@ bool ExplorerWindow::initialize(const ExplorerOptions& o, QString* error) {
         viewSplit_->setSizes({h * 30, h * 17});
         mainSplit_->setSizes({h * 80, mainSplit_->widget(1)->minimumWidth()});
     }
-    if (!(use_settings_ && s.contains("geometry")) && size() == QSize(640, 480)) {
+    // A damaged remembered geometry left the window at Qt's 640 x 480.
+    const bool placed = use_settings_ && restoreGeometry(s.value("geometry").toByteArray());
+    if (!placed && size() == QSize(640, 480)) {
         if (const QScreen* screen = QGuiApplication::primaryScreen())
             resize(screen->availableSize() * 0.85);
     }
     if (use_settings_) {
-        restoreGeometry(s.value("geometry").toByteArray());
         restoreState(s.value("windowState").toByteArray());
         mainSplit_->restoreState(s.value("mainSplit").toByteArray());
         viewSplit_->restoreState(s.value("viewSplit").toByteArray());

@@ -66,6 +66,8 @@ struct ExplorerOptions {
 // rounded without a word while the solve used it as given (1.0005 showed
 // as "1.000 x").
 struct ExplorerRanges {
+    static constexpr double kRamBudgetMaxBytes = 1e13;  // 10 TB: past any device's RAM
+    static constexpr int kBatchMax = 65536;
     static constexpr double kRuntimeFactorMax = 100;
     static constexpr int kRuntimeFactorDecimals = 4;
     static constexpr double kTimeLimitMinS = 0.5, kTimeLimitMaxS = 3600;

@@ -115,6 +115,15 @@ void TestExplorerCli::badOptionsExit4_data() {
     QTest::newRow("unknown tab") << QStringList{"--tab", "heatmap"}
                                  << "--tab must be one of schedule, cells, pareto, not 'heatmap'";
     QTest::newRow("1e400 bytes") << QStringList{"--ram-budget", "1e400"} << "--ram-budget";
+    // Past the box (it showed 1e13 B beside a label of 9e18 B).
+    QTest::newRow("RAM above the box") << QStringList{"--model", "linear", "--ram-budget", "9e18", "--screenshot",
+                                                      "/tmp/x.png"}
+                                       << "bad --ram-budget '9e18': at most 1e+13 B";
+    // As `poet` refuses them: the last of two was taken without a word.
+    QTest::newRow("platform twice") << QStringList{"--platform", "a72", "--platform", "m4"}
+                                    << "--platform: given 2 times; give it once";
+    QTest::newRow("budget twice") << QStringList{"--ram-budget", "20%", "--ram-budget", "90%"}
+                                  << "--ram-budget: given 2 times; give it once";
 }
 
 void TestExplorerCli::badOptionsExit4() {

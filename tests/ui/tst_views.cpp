@@ -31,6 +31,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <limits>
 #include <map>
 #include <tuple>
 
@@ -1326,7 +1327,11 @@ void TestViews::brokenRememberedProfileOpensTheDefaults() {
 void TestViews::rememberedBudgetsOutOfRangeOpenTheDefaults() {
     QTemporaryDir dir;
     QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, dir.filePath("settings"));
-    for (const auto& [ram, runtime] : {std::pair<QVariant, QVariant>{-5, 0.5}, {"abc", 500}, {0, "x"}}) {
+    // int64's largest showed as -9223372036.85 GB; 1e13 B is the box's most.
+    for (const auto& [ram, runtime] : {std::pair<QVariant, QVariant>{-5, 0.5},
+                                       {"abc", 500},
+                                       {0, "x"},
+                                       {QVariant::fromValue(std::numeric_limits<qlonglong>::max()), 0.99}}) {
         {
             QSettings s;
             s.beginGroup(QStringLiteral("explorer"));
@@ -1345,12 +1350,40 @@ void TestViews::rememberedBudgetsOutOfRangeOpenTheDefaults() {
         QCOMPARE(w.budgets().runtime_budget_factor, 1.0);
         QVERIFY(settled.wait(30000));
     }
-    // In range, they come back.
+    // The other remembered settings: what is not one of their boxes' values
+    // opens the default. "abc" read as a 0% gap (every solve exhaustive), a
+    // damaged switch as off, 1e9 s as the box's 3600 s.
+    {
+        QSettings s;
+        s.beginGroup(QStringLiteral("explorer"));
+        s.setValue("gapPercent", "abc");
+        s.setValue("timeLimit", 1e9);
+        s.setValue("paging", "garbage");
+        s.setValue("remat", 7);
+        s.setValue("batchSize", "many");
+    }
+    {
+        ExplorerOptions o;
+        o.use_settings = true;
+        ExplorerWindow w;
+        QSignalSpy settled(&w, &ExplorerWindow::solveSettled);
+        QString err;
+        QVERIFY2(w.initialize(o, &err), qPrintable(err));
+        QCOMPARE(w.solverOptions().relative_gap, 0.005);
+        QCOMPARE(w.solverOptions().time_limit_s, 30.0);
+        QVERIFY(w.problem().options.paging && w.problem().options.remat);
+        QCOMPARE(w.problem().batch_size, loadProblemGraph(ProfileCatalog::standard(), "linear", "m4", 0).batch_size);
+        QVERIFY(settled.wait(30000));
+    }
+    // In range, they come back; a runtime factor as the box rounds it (1.00001 showed as 1.000 x).
     {
         QSettings s;
         s.beginGroup(QStringLiteral("explorer"));
         s.setValue("ramBudget", 5000);
-        s.setValue("runtimeBudget", 1.25);
+        s.setValue("runtimeBudget", 1.25001);
+        s.setValue("gapPercent", 1.5);
+        s.setValue("timeLimit", 12);
+        s.setValue("paging", false);
     }
     ExplorerOptions o;
     o.use_settings = true;
@@ -1358,6 +1391,9 @@ void TestViews::rememberedBudgetsOutOfRangeOpenTheDefaults() {
     QString err;
     QVERIFY2(w.initialize(o, &err), qPrintable(err));
     QCOMPARE(w.budgets(), (Budgets{5000, 1.25}));
+    QCOMPARE(w.solverOptions().relative_gap, 0.015);
+    QCOMPARE(w.solverOptions().time_limit_s, 12.0);
+    QVERIFY(!w.problem().options.paging);
 }
 
 // The tab open and the sweep's point count come back with the window; a
