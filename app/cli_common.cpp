@@ -1,12 +1,7 @@
 #include "cli_common.h"
 
-#include <unistd.h>
-
-#include <cerrno>
 #include <cmath>
 #include <cstdio>
-#include <cstring>
-#include <filesystem>
 #include <functional>
 #include <optional>
 
@@ -14,6 +9,7 @@
 #include "problem_loader.h"
 #include "profile_error.h"
 #include "ram_budget_text.h"
+#include "solve_cache.h"
 
 namespace poet::cli {
 
@@ -109,15 +105,7 @@ void checkOutputFile(const std::string& option, const std::string& path)
 
 void checkCacheDirectory(const std::string& path)
 {
-    std::error_code ec, ignored;
-    std::filesystem::create_directories(path, ec);
-    if (!std::filesystem::is_directory(path, ignored)) {
-        const bool exists = std::filesystem::exists(path, ignored);
-        throw BadInput("--cache-dir: " + path +
-                       (exists ? ": is not a directory" : ": cannot be created (" + ec.message() + ")"));
-    }
-    if (::access(path.c_str(), W_OK | X_OK) != 0)
-        throw BadInput("--cache-dir: " + path + ": cannot write there (" + std::strerror(errno) + ")");
+    if (const std::string why = unusableCacheDirectory(path); !why.empty()) throw BadInput("--cache-dir: " + why);
 }
 
 std::string formatSeconds(double seconds)

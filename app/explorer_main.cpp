@@ -17,6 +17,7 @@
 
 #include "atomic_write.h"
 #include "decimal_point.h"
+#include "explorer_terminate.h"
 #include "explorer_window.h"
 #include "profile_catalog.h"
 #include "ram_budget_text.h"
@@ -253,6 +254,7 @@ int main(int argc, char** argv) {
         return badInput(error, /*options=*/false);
     }
     if (!shot) {
+        poet::app::closeWindowsOnTerminate(&app);
         window.show();
         return app.exec();
     }

@@ -1,10 +1,13 @@
 #include "solve_cache.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <unistd.h>
 
 #include "atomic_write.h"
 #include "heuristic_schedule.h"
@@ -283,6 +286,19 @@ SolveResult solveWithCache(const Problem& problem, SolverOptions options, const 
     SolveResult r = solve(problem, options, onIncumbent, cancel);
     if (!(cancel && cancel->load())) cache.store(problem, options, r);
     return r;
+}
+
+std::string unusableCacheDirectory(const std::filesystem::path& directory)
+{
+    std::error_code ec, ignored;
+    std::filesystem::create_directories(directory, ec);
+    const std::string path = directory.string();
+    if (!std::filesystem::is_directory(directory, ignored))
+        return std::filesystem::exists(directory, ignored) ? path + ": is not a directory"
+                                                           : path + ": cannot be created (" + ec.message() + ")";
+    if (::access(directory.c_str(), W_OK | X_OK) != 0)
+        return path + ": cannot write there (" + std::strerror(errno) + ")";
+    return "";
 }
 
 std::optional<std::filesystem::path> defaultSolveCacheDirectory()

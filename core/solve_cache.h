@@ -79,6 +79,12 @@ private:
 SolveResult solveWithCache(const Problem& problem, SolverOptions options, const SolveCache& cache,
                            const IncumbentCallback& onIncumbent = {}, const std::atomic<bool>* cancel = nullptr);
 
+// Creates `directory` where missing; then why it cannot hold a cache (not
+// a directory, cannot be created, cannot be written), or "" where it can.
+// `poet --cache-dir` refuses such a path, and the explorer says it solves
+// without a cache (it stored nothing without a word).
+std::string unusableCacheDirectory(const std::filesystem::path& directory);
+
 // Where the explorer keeps its solve cache: $POET_CACHE_DIR when set (set
 // and empty: no cache), else $XDG_CACHE_HOME/poet/solves, else
 // ~/.cache/poet/solves.

@@ -102,7 +102,14 @@ ExplorerWindow::ExplorerWindow(QWidget* parent) : QMainWindow(parent) {
                                       q(formatBytesExact(plain_peak_))),
                              StatusTone::Bad);
     });
-    if (const auto dir = defaultSolveCacheDirectory()) bridge_->setCache(std::make_shared<SolveCache>(*dir));
+    if (const auto dir = defaultSolveCacheDirectory()) {
+        if (const std::string why = unusableCacheDirectory(*dir); why.empty())
+            bridge_->setCache(std::make_shared<SolveCache>(*dir));
+        else
+            cacheProblem_ = tr("Solves are not kept: the solve cache %1 (set POET_CACHE_DIR to another directory, "
+                               "or empty for none).")
+                                .arg(QString::fromStdString(why));
+    }
     undo_ = new QUndoStack(this);
     debounce_ = new QTimer(this);
     debounce_->setSingleShot(true);
@@ -391,6 +398,13 @@ void ExplorerWindow::buildUi() {
     status_ = new StatusLine(this);
     statusBar()->addWidget(status_, 1);
     statusBar()->setSizeGripEnabled(true);
+    if (!cacheProblem_.isEmpty()) {
+        auto* noCache = new QLabel(tr("No solve cache"), this);
+        noCache->setObjectName(QStringLiteral("noSolveCache"));
+        noCache->setToolTip(cacheProblem_);
+        statusBar()->addPermanentWidget(noCache);
+        std::fprintf(stderr, "poet-explorer: %s\n", qPrintable(cacheProblem_));
+    }
 
     // Teaching highlights the current op in both views.
     connect(teaching_, &TeachingPanel::currentChanged, this, [this](int stage, int node, int op) {

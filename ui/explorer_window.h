@@ -240,6 +240,7 @@ private:
     bool use_settings_ = true;
     QHash<QString, SolveResult> cache_;
     QString lastExportDir_;
+    QString cacheProblem_;  // why the solve cache cannot be used, "" where it is
 };
 
 }  // namespace poet::ui

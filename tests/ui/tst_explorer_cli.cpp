@@ -2,8 +2,11 @@
 // first schedule arrived and exits 0; bad options exit 4 with a message.
 #include <QImage>
 #include <QProcess>
+#include <QSettings>
 #include <QTemporaryDir>
 #include <QtTest>
+
+#include <signal.h>
 
 class TestExplorerCli : public QObject {
     Q_OBJECT
@@ -15,6 +18,7 @@ private slots:
     void badOptionsExit4();
     void onlyOptionMistakesPointAtHelp();
     void qtOptionsGoToQt();
+    void sigtermClosesTheWindowAndKeepsItsSettings();
 
 private:
     int run(const QStringList& args, QByteArray* err = nullptr) {
@@ -159,6 +163,29 @@ void TestExplorerCli::qtOptionsGoToQt() {
                  &err),
              0);
     QVERIFY2(!err.contains("Unknown option"), err.constData());
+}
+
+// SIGTERM (a logout, `kill`) closes the window as its close button does,
+// mid-solve: exit 0 and the settings saved. It ended the process at once
+// (exit 143), and the session's settings were lost.
+void TestExplorerCli::sigtermClosesTheWindowAndKeepsItsSettings() {
+    QTemporaryDir dir;
+    QProcess p;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert("QT_QPA_PLATFORM", "offscreen");
+    env.insert("POET_PROFILES", POET_PROFILES_DIR);
+    env.insert("XDG_CONFIG_HOME", dir.filePath("config"));
+    p.setProcessEnvironment(env);
+    // bert at 11% is still solving after seconds.
+    p.start(POET_EXPLORER_BIN, {"--model", "bert", "--platform", "m4", "--ram-budget", "11%", "--time-limit", "60"});
+    QVERIFY(p.waitForStarted());
+    QVERIFY(!p.waitForFinished(4000));
+    ::kill(static_cast<pid_t>(p.processId()), SIGTERM);
+    QVERIFY2(p.waitForFinished(30000), "still running 30 s after SIGTERM");
+    QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+    QCOMPARE(p.exitCode(), 0);
+    QSettings saved(dir.filePath("config/poet/poet-explorer.conf"), QSettings::IniFormat);
+    QCOMPARE(saved.value("explorer/model").toString(), QStringLiteral("bert"));
 }
 
 QTEST_GUILESS_MAIN(TestExplorerCli)

@@ -139,6 +139,7 @@ private slots:
     void brokenRememberedProfileOpensTheDefaults();
     void tabAndSweepPointsAreRemembered();
     void rememberedBudgetsOutOfRangeOpenTheDefaults();
+    void unusableCacheIsSaid();
     void cellsTabFitsItsWordsAndSaysWhyEmpty();
     void cellTableCopiesTheBlockWithHeaders();
     void findWorkingBudgetSetsOne();
@@ -1394,6 +1395,29 @@ void TestViews::rememberedBudgetsOutOfRangeOpenTheDefaults() {
     QCOMPARE(w.solverOptions().relative_gap, 0.015);
     QCOMPARE(w.solverOptions().time_limit_s, 12.0);
     QVERIFY(!w.problem().options.paging);
+}
+
+// A solve cache that cannot be used (a file where its directory would be,
+// one this user may not write) is said, in the status bar: the explorer
+// stored nothing without a word, where `poet --cache-dir` refuses it.
+void TestViews::unusableCacheIsSaid() {
+    QTemporaryDir dir;
+    const QString file = dir.filePath("not-a-dir");
+    QVERIFY(QFile(file).open(QIODevice::WriteOnly));
+    qputenv("POET_CACHE_DIR", file.toLocal8Bit());
+    {
+        ExplorerWindow w;
+        const auto* label = w.findChild<QLabel*>(QStringLiteral("noSolveCache"));
+        QVERIFY(label);
+        QVERIFY2(label->toolTip().contains(file + ": is not a directory"), qPrintable(label->toolTip()));
+    }
+    qputenv("POET_CACHE_DIR", dir.filePath("cache").toLocal8Bit());  // created, and used
+    {
+        ExplorerWindow w;
+        QVERIFY(!w.findChild<QLabel*>(QStringLiteral("noSolveCache")));
+        QVERIFY(QFileInfo(dir.filePath("cache")).isDir());
+    }
+    qputenv("POET_CACHE_DIR", "");
 }
 
 // The tab open and the sweep's point count come back with the window; a
