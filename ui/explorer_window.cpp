@@ -119,12 +119,12 @@ ExplorerWindow::ExplorerWindow(QWidget* parent) : QMainWindow(parent) {
     buildActions();
 
     connect(bridge_, &SolveBridge::incumbent, this, [this](quint64 id, const SolveResult& r) {
-        if (id != pendingId_) return;
+        if (!isPending(id)) return;
         status_->showIncumbent(r);
         if (r.schedule) showResult(r);
     });
     connect(bridge_, &SolveBridge::finished, this, [this](quint64 id, const SolveResult& r) {
-        if (id != pendingId_) return;
+        if (!isPending(id)) return;
         solveAct_->setEnabled(true);
         cancelAct_->setEnabled(false);
         lastStatus_ = r.status;
@@ -142,7 +142,7 @@ ExplorerWindow::ExplorerWindow(QWidget* parent) : QMainWindow(parent) {
         emit solveSettled(r.schedule.has_value());
     });
     connect(bridge_, &SolveBridge::failed, this, [this](quint64 id, const QString& msg) {
-        if (id != pendingId_) return;
+        if (!isPending(id)) return;
         solveAct_->setEnabled(true);
         cancelAct_->setEnabled(false);
         lastStatus_.reset();
@@ -161,9 +161,11 @@ void ExplorerWindow::buildUi() {
     auto* problemBox = new QGroupBox(tr("Problem"), central);
     auto* prow = new QHBoxLayout(problemBox);
     model_ = new QComboBox(problemBox);
+    model_->setObjectName(QStringLiteral("modelBox"));
     model_->setToolTip(tr("The network to train: a model profile (YAML). Add your own in "
                           "~/.local/share/poet/profiles/models or a directory in $POET_PROFILES."));
     platform_ = new QComboBox(problemBox);
+    platform_->setObjectName(QStringLiteral("platformBox"));
     platform_->setToolTip(tr("The device that trains: compute speed and efficiency, flash latency and "
                              "throughput (a platform profile)."));
     batch_ = new QSpinBox(problemBox);
@@ -750,12 +752,15 @@ void ExplorerWindow::ignoreRememberedValue(const QString& what, const QString& v
                  qPrintable(what), qPrintable(value), qPrintable(range));
 }
 
-// Not modal: the window opens behind it, on the defaults.
 void ExplorerWindow::warnOfUnloadedProfile(const QString& problem, const QString& why) {
-    auto* box = new QMessageBox(QMessageBox::Warning, tr("Profile not loaded"),
-                                tr("%1 could not be loaded; the explorer opened on %2 on %3 instead.")
-                                    .arg(problem, model_->currentText(), platform_->currentText()),
-                                QMessageBox::Ok, this);
+    warnOfProfile(tr("%1 could not be loaded; the explorer opened on %2 on %3 instead.")
+                      .arg(problem, model_->currentText(), platform_->currentText()),
+                  why);
+}
+
+// Not modal: the window goes on (opens behind it, or stays on its problem).
+void ExplorerWindow::warnOfProfile(const QString& text, const QString& why) {
+    auto* box = new QMessageBox(QMessageBox::Warning, tr("Profile not loaded"), text, QMessageBox::Ok, this);
     box->setInformativeText(why);
     box->setAttribute(Qt::WA_DeleteOnClose);
     box->setObjectName(QStringLiteral("unloadedProfileWarning"));
@@ -764,6 +769,7 @@ void ExplorerWindow::warnOfUnloadedProfile(const QString& problem, const QString
 }
 
 bool ExplorerWindow::loadGraph(QString* error) {
+    const std::string shownModel = problem_.model;
     try {
         Problem loaded = loadProblemGraph(ProfileCatalog::standard(), model_->currentText().toStdString(),
                                           platform_->currentText().toStdString(), batch_->value());
@@ -779,6 +785,9 @@ bool ExplorerWindow::loadGraph(QString* error) {
     }
     problem_.options.paging = paging_->isChecked();
     problem_.options.remat = remat_->isChecked();
+    // Another network's schedule is no schedule of this one: teaching mode
+    // walked on over the old network until the new solve's first answer.
+    if (shown_ && problem_.model != shownModel) clearViews(tr("Solving %1\u2026").arg(q(problem_.model)));
     plain_ = replaySchedule(problem_.graph, plainSchedule(problem_.graph));
     plain_peak_ = plainPassPeakBytes(problem_.graph);
     min_budget_ = minimumFeasibleBudgetLowerBound(problem_);  // the plain pass's peak with both switches off
@@ -841,7 +850,18 @@ void ExplorerWindow::onProblemSwitchChanged() {
     const std::int64_t oldPeak = plain_peak_;
     ProblemSetup before = setup_;
     before.budgets = budgets_;  // as budget steps since left them
-    if (!loadGraph(&err)) return;
+    if (!loadGraph(&err)) {
+        // The pick is undone, and said: the box read "broken" over the
+        // schedule of the network before, whose solve then filled the views
+        // and whose budgets later steps solved.
+        const QString picked = tr("%1 on %2").arg(model_->currentText(), platform_->currentText());
+        showSetupWidgets(setup_);
+        warnOfProfile(tr("%1 could not be loaded; the window stays on %2 on %3.")
+                          .arg(picked, model_->currentText(), platform_->currentText()),
+                      err);
+        solveNow();  // the views were cleared: the problem still shown, from the cache where it was solved
+        return;
+    }
     ProblemSetup after = widgetSetup();
     // A new network: its own budgets. The same network with other switches keeps them.
     if (oldPeak != plain_peak_) after.budgets.ram_budget_bytes = plain_peak_;
@@ -851,15 +871,7 @@ void ExplorerWindow::onProblemSwitchChanged() {
 
 void ExplorerWindow::applySetup(const ProblemSetup& s) {
     if (!s.sameProblem(setup_)) {
-        applyingSetup_ = true;
-        const QSignalBlocker blocks[] = {QSignalBlocker(model_), QSignalBlocker(platform_), QSignalBlocker(batch_),
-                                         QSignalBlocker(paging_), QSignalBlocker(remat_)};
-        model_->setCurrentText(s.model);
-        platform_->setCurrentText(s.platform);
-        batch_->setValue(s.batch);
-        paging_->setChecked(s.paging);
-        remat_->setChecked(s.remat);
-        applyingSetup_ = false;
+        showSetupWidgets(s);
         QString err;
         if (!loadGraph(&err)) return;  // a profile gone since: the status says so
     }
@@ -870,6 +882,18 @@ void ExplorerWindow::applySetup(const ProblemSetup& s) {
     pareto_->cancelSweep();
     pareto_->clear();
     applyBudgets(s.budgets);
+}
+
+void ExplorerWindow::showSetupWidgets(const ProblemSetup& s) {
+    applyingSetup_ = true;
+    const QSignalBlocker blocks[] = {QSignalBlocker(model_), QSignalBlocker(platform_), QSignalBlocker(batch_),
+                                     QSignalBlocker(paging_), QSignalBlocker(remat_)};
+    model_->setCurrentText(s.model);
+    platform_->setCurrentText(s.platform);
+    batch_->setValue(s.batch);
+    paging_->setChecked(s.paging);
+    remat_->setChecked(s.remat);
+    applyingSetup_ = false;
 }
 
 void ExplorerWindow::setBudgets(const Budgets& b, int session) {
@@ -917,8 +941,16 @@ StatusContext ExplorerWindow::statusContext() const {
 
 bool ExplorerWindow::isSolving() const { return bridge_->isBusy(); }
 
+// The answer to the last request, while the problem is still the one it
+// asked: a change waits 25 ms for its own request (a drag coalesces), and
+// an answer that came in that gap was shown, and cached, as the answer to
+// the new budgets or platform (an "optimal" schedule over the budget shown,
+// which F5 then took from the cache).
+bool ExplorerWindow::isPending(quint64 id) const { return id == pendingId_ && pendingKey_ == cacheKey(); }
+
 void ExplorerWindow::solveNow() {
     debounce_->stop();
+    budgetSearch_->cancel();  // F5: the budgets shown, not the ones it would find next
     if (problem_.graph.size() == 0) return;
     problem_.options.paging = paging_->isChecked();
     problem_.options.remat = remat_->isChecked();
@@ -937,6 +969,7 @@ void ExplorerWindow::solveNow() {
         return;
     }
     pendingId_ = bridge_->request(problem_, solverOptions());
+    pendingKey_ = cacheKey();
     solveAct_->setEnabled(true);
     cancelAct_->setEnabled(true);
     status_->showSolving();

@@ -158,6 +158,7 @@ private:
     void buildUi();
     void buildActions();
     void warnOfUnloadedProfile(const QString& problem, const QString& why);
+    void warnOfProfile(const QString& text, const QString& why);  // a profile that does not load, not modal
     // A remembered budget out of the boxes' range (a settings file edited or
     // from another version): the default instead, said on stderr.
     void ignoreRememberedValue(const QString& what, const QString& value, const QString& range);
@@ -165,6 +166,7 @@ private:
     void onProblemSwitchChanged();  // a model, platform, batch or switch changed: an undo step
     ProblemSetup widgetSetup() const;  // what the problem's widgets show, with the budgets
     void applySetup(const ProblemSetup& s);  // sets the widgets, loads what changed, solves
+    void showSetupWidgets(const ProblemSetup& s);  // the widgets only, without their signals
     void applyBudgets(const Budgets& b);
     void scheduleSolve();
     void showResult(const SolveResult& r);
@@ -236,6 +238,8 @@ private:
     QString shownKey_;  // cacheKey() of the problem shown_ was solved for
     std::optional<SolveStatus> lastStatus_;
     quint64 pendingId_ = 0;
+    QString pendingKey_;  // cacheKey() of the problem pendingId_ asked
+    bool isPending(quint64 id) const;
     bool loading_ = false;
     bool use_settings_ = true;
     QHash<QString, SolveResult> cache_;

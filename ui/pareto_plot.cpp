@@ -697,6 +697,7 @@ ParetoPlot::ParetoPlot(QWidget* parent) : QWidget(parent) {
         cancel_->setEnabled(true);
     });
     connect(runner_, &SweepRunner::finished, this, [this](const SweepResult& r) {
+        sweepUnanswered_ = false;
         progress_->setVisible(false);
         cancel_->setVisible(false);
         if (discardRunning_) {
@@ -769,7 +770,10 @@ void ParetoPlot::addRow(const SweepRow& row) {
 }
 
 void ParetoPlot::clear() {
-    if (runner_->isRunning()) {
+    // Its thread may have ended with its rows and result still queued: they
+    // were drawn under the problem switched to (linear's points on
+    // transformer, a click opening an infeasible budget).
+    if (sweepUnanswered_) {
         discardRunning_ = true;
         cancelSweep();
     }
@@ -785,7 +789,7 @@ void ParetoPlot::setCurrentBudgets(std::int64_t ram_budget_bytes, double runtime
 }
 
 bool ParetoPlot::runSweep(const SweepConfig& config) {
-    if (runner_->isRunning()) return false;
+    if (sweepUnanswered_) return false;
     result_ = SweepResult{};
     keyStrategy_.clear();
     result_.axis = config.axis;
@@ -795,7 +799,8 @@ bool ParetoPlot::runSweep(const SweepConfig& config) {
     result_.fixed_ram_budget_bytes = config.problem.ram_budget_bytes;
     result_.strategies = config.strategies;
     rebuild();
-    return runner_->start(config);
+    sweepUnanswered_ = runner_->start(config);
+    return sweepUnanswered_;
 }
 
 void ParetoPlot::cancelSweep() {

@@ -133,6 +133,7 @@ private:
     QCustomPlot* plot_ = nullptr;
     QCPItemStraightLine* marker_ = nullptr;
     bool discardRunning_ = false;  // clear() came while a sweep ran: drop what it sends
+    bool sweepUnanswered_ = false;  // started, its finished() not yet here (its thread may have ended)
     QString keyStrategy_;
     int keyIndex_ = -1;
     QCPGraph* keyRing_ = nullptr;  // drawn around that point

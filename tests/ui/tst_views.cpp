@@ -30,6 +30,8 @@
 #include <qcustomplot.h>
 
 #include <algorithm>
+#include <thread>
+#include <chrono>
 #include <functional>
 #include <limits>
 #include <map>
@@ -76,6 +78,10 @@ int countColour(const QImage& img, QColor c, int tolerance = 6) {
 
 // Opens `w` on `o` (the remembered settings neither read nor written) and
 // waits for its first solve to settle, as a user opening the explorer would.
+// Holds the event loop (a slow repaint, a drag) while worker threads run:
+// their answers queue up, as they do for a user.
+void busyFor(int ms) { std::this_thread::sleep_for(std::chrono::milliseconds(ms)); }
+
 bool openAndSettle(ExplorerWindow& w, QSignalSpy& settled, ExplorerOptions o) {
     o.use_settings = false;
     QString err;
@@ -140,6 +146,9 @@ private slots:
     void tabAndSweepPointsAreRemembered();
     void rememberedBudgetsOutOfRangeOpenTheDefaults();
     void unusableCacheIsSaid();
+    void answerToEarlierBudgetsIsNotShown();
+    void sweepEndedBeforeASwitchIsNotDrawn();
+    void pickingABrokenProfileKeepsTheProblem();
     void cellsTabFitsItsWordsAndSaysWhyEmpty();
     void cellTableCopiesTheBlockWithHeaders();
     void findWorkingBudgetSetsOne();
@@ -1418,6 +1427,96 @@ void TestViews::unusableCacheIsSaid() {
         QVERIFY(QFileInfo(dir.filePath("cache")).isDir());
     }
     qputenv("POET_CACHE_DIR", "");
+}
+
+// An answer that came in the 25 ms a change waits for its own request was
+// shown, and cached, as the answer to the new budgets (or platform): an
+// "optimal" schedule 2.2 MB over a 1.1 MB budget, which F5 then took from
+// the cache (found by an audit, with a slider drag).
+void TestViews::answerToEarlierBudgetsIsNotShown() {
+    ExplorerWindow w;
+    QSignalSpy settled(&w, &ExplorerWindow::solveSettled);
+    ExplorerOptions o;
+    o.model = QStringLiteral("resnet18_cifar");
+    o.platform = QStringLiteral("a72");
+    o.ram_budget = QStringLiteral("80%");
+    o.runtime_budget = 1.0;
+    o.time_limit_s = 2;
+    QVERIFY(openAndSettle(w, settled, o));
+    const std::int64_t peak = w.plainPeakBytes();
+    const auto fits = [&] {
+        const auto& shown = w.shownResult();
+        return shown && shown->replay.peak_ram_bytes <= w.budgets().ram_budget_bytes;
+    };
+    w.setBudgets(Budgets{peak * 90 / 100, 1.0});
+    w.solveNow();
+    busyFor(800);  // 90%'s answer is queued (it takes ~40 ms)
+    w.setBudgets(Budgets{peak * 45 / 100, 1.0});
+    QVERIFY(settled.wait(30000));
+    QVERIFY(fits());
+    w.solveNow();  // F5: not the earlier budgets' answer from the cache either
+    QTRY_VERIFY_WITH_TIMEOUT(!w.isSolving(), 30000);
+    QVERIFY(fits());
+    // The same with the platform: a72's answer was shown as m4's (7.9 J for 0.65 J).
+    w.setBudgets(Budgets{peak * 70 / 100, 1.0});
+    QVERIFY(settled.wait(30000));
+    w.solveNow();
+    busyFor(800);
+    settled.clear();
+    w.findChild<QComboBox*>(QStringLiteral("platformBox"))->setCurrentText(QStringLiteral("m4"));
+    QTRY_VERIFY_WITH_TIMEOUT(settled.count() > 0, 30000);
+    QCOMPARE(w.problem().platform, std::string("m4"));
+    QVERIFY2(w.shownResult()->replay.total_energy_j < 1.0,
+             qPrintable(QString::number(w.shownResult()->replay.total_energy_j)));
+}
+
+// A sweep whose thread ended with its rows still queued was drawn under
+// the model switched to (linear's points on transformer; a click opened an
+// infeasible budget).
+void TestViews::sweepEndedBeforeASwitchIsNotDrawn() {
+    ExplorerWindow w;
+    QSignalSpy settled(&w, &ExplorerWindow::solveSettled);
+    QVERIFY(openAndSettle(w, settled, linearOnA72()));
+    auto* pareto = w.findChild<ParetoPlot*>();
+    w.findChild<QSpinBox*>(QStringLiteral("sweepPoints"))->setValue(3);
+    w.findChild<QPushButton*>(QStringLiteral("runSweep"))->click();
+    for (int i = 0; i < 600 && pareto->runner()->isRunning(); ++i) busyFor(50);
+    QVERIFY(!pareto->runner()->isRunning());  // ended, its rows not yet delivered
+    w.findChild<QComboBox*>(QStringLiteral("modelBox"))->setCurrentText(QStringLiteral("transformer"));
+    QTest::qWait(300);
+    QCOMPARE(pareto->result().rows.size(), std::size_t(0));
+    QVERIFY(w.findChild<QPushButton*>(QStringLiteral("runSweep"))->isEnabled());
+}
+
+// A model picked whose profile does not load: the pick is undone and said.
+// The box read "mine" over resnet18_cifar's schedule, and later budget
+// steps solved resnet18_cifar.
+void TestViews::pickingABrokenProfileKeepsTheProblem() {
+    QTemporaryDir dir;
+    QVERIFY(QDir().mkpath(dir.filePath("models")));
+    QFile broken(dir.filePath("models/mine.yaml"));
+    QVERIFY(broken.open(QIODevice::WriteOnly));
+    broken.write("description: mine\nlayers:\n  - {name: input, type: input, shape: [1, 4]\n");
+    broken.close();
+    const QByteArray oldProfiles = qgetenv("POET_PROFILES");
+    qputenv("POET_PROFILES", dir.path().toUtf8());
+    {
+        ExplorerWindow w;
+        QSignalSpy settled(&w, &ExplorerWindow::solveSettled);
+        QVERIFY(openAndSettle(w, settled, linearOnA72()));
+        auto* models = w.findChild<QComboBox*>(QStringLiteral("modelBox"));
+        models->setCurrentText(QStringLiteral("mine"));
+        QCOMPARE(models->currentText(), QStringLiteral("linear"));
+        QCOMPARE(w.problem().model, std::string("linear"));
+        QTRY_VERIFY(w.findChild<QMessageBox*>(QStringLiteral("unloadedProfileWarning")));
+        const auto* box = w.findChild<QMessageBox*>(QStringLiteral("unloadedProfileWarning"));
+        QCOMPARE(box->text(), QStringLiteral("mine on a72 could not be loaded; the window stays on linear on a72."));
+        QVERIFY2(box->informativeText().contains("mine.yaml:"), qPrintable(box->informativeText()));
+        QTRY_VERIFY_WITH_TIMEOUT(!w.isSolving() && w.shownResult(), 30000);  // linear's schedule again
+        QCOMPARE(w.undoStack()->count(), 0);  // nothing to undo: nothing changed
+    }
+    if (oldProfiles.isNull()) qunsetenv("POET_PROFILES");
+    else qputenv("POET_PROFILES", oldProfiles);
 }
 
 // The tab open and the sweep's point count come back with the window; a
