@@ -250,13 +250,17 @@ void SolveCache::store(const Problem& problem, const SolverOptions& options, con
                     kept.schedule = o.schedule;
                     kept.replay = o.replay;
                 }
-                if (o.best_bound_j > kept.best_bound_j) {
+                // A stored bound above its own schedule is none (lookup()
+                // drops such a file): taken, it would read as a gap of 0.
+                const bool old_bound_holds = o.best_bound_j <= energyOf(o) * (1 + kBoundRounding);
+                if (old_bound_holds && o.best_bound_j > kept.best_bound_j) {
                     kept.best_bound_j = o.best_bound_j;
                     kept.message = o.message;
                 }
                 time_limit_s = std::max(time_limit_s, old->time_limit_s);
                 takeReplayedObjective(kept);  // the gap of the two together
-                const bool proven = o.status == SolveStatus::Optimal || kept.status == SolveStatus::Optimal ||
+                const bool proven = (old_bound_holds && o.status == SolveStatus::Optimal) ||
+                                    kept.status == SolveStatus::Optimal ||
                                     withinGap(kept.objective_j, kept.best_bound_j, options.relative_gap);
                 kept.status = proven ? SolveStatus::Optimal : SolveStatus::Feasible;
             }

@@ -142,10 +142,24 @@ private slots:
         rewrite([](nlohmann::json& d) { d["best_bound_j"] = 5.0; });  // above the 4.5 J schedule
         QVERIFY(!cache.find(p, SolverOptions{.relative_gap = 0.5}).has_value());
         QVERIFY(cache.storedSchedule(p).has_value());
-        // Solved again, and stored right.
-        const SolveResult again = solveWithCache(p, exact(), cache);
+        // Nor does a solve stored over it take that bound (it would read as a gap of 0).
+        SolveResult shortOfIt = solve(p, exact());
+        shortOfIt.status = SolveStatus::Feasible;
+        shortOfIt.best_bound_j = 4.0;
+        cache.store(p, exact(), shortOfIt);
+        {
+            std::ifstream in(cache.fileOf(p));
+            const nlohmann::json merged = nlohmann::json::parse(in);
+            QCOMPARE(merged.at("best_bound_j").get<double>(), 4.0);
+            QCOMPARE(merged.at("status").get<std::string>(), std::string("feasible"));
+        }
+        // Solved again (given longer than that feasible answer had), and stored right.
+        SolverOptions longer = exact();
+        longer.time_limit_s = 30;
+        const SolveResult again = solveWithCache(p, longer, cache);
         QVERIFY(again.status == SolveStatus::Optimal && again.source != SolutionSource::Cached);
-        QVERIFY(cache.find(p, exact()).has_value());
+        const auto hit = cache.find(p, exact());
+        QVERIFY(hit.has_value() && hit->status == SolveStatus::Optimal);
     }
 
     // A FIFO where an entry would be blocked the open for good, past the
