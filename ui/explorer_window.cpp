@@ -664,7 +664,7 @@ bool ExplorerWindow::initialize(const ExplorerOptions& o, QString* error) {
             loading_ = false;
             return false;
         }
-        if (*v > ExplorerRanges::kRamBudgetMaxBytes) {
+        if (*v > kMaxRam) {
             // The box holds no more: it showed 1e13 B beside a label of 9e18.
             if (error) *error = tr("bad --ram-budget '%1': at most %2 B").arg(*o.ram_budget).arg(kMaxRam, 0, 'g');
             loading_ = false;
