@@ -121,8 +121,9 @@ int runSweepCommand(const SweepArgs& a) {
     cfg.cache_dir = a.cache_dir;
 
     const bool tty = ::isatty(STDERR_FILENO);
-    std::optional<InterruptWatch> interrupt;  // Ctrl-C ends the sweep, until its result is printed
-    interrupt.emplace();
+    // Ctrl-C or SIGTERM ends the sweep; one that comes while its rows and
+    // plot are written waits for them (SIGTERM then left the plot unwritten).
+    const InterruptWatch interrupt;
     {
         const int points = cfg.axis == SweepAxis::RuntimeFactor ? runtimeSweepPointCount(cfg)
                                                                 : static_cast<int>(ramSweepPoints(cfg).size());
@@ -160,8 +161,7 @@ int runSweepCommand(const SweepArgs& a) {
             if (tty) std::fprintf(stderr, "\r\033[K%s", line.str().c_str());
             else std::fprintf(stderr, "%s\n", line.str().c_str());
         },
-        interrupt->flag());
-    interrupt.reset();
+        interrupt.flag());
     solver_chatter.reset();
     if (tty) std::fprintf(stderr, "\n");
     for (const auto& note : res.notes) std::fprintf(stderr, "note: %s\n", note.c_str());

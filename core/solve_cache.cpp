@@ -212,10 +212,12 @@ SolveCache::Lookup SolveCache::lookup(const Problem& problem, const SolverOption
         // "optimal" within the gap stored: the replayed schedule and the
         // bound must bear it out (a file that says so of a 1.8% gap is not).
         const bool proven = r.status == SolveStatus::Optimal &&
-                            withinGap(r.replay.total_energy_j, r.best_bound_j, stored->relative_gap);
-        const bool usable = proven ? stored->relative_gap <= options.relative_gap + kBoundRounding
-                                   : r.status == SolveStatus::Feasible && stored->time_limit_s >= options.time_limit_s;
-        if (!usable) return out;
+                            withinGap(r.replay.total_energy_j, r.best_bound_j, stored->relative_gap) &&
+                            stored->relative_gap <= options.relative_gap + kBoundRounding;
+        // Else what a solve given at least as long found: a new one would
+        // end there too (an answer proven within a looser gap included).
+        if (!proven && !(stored->time_limit_s >= options.time_limit_s)) return out;
+        if (!proven) r.status = SolveStatus::Feasible;
         r.source = SolutionSource::Cached;
         takeReplayedObjective(r);
     }
@@ -250,17 +252,20 @@ void SolveCache::store(const Problem& problem, const SolverOptions& options, con
                     kept.schedule = o.schedule;
                     kept.replay = o.replay;
                 }
-                // A stored bound above its own schedule is none (lookup()
-                // drops such a file): taken, it would read as a gap of 0.
-                const bool old_bound_holds = o.best_bound_j <= energyOf(o) * (1 + kBoundRounding);
-                if (old_bound_holds && o.best_bound_j > kept.best_bound_j) {
+                // A bound above either schedule is none (a file edited, a
+                // bug): taken, it would read as a gap of 0. Only one that
+                // holds proves anything.
+                const auto holds = [&](double bound_j) { return bound_j <= energyOf(kept) * (1 + kBoundRounding); };
+                const bool old_holds = holds(o.best_bound_j), new_holds = holds(result.best_bound_j);
+                kept.best_bound_j = new_holds ? result.best_bound_j : 0;
+                if (old_holds && o.best_bound_j > kept.best_bound_j) {
                     kept.best_bound_j = o.best_bound_j;
                     kept.message = o.message;
                 }
                 time_limit_s = std::max(time_limit_s, old->time_limit_s);
                 takeReplayedObjective(kept);  // the gap of the two together
-                const bool proven = (old_bound_holds && o.status == SolveStatus::Optimal) ||
-                                    kept.status == SolveStatus::Optimal ||
+                const bool proven = (old_holds && o.status == SolveStatus::Optimal) ||
+                                    (new_holds && result.status == SolveStatus::Optimal) ||
                                     withinGap(kept.objective_j, kept.best_bound_j, options.relative_gap);
                 kept.status = proven ? SolveStatus::Optimal : SolveStatus::Feasible;
             }

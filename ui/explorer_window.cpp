@@ -50,6 +50,7 @@
 #include "problem_loader.h"
 #include "profile_catalog.h"
 #include "ram_budget_text.h"
+#include "relative_gap.h"
 #include "schedule_cell_model.h"
 #include "schedule_io.h"
 #include "solve_bridge.h"
@@ -588,13 +589,15 @@ bool ExplorerWindow::initialize(const ExplorerOptions& o, QString* error) {
     }
     // A remembered value that is not one of its box's is said and dropped
     // for the default: "abc" read as a 0% gap (every solve exhaustive), a
-    // damaged switch as off, 1e9 s as the box's 3600 s.
-    auto rememberedNumber = [&](const char* key, double def, double lo, double hi, const QString& what) {
+    // damaged switch as off, 1e9 s as the box's 3600 s, a batch of 12.7 as 12.
+    auto rememberedNumber = [&](const char* key, double def, double lo, double hi, const QString& what,
+                                bool whole = false) {
         if (!use_settings_ || !s.contains(QLatin1String(key))) return def;
         bool ok = false;
         const double v = s.value(QLatin1String(key)).toDouble(&ok);
-        if (ok && v >= lo && v <= hi) return v;
-        ignoreRememberedValue(what, s.value(QLatin1String(key)).toString(), tr("%1 to %2").arg(lo).arg(hi));
+        if (ok && v >= lo && v <= hi && (!whole || v == std::floor(v))) return v;
+        const QString wanted = whole ? tr("a whole number from %1 to %2") : tr("a number from %1 to %2");
+        ignoreRememberedValue(what, s.value(QLatin1String(key)).toString(), wanted.arg(lo).arg(hi));
         return def;
     };
     auto rememberedSwitch = [&](const char* key, const QString& what) {
@@ -606,7 +609,8 @@ bool ExplorerWindow::initialize(const ExplorerOptions& o, QString* error) {
     };
     if (o.batch_size) batch_->setValue(*o.batch_size);
     else
-        batch_->setValue(static_cast<int>(rememberedNumber("batchSize", 0, 0, ExplorerRanges::kBatchMax, tr("batch"))));
+        batch_->setValue(
+            static_cast<int>(rememberedNumber("batchSize", 0, 0, ExplorerRanges::kBatchMax, tr("batch"), true)));
     paging_->setChecked(o.paging ? *o.paging : rememberedSwitch("paging", tr("paging switch")));
     remat_->setChecked(o.remat ? *o.remat : rememberedSwitch("remat", tr("rematerialization switch")));
     timeLimit_->setValue(o.time_limit_s ? *o.time_limit_s
@@ -660,13 +664,13 @@ bool ExplorerWindow::initialize(const ExplorerOptions& o, QString* error) {
     if (o.ram_budget) {
         const auto v = parseRamBudget(o.ram_budget->toStdString(), plain_peak_);
         if (!v) {
-            if (error) *error = tr("bad --ram-budget '%1' (1 to 9e18 bytes, or e.g. 3MB, 2.9MiB, 60%)").arg(*o.ram_budget);
+            if (error) *error = tr("bad --ram-budget '%1' (1 to 1e13 bytes, or e.g. 3MB, 2.9MiB, 60%)").arg(*o.ram_budget);
             loading_ = false;
             return false;
         }
         if (*v > kMaxRam) {
             // The box holds no more: it showed 1e13 B beside a label of 9e18.
-            if (error) *error = tr("bad --ram-budget '%1': at most %2 B").arg(*o.ram_budget).arg(kMaxRam, 0, 'g');
+            if (error) *error = tr("bad --ram-budget '%1': at most 1e13 bytes").arg(*o.ram_budget);
             loading_ = false;
             return false;
         }
@@ -676,7 +680,7 @@ bool ExplorerWindow::initialize(const ExplorerOptions& o, QString* error) {
         if (v >= 1 && v <= kMaxRam) b.ram_budget_bytes = v;
         else
             ignoreRememberedValue(tr("RAM budget"), s.value("ramBudget").toString(),
-                                  tr("1 to %1 B").arg(kMaxRam, 0, 'g'));
+                                  tr("a byte count from 1 to %1").arg(kMaxRam, 0, 'g'));
     }
     if (o.runtime_budget) {
         b.runtime_budget_factor = *o.runtime_budget;
@@ -689,7 +693,7 @@ bool ExplorerWindow::initialize(const ExplorerOptions& o, QString* error) {
         if (v >= 1.0 && v <= ExplorerRanges::kRuntimeFactorMax) b.runtime_budget_factor = v;
         else
             ignoreRememberedValue(tr("runtime budget"), s.value("runtimeBudget").toString(),
-                                  tr("1 to %1").arg(ExplorerRanges::kRuntimeFactorMax));
+                                  tr("a factor from 1 to %1").arg(ExplorerRanges::kRuntimeFactorMax));
     }
     if (!(b.runtime_budget_factor >= 1.0)) {
         if (error) *error = tr("bad --runtime-budget %1: it must be at least 1.0 (a multiple of one plain pass)")
@@ -747,9 +751,9 @@ bool ExplorerWindow::eventFilter(QObject* watched, QEvent* event) {
     return QMainWindow::eventFilter(watched, event);
 }
 
-void ExplorerWindow::ignoreRememberedValue(const QString& what, const QString& value, const QString& range) {
-    std::fprintf(stderr, "poet-explorer: the remembered %s '%s' is out of range (%s); the default is used\n",
-                 qPrintable(what), qPrintable(value), qPrintable(range));
+void ExplorerWindow::ignoreRememberedValue(const QString& what, const QString& value, const QString& wanted) {
+    std::fprintf(stderr, "poet-explorer: the remembered %s '%s' is not %s; the default is used\n",
+                 qPrintable(what), qPrintable(value), qPrintable(wanted));
 }
 
 void ExplorerWindow::warnOfUnloadedProfile(const QString& problem, const QString& why) {
@@ -956,7 +960,7 @@ void ExplorerWindow::solveNow() {
     problem_.options.remat = remat_->isChecked();
     const auto hit = cache_.constFind(cacheKey());
     // A proof within a larger gap than now asked for is not an answer.
-    if (hit != cache_.constEnd() && hit->gap <= relativeGap()) {
+    if (hit != cache_.constEnd() && withinGap(hit->objective_j, hit->best_bound_j, relativeGap())) {
         bridge_->discard();
         pendingId_ = 0;
         solveAct_->setEnabled(true);

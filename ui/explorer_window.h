@@ -161,7 +161,7 @@ private:
     void warnOfProfile(const QString& text, const QString& why);  // a profile that does not load, not modal
     // A remembered budget out of the boxes' range (a settings file edited or
     // from another version): the default instead, said on stderr.
-    void ignoreRememberedValue(const QString& what, const QString& value, const QString& range);
+    void ignoreRememberedValue(const QString& what, const QString& value, const QString& wanted);
     bool loadGraph(QString* error);
     void onProblemSwitchChanged();  // a model, platform, batch or switch changed: an undo step
     ProblemSetup widgetSetup() const;  // what the problem's widgets show, with the budgets

@@ -107,6 +107,31 @@ private slots:
         QVERIFY(cache.find(p, loose).has_value());
     }
 
+    // A stored bound that a new, cheaper schedule disproves is dropped in
+    // the merge: kept, it made the file "optimal" at a gap of 0.
+    void boundBelowNoScheduleIsKept()
+    {
+        QTemporaryDir dir;
+        const SolveCache cache(dir.path().toStdString());
+        const Problem p = problemOf(longSkipGraph(0.2, 0.3), 9, 2.0, true, true);
+        Problem no_paging = p;
+        no_paging.options.paging = false;
+        SolveResult costly = solve(no_paging, exact());  // 5 J
+        costly.replay = replaySchedule(p.graph, *costly.schedule, limitsOf(p));
+        costly.status = SolveStatus::Feasible;
+        costly.best_bound_j = 4.8;  // under its own 5 J, over the 4.5 J optimum: wrong
+        cache.store(p, exact(), costly);
+        SolveResult cheap = solve(p, exact());  // 4.5 J
+        cheap.status = SolveStatus::Feasible;
+        cheap.best_bound_j = 4.0;
+        cache.store(p, exact(), cheap);
+        std::ifstream in(cache.fileOf(p));
+        const nlohmann::json merged = nlohmann::json::parse(in);
+        QCOMPARE(merged.at("best_bound_j").get<double>(), 4.0);
+        QCOMPARE(merged.at("status").get<std::string>(), std::string("feasible"));
+        QVERIFY(std::abs(merged.at("total_energy_j").get<double>() - 4.5) < 1e-9);
+    }
+
     // What a file claims is checked before it is shown: an edited one
     // (or one a fixed bug wrote) showed "infeasible" for a feasible problem
     // for good, "optimal" beside a 10% gap, and a gap of 0 under a bound
@@ -137,8 +162,17 @@ private slots:
         rewrite([](nlohmann::json& d) {
             d["best_bound_j"] = 4.05;  // optimal within 1e-9, says the file
         });
-        QVERIFY(!cache.find(p, exact()).has_value());
-        QVERIFY(cache.storedSchedule(p).has_value());
+        {
+            // What a solve as long found, not proven: its own gap, 10%.
+            const auto hit = cache.find(p, exact());
+            QVERIFY(hit.has_value());
+            QCOMPARE(toString(hit->status), "feasible");
+            QVERIFY(std::abs(hit->gap - 0.1) < 1e-9);
+            SolverOptions longer = exact();
+            longer.time_limit_s = 30;
+            QVERIFY(!cache.find(p, longer).has_value());
+            QVERIFY(cache.storedSchedule(p).has_value());
+        }
         rewrite([](nlohmann::json& d) { d["best_bound_j"] = 5.0; });  // above the 4.5 J schedule
         QVERIFY(!cache.find(p, SolverOptions{.relative_gap = 0.5}).has_value());
         QVERIFY(cache.storedSchedule(p).has_value());

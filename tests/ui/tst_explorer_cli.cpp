@@ -122,7 +122,7 @@ void TestExplorerCli::badOptionsExit4_data() {
     // Past the box (it showed 1e13 B beside a label of 9e18 B).
     QTest::newRow("RAM above the box") << QStringList{"--model", "linear", "--ram-budget", "9e18", "--screenshot",
                                                       "/tmp/x.png"}
-                                       << "bad --ram-budget '9e18': at most 1e+13 B";
+                                       << "bad --ram-budget '9e18': at most 1e13 bytes";
     // As `poet` refuses them: the last of two was taken without a word.
     QTest::newRow("platform twice") << QStringList{"--platform", "a72", "--platform", "m4"}
                                     << "--platform: given 2 times; give it once";

@@ -1370,7 +1370,7 @@ void TestViews::rememberedBudgetsOutOfRangeOpenTheDefaults() {
         s.setValue("timeLimit", 1e9);
         s.setValue("paging", "garbage");
         s.setValue("remat", 7);
-        s.setValue("batchSize", "many");
+        s.setValue("batchSize", 12.7);  // read as 12: another problem
     }
     {
         ExplorerOptions o;
