@@ -157,8 +157,9 @@ int main(int argc, char** argv) {
         // Syntax now, against a stand-in peak of 1e12 B (with 1 B, "10%" is
         // no whole byte); percentages resolve once the real peak is known.
         if (!poet::parseRamBudget(parser.value(ram).toStdString(), 1'000'000'000'000))
-            return badInput(QStringLiteral("--ram-budget must be 1 to 1e13 bytes (e.g. 3000000, 3MB, 2.9MiB, 60%), not '%1'")
-                                .arg(parser.value(ram)));
+            return badInput(
+                QStringLiteral("--ram-budget must be 1 to 1e13 bytes (e.g. 3000000, 3MB, 2.9MiB, 60%), not '%1'")
+                    .arg(parser.value(ram)));
         opts.ram_budget = parser.value(ram);
     }
     if (parser.isSet(runtime)) {

@@ -664,7 +664,8 @@ bool ExplorerWindow::initialize(const ExplorerOptions& o, QString* error) {
     if (o.ram_budget) {
         const auto v = parseRamBudget(o.ram_budget->toStdString(), plain_peak_);
         if (!v) {
-            if (error) *error = tr("bad --ram-budget '%1' (1 to 1e13 bytes, or e.g. 3MB, 2.9MiB, 60%)").arg(*o.ram_budget);
+            if (error)
+                *error = tr("bad --ram-budget '%1' (1 to 1e13 bytes, or e.g. 3MB, 2.9MiB, 60%)").arg(*o.ram_budget);
             loading_ = false;
             return false;
         }
