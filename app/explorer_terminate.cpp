@@ -27,6 +27,9 @@ void closeWindowsOnTerminate(QObject* parent)
     QObject::connect(notifier, &QSocketNotifier::activated, parent, [] {
         char byte = 0;
         [[maybe_unused]] const ssize_t n = ::read(signalSocket[1], &byte, 1);
+        // A second one ends the process as before, should closing hang.
+        std::signal(SIGTERM, SIG_DFL);
+        std::signal(SIGHUP, SIG_DFL);
         QApplication::closeAllWindows();
     });
     struct sigaction action {};

@@ -864,7 +864,9 @@ void ExplorerWindow::onProblemSwitchChanged() {
         warnOfProfile(tr("%1 could not be loaded; the window stays on %2 on %3.")
                           .arg(picked, model_->currentText(), platform_->currentText()),
                       err);
-        solveNow();  // the views were cleared: the problem still shown, from the cache where it was solved
+        // The views were cleared: the problem still shown comes back, from
+        // the solve running for it or the window's cache, else solved again.
+        if (!bridge_->isBusy()) solveNow();
         return;
     }
     ProblemSetup after = widgetSetup();
