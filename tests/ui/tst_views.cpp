@@ -78,6 +78,28 @@ int countColour(const QImage& img, QColor c, int tolerance = 6) {
 
 // Opens `w` on `o` (the remembered settings neither read nor written) and
 // waits for its first solve to settle, as a user opening the explorer would.
+// A profiles directory on POET_PROFILES holding models/mine.yaml, broken
+// (a flow mapping never closed); the variable is put back when it goes.
+class BrokenUserProfile {
+public:
+    BrokenUserProfile() : old_(qgetenv("POET_PROFILES")) {
+        QDir().mkpath(dir_.filePath("models"));
+        QFile broken(dir_.filePath("models/mine.yaml"));
+        if (broken.open(QIODevice::WriteOnly))
+            broken.write("description: mine\nlayers:\n  - {name: input, type: input, shape: [1, 4]\n");
+        qputenv("POET_PROFILES", dir_.path().toUtf8());
+    }
+    ~BrokenUserProfile() {
+        if (old_.isNull()) qunsetenv("POET_PROFILES");
+        else qputenv("POET_PROFILES", old_);
+    }
+    QString filePath(const QString& name) const { return dir_.filePath(name); }
+
+private:
+    QTemporaryDir dir_;
+    QByteArray old_;
+};
+
 // Holds the event loop (a slow repaint, a drag) while worker threads run:
 // their answers queue up, as they do for a user.
 void busyFor(int ms) { std::this_thread::sleep_for(std::chrono::milliseconds(ms)); }
@@ -1252,14 +1274,7 @@ void TestViews::minimumBudgetFollowsTheSwitches() {
 // defaults, with a warning that names the file and line. The command line's
 // own model still fails as bad input.
 void TestViews::brokenRememberedProfileOpensTheDefaults() {
-    QTemporaryDir dir;
-    QVERIFY(QDir().mkpath(dir.filePath("profiles/models")));
-    QFile broken(dir.filePath("profiles/models/mine.yaml"));
-    QVERIFY(broken.open(QIODevice::WriteOnly));
-    broken.write("description: mine\nlayers:\n  - {name: input, type: input, shape: [1, 4]\n");
-    broken.close();
-    const QByteArray oldProfiles = qgetenv("POET_PROFILES");
-    qputenv("POET_PROFILES", dir.filePath("profiles").toUtf8());
+    const BrokenUserProfile dir;
     QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, dir.filePath("settings"));
     {
         QSettings s;
@@ -1307,8 +1322,7 @@ void TestViews::brokenRememberedProfileOpensTheDefaults() {
     // A broken user profile that hides the default model: the window
     // opened on nothing (exit 4, a word on stderr); it opens on the first
     // model that loads, on the default platform, and says why.
-    QVERIFY(QFile::copy(dir.filePath("profiles/models/mine.yaml"),
-                        dir.filePath("profiles/models/resnet18_cifar.yaml")));
+    QVERIFY(QFile::copy(dir.filePath("models/mine.yaml"), dir.filePath("models/resnet18_cifar.yaml")));
     opensWithNote(
         ExplorerOptions{.use_settings = false},
         [](const ExplorerWindow& w) {
@@ -1318,7 +1332,7 @@ void TestViews::brokenRememberedProfileOpensTheDefaults() {
         QStringLiteral("resnet18_cifar on a72 could not be loaded"), QStringLiteral("resnet18_cifar.yaml:"));
     // A remembered model whose profile is gone opens the default, and says
     // so: it did without a word.
-    QVERIFY(QFile::remove(dir.filePath("profiles/models/resnet18_cifar.yaml")));
+    QVERIFY(QFile::remove(dir.filePath("models/resnet18_cifar.yaml")));
     {
         QSettings s;
         s.beginGroup(QStringLiteral("explorer"));
@@ -1326,8 +1340,6 @@ void TestViews::brokenRememberedProfileOpensTheDefaults() {
     }
     opensWithNote(ExplorerOptions{.use_settings = true}, on("resnet18_cifar", "m4"),
                   QStringLiteral("gone on m4 could not be loaded"), QStringLiteral("unknown model 'gone'"));
-    if (oldProfiles.isNull()) qunsetenv("POET_PROFILES");
-    else qputenv("POET_PROFILES", oldProfiles);
 }
 
 // A remembered budget out of range (a settings file edited, or another
@@ -1492,31 +1504,20 @@ void TestViews::sweepEndedBeforeASwitchIsNotDrawn() {
 // The box read "mine" over resnet18_cifar's schedule, and later budget
 // steps solved resnet18_cifar.
 void TestViews::pickingABrokenProfileKeepsTheProblem() {
-    QTemporaryDir dir;
-    QVERIFY(QDir().mkpath(dir.filePath("models")));
-    QFile broken(dir.filePath("models/mine.yaml"));
-    QVERIFY(broken.open(QIODevice::WriteOnly));
-    broken.write("description: mine\nlayers:\n  - {name: input, type: input, shape: [1, 4]\n");
-    broken.close();
-    const QByteArray oldProfiles = qgetenv("POET_PROFILES");
-    qputenv("POET_PROFILES", dir.path().toUtf8());
-    {
-        ExplorerWindow w;
-        QSignalSpy settled(&w, &ExplorerWindow::solveSettled);
-        QVERIFY(openAndSettle(w, settled, linearOnA72()));
-        auto* models = w.findChild<QComboBox*>(QStringLiteral("modelBox"));
-        models->setCurrentText(QStringLiteral("mine"));
-        QCOMPARE(models->currentText(), QStringLiteral("linear"));
-        QCOMPARE(w.problem().model, std::string("linear"));
-        QTRY_VERIFY(w.findChild<QMessageBox*>(QStringLiteral("unloadedProfileWarning")));
-        const auto* box = w.findChild<QMessageBox*>(QStringLiteral("unloadedProfileWarning"));
-        QCOMPARE(box->text(), QStringLiteral("mine on a72 could not be loaded; the window stays on linear on a72."));
-        QVERIFY2(box->informativeText().contains("mine.yaml:"), qPrintable(box->informativeText()));
-        QTRY_VERIFY_WITH_TIMEOUT(!w.isSolving() && w.shownResult(), 30000);  // linear's schedule again
-        QCOMPARE(w.undoStack()->count(), 0);  // nothing to undo: nothing changed
-    }
-    if (oldProfiles.isNull()) qunsetenv("POET_PROFILES");
-    else qputenv("POET_PROFILES", oldProfiles);
+    const BrokenUserProfile profiles;
+    ExplorerWindow w;
+    QSignalSpy settled(&w, &ExplorerWindow::solveSettled);
+    QVERIFY(openAndSettle(w, settled, linearOnA72()));
+    auto* models = w.findChild<QComboBox*>(QStringLiteral("modelBox"));
+    models->setCurrentText(QStringLiteral("mine"));
+    QCOMPARE(models->currentText(), QStringLiteral("linear"));
+    QCOMPARE(w.problem().model, std::string("linear"));
+    QTRY_VERIFY(w.findChild<QMessageBox*>(QStringLiteral("unloadedProfileWarning")));
+    const auto* box = w.findChild<QMessageBox*>(QStringLiteral("unloadedProfileWarning"));
+    QCOMPARE(box->text(), QStringLiteral("mine on a72 could not be loaded; the window stays on linear on a72."));
+    QVERIFY2(box->informativeText().contains("mine.yaml:"), qPrintable(box->informativeText()));
+    QTRY_VERIFY_WITH_TIMEOUT(!w.isSolving() && w.shownResult(), 30000);  // linear's schedule again
+    QCOMPARE(w.undoStack()->count(), 0);  // nothing to undo: nothing changed
 }
 
 // The tab open and the sweep's point count come back with the window; a
