@@ -30,11 +30,11 @@
 #include <qcustomplot.h>
 
 #include <algorithm>
-#include <thread>
 #include <chrono>
 #include <functional>
 #include <limits>
 #include <map>
+#include <thread>
 #include <tuple>
 
 #include "budget_control.h"
@@ -76,8 +76,6 @@ int countColour(const QImage& img, QColor c, int tolerance = 6) {
     return n;
 }
 
-// Opens `w` on `o` (the remembered settings neither read nor written) and
-// waits for its first solve to settle, as a user opening the explorer would.
 // A profiles directory on POET_PROFILES holding models/mine.yaml, broken
 // (a flow mapping never closed); the variable is put back when it goes.
 class BrokenUserProfile {
@@ -104,6 +102,8 @@ private:
 // their answers queue up, as they do for a user.
 void busyFor(int ms) { std::this_thread::sleep_for(std::chrono::milliseconds(ms)); }
 
+// Opens `w` on `o` (the remembered settings neither read nor written) and
+// waits for its first solve to settle, as a user opening the explorer would.
 bool openAndSettle(ExplorerWindow& w, QSignalSpy& settled, ExplorerOptions o) {
     o.use_settings = false;
     QString err;
