@@ -620,7 +620,9 @@ bool ExplorerWindow::initialize(const ExplorerOptions& o, QString* error) {
                          : rememberedNumber("gapPercent", kDefaultGapPercent, 0, ExplorerRanges::kGapPercentMax,
                                             tr("gap (percent)")));
     if (use_settings_) lastExportDir_ = s.value("lastExportDir").toString();
-    sweepPoints_->setValue(use_settings_ ? s.value("sweepPoints", kDefaultSweepPoints).toInt() : kDefaultSweepPoints);
+    const double points = rememberedNumber("sweepPoints", kDefaultSweepPoints, sweepPoints_->minimum(),
+                                           sweepPoints_->maximum(), tr("sweep point count"), true);
+    sweepPoints_->setValue(static_cast<int>(points));
     if (use_settings_) teaching_->setStepIntervalMs(s.value("teachingStepMs", 600).toInt());
     sweepAxis_->setCurrentIndex(use_settings_ && s.value("sweepVaries").toString() == QLatin1String("runtime") ? 1 : 0);
     // An unknown name (a settings file from another version) opens the first tab.

@@ -1383,6 +1383,7 @@ void TestViews::rememberedBudgetsOutOfRangeOpenTheDefaults() {
         s.setValue("paging", "garbage");
         s.setValue("remat", 7);
         s.setValue("batchSize", 12.7);  // read as 12: another problem
+        s.setValue("sweepPoints", -5);   // read as the box's 3
     }
     {
         ExplorerOptions o;
@@ -1395,6 +1396,7 @@ void TestViews::rememberedBudgetsOutOfRangeOpenTheDefaults() {
         QCOMPARE(w.solverOptions().time_limit_s, 30.0);
         QVERIFY(w.problem().options.paging && w.problem().options.remat);
         QCOMPARE(w.problem().batch_size, loadProblemGraph(ProfileCatalog::standard(), "linear", "m4", 0).batch_size);
+        QCOMPARE(w.findChild<QSpinBox*>(QStringLiteral("sweepPoints"))->value(), 12);
         QVERIFY(settled.wait(30000));
     }
     // In range, they come back; a runtime factor as the box rounds it (1.00001 showed as 1.000 x).
