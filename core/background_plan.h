@@ -110,6 +110,10 @@ public:
     // Ends the plan, what follows it and the window search.
     void stopAll() { stop_ = plan_stop_ = windows_stop_ = true; }
 
+    // Whether its thread still works (the plan, what follows it, or the
+    // window search): its schedules may still come.
+    bool running() const { return !done_; }
+
     // The window search solves this many windows at once from its next pass.
     void useWindowThreads(int threads) { window_threads_ = threads; }
 

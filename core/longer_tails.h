@@ -62,7 +62,11 @@ public:
         : problem_(problem), peak_stage_(peak_stage), shared_(shared), best_shown_j_(std::move(best_shown_j)),
           best_shown_(std::move(best_shown)), offer_(std::move(offer))
     {
-        thread_ = std::thread([this, seconds] { grow(kLongTail, seconds, &long_stop_); });
+        ++searching_;
+        thread_ = std::thread([this, seconds] {
+            grow(kLongTail, seconds, &long_stop_);
+            --searching_;
+        });
         // A cancel stops the long tails and tail 18 at once: they used to
         // run on until the plan had stopped too, three searches on two
         // cores, and the plan's root then took twice as long to end (bert on
@@ -122,11 +126,13 @@ public:
         const auto short_end = secondsAfter(Clock::now(), seconds);
         bool ran_on = false;               // the watcher's own
         std::optional<bool> without_rows;  // the watcher's own: run_on_without_rows's answer
+        ++searching_;
         other_ = std::thread([this, all_seconds] {
             const auto end = secondsAfter(Clock::now(), all_seconds);
             if (spareTimeIsScarce(problem_) && problem_.runtime_budget_factor <= kStridedFactor)
                 solveStrided(all_seconds, &other_stop_);
             solveOne(kOtherLongTail, std::chrono::duration<double>(end - Clock::now()).count(), &other_stop_);
+            --searching_;
         });
         runUntil(
             [&] {
@@ -153,6 +159,11 @@ public:
     // Whether a tail proved the gap (or the search was ended: stop(),
     // provenElsewhere()).
     bool proved() const { return stop_; }
+
+    // Whether the long tails or tail 18 still run. Where none does after
+    // the short tails and none proved the gap, no tail raises the bound
+    // any more (a graph of a few stages: the long tails cover all of it).
+    bool searching() const { return searching_ > 0; }
 
     // Ends the search at once, without waiting for it (stop() still
     // joins): the window search beside the short tails proved the gap.
@@ -393,6 +404,7 @@ private:
     std::atomic<bool> stop_{false};
     std::atomic<bool> long_stop_{false};  // set with stop_, or alone (dropLongTailsUnlessOneIsDone)
     std::atomic<bool> other_stop_{false};  // tail 18's: set with long_stop_, but where it runs to the end
+    std::atomic<int> searching_{0};        // the threads of thread_ and other_ not yet ended
     double bound_j_ = 0;
     int tail_ = 0, stride_ = 1;
     std::vector<int> added_stages_;  // the best bound's stages before its tail

@@ -1033,8 +1033,11 @@ SolveResult SolveRun::tailsAndWindows()
         if (withinGapWithPlan()) return finishWithKnownBound();
         searchWindows(time_limit, WindowPasses::All);
     }
-    // Out of windows (small graphs): the long tails may still prove the gap.
-    while (!over()) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    // Out of windows (small graphs): the long tails may still prove the
+    // gap, and the plan, where it still searches, show a schedule within it.
+    auto working = [&] { return tails->searching() || (background_plan && background_plan->running()); };
+    while (!over() && working()) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    const bool bounds_spent = !over();  // nothing runs, nothing proved it, time is left
     // Over (a proof, the time limit or a cancel): the plan, where it
     // still searches, is stopped, not waited for.
     if (background_plan) {
@@ -1048,6 +1051,16 @@ SolveResult SolveRun::tailsAndWindows()
     takeTailsBound();
     considerAndAnnounce(bestShown());  // the tails' schedules are shown, not taken
     if (withinGapOfKnownBound()) return finishWithKnownBound();
+    // Tails, windows and plan spent short of the gap with time left: the LP
+    // and CBC's search have the rest, on both cores, as on one thread. This
+    // thread slept to the time limit, "feasible" 7.5% short on a 7-node
+    // graph that one thread proves in 0.03 s (a differential test, 3 of
+    // 2,600 random graphs of 4 to 12 nodes).
+    if (bounds_spent) {
+        background_plan.reset();
+        tails.reset();
+        return lpAndSearch();
+    }
     return finishShortOfKnownBound();
 }
 
