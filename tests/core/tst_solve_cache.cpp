@@ -25,6 +25,18 @@ SolverOptions exact()
     return o;
 }
 
+// The schedule solved at `at` without paging (longSkipGraph: X recomputed
+// for W, 5 J), replayed under `under`, where paging is allowed too: the
+// costlier answer the cache tests set beside the 4.5 J one that pages X.
+SolveResult recomputingAnswer(const Problem& at, const Problem& under)
+{
+    Problem no_paging = at;
+    no_paging.options.paging = false;
+    SolveResult r = solve(no_paging, exact());
+    if (r.schedule) r.replay = replaySchedule(under.graph, *r.schedule, limitsOf(under));
+    return r;
+}
+
 }  // namespace
 
 class TestSolveCache : public QObject {
@@ -78,10 +90,7 @@ private slots:
         QTemporaryDir dir;
         const SolveCache cache(dir.path().toStdString());
         const Problem p = problemOf(longSkipGraph(0.2, 0.3), 9, 2.0, true, true);
-        Problem no_paging = p;
-        no_paging.options.paging = false;
-        SolveResult costly = solve(no_paging, exact());  // recomputes X: 5 J, valid with paging too
-        costly.replay = replaySchedule(p.graph, *costly.schedule, limitsOf(p));
+        SolveResult costly = recomputingAnswer(p, p);
         QVERIFY(costly.replay.valid && std::abs(costly.replay.total_energy_j - 5.0) < 1e-9);
         costly.status = SolveStatus::Optimal;
         costly.best_bound_j = 4.4;  // within 12% of 5 J
@@ -114,10 +123,7 @@ private slots:
         QTemporaryDir dir;
         const SolveCache cache(dir.path().toStdString());
         const Problem p = problemOf(longSkipGraph(0.2, 0.3), 9, 2.0, true, true);
-        Problem no_paging = p;
-        no_paging.options.paging = false;
-        SolveResult costly = solve(no_paging, exact());  // 5 J
-        costly.replay = replaySchedule(p.graph, *costly.schedule, limitsOf(p));
+        SolveResult costly = recomputingAnswer(p, p);  // 5 J
         costly.status = SolveStatus::Feasible;
         costly.best_bound_j = 4.8;  // under its own 5 J, over the 4.5 J optimum: wrong
         cache.store(p, exact(), costly);
@@ -382,12 +388,9 @@ private slots:
         const Problem tight = problemOf(longSkipGraph(0.2, 0.3), 9, 2.0, true, true);
         Problem looser = tight;
         looser.ram_budget_bytes = 10;
-        Problem no_paging = tight;
-        no_paging.options.paging = false;
-        SolveResult costly = solve(no_paging, exact());
+        SolveResult costly = recomputingAnswer(tight, looser);
         QVERIFY(costly.schedule.has_value());
         costly.status = SolveStatus::Feasible;
-        costly.replay = replaySchedule(looser.graph, *costly.schedule, limitsOf(looser));
         QVERIFY(costly.replay.valid);
         QVERIFY(std::abs(costly.replay.total_energy_j - 5.0) < 1e-9);
         costly.best_bound_j = 4.0;
