@@ -1349,6 +1349,13 @@ void TestViews::brokenRememberedProfileOpensTheDefaults() {
 void TestViews::rememberedBudgetsOutOfRangeOpenTheDefaults() {
     QTemporaryDir dir;
     QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, dir.filePath("settings"));
+    // Opens `w` on what the settings remember, as the explorer starts.
+    const auto openRemembered = [](ExplorerWindow& w) {
+        QString err;
+        const bool opened = w.initialize(ExplorerOptions{.use_settings = true}, &err);
+        if (!opened) qWarning("initialize: %s", qPrintable(err));
+        return opened;
+    };
     // int64's largest showed as -9223372036.85 GB; 1e13 B is the box's most.
     for (const auto& [ram, runtime] : {std::pair<QVariant, QVariant>{-5, 0.5},
                                        {"abc", 500},
@@ -1362,12 +1369,9 @@ void TestViews::rememberedBudgetsOutOfRangeOpenTheDefaults() {
             s.setValue("ramBudget", ram);
             s.setValue("runtimeBudget", runtime);
         }
-        ExplorerOptions o;
-        o.use_settings = true;
         ExplorerWindow w;
         QSignalSpy settled(&w, &ExplorerWindow::solveSettled);
-        QString err;
-        QVERIFY2(w.initialize(o, &err), qPrintable(err));
+        QVERIFY(openRemembered(w));
         QCOMPARE(w.budgets().ram_budget_bytes, w.plainPeakBytes());
         QCOMPARE(w.budgets().runtime_budget_factor, 1.0);
         QVERIFY(settled.wait(30000));
@@ -1386,12 +1390,9 @@ void TestViews::rememberedBudgetsOutOfRangeOpenTheDefaults() {
         s.setValue("sweepPoints", -5);   // read as the box's 3
     }
     {
-        ExplorerOptions o;
-        o.use_settings = true;
         ExplorerWindow w;
         QSignalSpy settled(&w, &ExplorerWindow::solveSettled);
-        QString err;
-        QVERIFY2(w.initialize(o, &err), qPrintable(err));
+        QVERIFY(openRemembered(w));
         QCOMPARE(w.solverOptions().relative_gap, 0.005);
         QCOMPARE(w.solverOptions().time_limit_s, 30.0);
         QVERIFY(w.problem().options.paging && w.problem().options.remat);
@@ -1409,11 +1410,8 @@ void TestViews::rememberedBudgetsOutOfRangeOpenTheDefaults() {
         s.setValue("timeLimit", 12);
         s.setValue("paging", false);
     }
-    ExplorerOptions o;
-    o.use_settings = true;
     ExplorerWindow w;
-    QString err;
-    QVERIFY2(w.initialize(o, &err), qPrintable(err));
+    QVERIFY(openRemembered(w));
     QCOMPARE(w.budgets(), (Budgets{5000, 1.25}));
     QCOMPARE(w.solverOptions().relative_gap, 0.015);
     QCOMPARE(w.solverOptions().time_limit_s, 12.0);
