@@ -218,6 +218,7 @@ private:
     QStackedWidget* cellPages_;  // the table, or why there is none
     QTableView* cellTable_;
     QLabel* cellsWhyEmpty_;
+    QLabel* settingsReset_ = nullptr;  // says which remembered settings were not usable
     QComboBox* sweepAxis_;  // RAM budget, runtime budget
     QSpinBox* sweepPoints_;
     ScheduleCellModel* cellModel_;

@@ -1398,6 +1398,13 @@ void TestViews::rememberedBudgetsOutOfRangeOpenTheDefaults() {
         QVERIFY(w.problem().options.paging && w.problem().options.remat);
         QCOMPARE(w.problem().batch_size, loadProblemGraph(ProfileCatalog::standard(), "linear", "m4", 0).batch_size);
         QCOMPARE(w.findChild<QSpinBox*>(QStringLiteral("sweepPoints"))->value(), 12);
+        // Said where a desktop launch sees it, each value with what it wanted.
+        const auto* reset = w.findChild<QLabel*>(QStringLiteral("rememberedSettingsReset"));
+        QVERIFY(reset && reset->isVisibleTo(&w));
+        for (const char* said : {"gap (percent) 'abc' is not a number from 0", "time limit '1e+09'",
+                                 "paging switch 'garbage' is not true or false", "batch '12.7' is not a whole number",
+                                 "sweep point count '-5'"})
+            QVERIFY2(reset->toolTip().contains(QLatin1String(said)), qPrintable(reset->toolTip()));
         QVERIFY(settled.wait(30000));
     }
     // In range, they come back; a runtime factor as the box rounds it (1.00001 showed as 1.000 x).
@@ -1409,6 +1416,9 @@ void TestViews::rememberedBudgetsOutOfRangeOpenTheDefaults() {
         s.setValue("gapPercent", 1.5);
         s.setValue("timeLimit", 12);
         s.setValue("paging", false);
+        s.setValue("remat", true);
+        s.setValue("batchSize", 0);
+        s.setValue("sweepPoints", 9);
     }
     ExplorerWindow w;
     QVERIFY(openRemembered(w));
@@ -1416,6 +1426,8 @@ void TestViews::rememberedBudgetsOutOfRangeOpenTheDefaults() {
     QCOMPARE(w.solverOptions().relative_gap, 0.015);
     QCOMPARE(w.solverOptions().time_limit_s, 12.0);
     QVERIFY(!w.problem().options.paging);
+    QCOMPARE(w.findChild<QSpinBox*>(QStringLiteral("sweepPoints"))->value(), 9);
+    QVERIFY(!w.findChild<QLabel*>(QStringLiteral("rememberedSettingsReset")));
 }
 
 // A solve cache that cannot be used (a file where its directory would be,
