@@ -5,6 +5,9 @@
 #include <functional>
 #include <optional>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include "atomic_write.h"
 #include "problem_loader.h"
 #include "profile_error.h"
@@ -94,8 +97,17 @@ CLI::Validator fractionFrom0To1()
     return numberCheck([](double v) { return v >= 0 && v <= 1; }, "a fraction from 0 to 1 (0.005 = 0.5%)");
 }
 
+bool namesStandardOutput(const std::string& path)
+{
+    if (path == "-") return true;
+    struct stat out{}, named{};
+    return ::fstat(STDOUT_FILENO, &out) == 0 && ::stat(path.c_str(), &named) == 0 && out.st_dev == named.st_dev &&
+           out.st_ino == named.st_ino;
+}
+
 void checkOutputFile(const std::string& option, const std::string& path)
 {
+    if (namesStandardOutput(path)) return;
     try {
         checkWritable(path);
     } catch (const std::runtime_error& e) {

@@ -65,6 +65,13 @@ CLI::Validator wholeNumberFrom(int lo, int hi);  // --threads, --points ("Value 
 // file name", "a directory".
 CLI::Validator nonEmptyPath(const char* what);
 
+// Whether an output option names standard output: "-", or a name of the
+// file fd 1 is (/dev/stdout, or through `>> log.txt` log.txt itself). Such
+// an output is written to fd 1 as it is, and what the command prints beside
+// it goes to stderr: /dev/stdout was renamed over, so `>> log.txt` lost the
+// log, and a pipe got the summary after the JSON.
+bool namesStandardOutput(const std::string& path);
+
 // Throws BadInput ("--out: x.json: is a directory") unless `path`, the value
 // of `option`, can be written: checked before a solve or a sweep, not after.
 void checkOutputFile(const std::string& option, const std::string& path);

@@ -7,6 +7,7 @@
 
 #include "cli_commands.h"
 #include "cli_common.h"
+#include "cli_stdout_guard.h"
 #include "formulation.h"
 #include "heuristic_schedule.h"
 #include "milp_export.h"
@@ -48,11 +49,19 @@ void addInfoCommand(CLI::App& root, int& exit_code)
         // resnet50; without paging 0.5 s more: resnet50 16.7 MB, not 21.0 MB).
         const std::optional<std::int64_t> works = smallestQuickBudget(p);
         const Formulation& written = args->reference_form ? ref : f;
+        // The MPS text on standard output leaves it to the MILP alone (a
+        // solver reading a pipe): the report goes to stderr.
+        std::optional<StdoutAside> report_aside;
         if (!args->mps.empty()) {
             try {
-                writeMilpAsMps(written, args->mps);
+                if (namesStandardOutput(args->mps)) {
+                    std::cout << milpAsMps(written);
+                    report_aside.emplace(true);
+                } else {
+                    writeMilpAsMps(written, args->mps);
+                }
             } catch (const std::runtime_error& e) {
-                throw BadInput(e.what());
+                throw BadInput(std::string("--write-mps: ") + e.what());
             }
         }
         if (args->json) {
@@ -122,7 +131,8 @@ void addInfoCommand(CLI::App& root, int& exit_code)
                     ref.integerColumns(), ref.rows());
         if (!args->mps.empty())
             std::printf("MILP written           %s (%s form; energy J = objective / %.17g + %.17g)\n",
-                        args->mps.c_str(), args->reference_form ? "formulation.md" : "tight",
+                        report_aside ? "to standard output" : args->mps.c_str(),
+                        args->reference_form ? "formulation.md" : "tight",
                         written.objectiveScale(), written.objectiveOffsetJ());
         exit_code = kSolved;
     });

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 #include <sstream>
 
 #include "atomic_write.h"
@@ -118,28 +119,38 @@ int runSolve(const SolveArgs& a)
         std::cerr << "poet: internal error: the replay rejected the schedule: " << r.replay.errors.front() << '\n';
         return kInternalError;
     }
+    const bool out_is_stdout = !a.out.empty() && namesStandardOutput(a.out);
     if (!a.out.empty() && r.schedule) {
-        try {
-            // By its name, as the explorer's Save and `poet sweep --plot`
-            // choose: x.csv got the JSON document.
-            std::string suffix = std::filesystem::path(a.out).extension().string();
-            std::transform(suffix.begin(), suffix.end(), suffix.begin(),
-                           [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-            if (suffix == ".csv") {
-                writeFileAtomically(a.out, scheduleCsv(p.graph, *r.schedule));
-            } else {
-                nlohmann::json doc = scheduleDocument(p, r);
-                doc["stopped_by"] = stoppedBy(r, !interrupted_by.empty());
-                writeFileAtomically(a.out, doc.dump(1) + "\n");
+        // By its name, as the explorer's Save and `poet sweep --plot`
+        // choose: x.csv got the JSON document.
+        std::string suffix = std::filesystem::path(a.out).extension().string();
+        std::transform(suffix.begin(), suffix.end(), suffix.begin(),
+                       [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+        std::string text;
+        if (suffix == ".csv") {
+            text = scheduleCsv(p.graph, *r.schedule);
+        } else {
+            nlohmann::json doc = scheduleDocument(p, r);
+            doc["stopped_by"] = stoppedBy(r, !interrupted_by.empty());
+            text = doc.dump(1) + "\n";
+        }
+        if (out_is_stdout) {
+            std::cout << text;  // a failed write is said at exit (poet_main)
+        } else {
+            try {
+                writeFileAtomically(a.out, text);
+            } catch (const std::runtime_error& e) {  // checked before the solve, so rare (a full disk)
+                throw BadInput(std::string("--out: ") + e.what());
             }
-        } catch (const std::runtime_error& e) {  // checked before the solve, so rare (a full disk)
-            throw BadInput(std::string("--out: ") + e.what());
         }
     } else if (!a.out.empty()) {
         // Said, so that a script does not read an older file there as this answer.
         std::cerr << "poet: --out: no schedule, so " << a.out << " was not written"
                   << (std::filesystem::exists(a.out) ? " (the file there is from before)" : "") << '\n';
     }
+    // Standard output holds the schedule alone, for a pipe or a file to read.
+    std::optional<StdoutAside> summary_aside;
+    if (out_is_stdout) summary_aside.emplace(true);
     if (a.json) {
         nlohmann::json summary = resultSummaryJson(p, r);
         summary["stopped_by"] = stoppedBy(r, !interrupted_by.empty());

@@ -108,7 +108,9 @@ int runSweepCommand(const SweepArgs& a) {
         throw BadInput("--ram-budget: " + std::to_string(cfg.problem.ram_budget_bytes) + " B is below " +
                        std::to_string(lower) +
                        " B, the smallest that holds one node with all its inputs: no point of this sweep can fit");
-    if (!a.csv.empty()) checkOutputFile("--csv", a.csv);
+    // Standard output is where the rows go without --csv.
+    const std::string csv_file = namesStandardOutput(a.csv) ? std::string() : a.csv;
+    if (!csv_file.empty()) checkOutputFile("--csv", csv_file);
     if (!a.cache_dir.empty()) checkCacheDirectory(a.cache_dir);
     cfg.axis = a.vary == "ram" ? SweepAxis::RamBudget : SweepAxis::RuntimeFactor;
     cfg.points = a.points;
@@ -170,9 +172,9 @@ int runSweepCommand(const SweepArgs& a) {
     std::fprintf(stderr, "%d of %d points in %s%s%s\n", res.done, res.total, formatDuration(res.elapsed_s).c_str(),
                  reusedNote.c_str(), res.cancelled ? ", cancelled" : "");
 
-    if (!a.csv.empty()) {
+    if (!csv_file.empty()) {
         std::string err;
-        if (!writeSweepCsv(res, a.csv, &err)) throw BadInput("--csv: " + err);
+        if (!writeSweepCsv(res, csv_file, &err)) throw BadInput("--csv: " + err);
     } else {
         std::cout << sweepCsv(res);
     }

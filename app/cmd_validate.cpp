@@ -67,8 +67,9 @@ void addValidateCommand(CLI::App& root, int& exit_code)
     CLI::App* cmd = root.add_subcommand("validate", "Replay a schedule file and report what is wrong with it");
     cmd->footer("Exit codes: 0 the schedule is valid, 1 internal error, 4 bad input (no such file, not a schedule "
                 "document), 6 the schedule is invalid (what is wrong is listed).");
-    cmd->add_option("FILE", *file, "A schedule written by `poet solve --out`")->required();
+    cmd->add_option("FILE", *file, "A schedule written by `poet solve --out` (- reads standard input)")->required();
     cmd->callback([file, &exit_code] {
+        if (*file == "-") *file = "/dev/stdin";  // a script's pipe, as /dev/stdin reads it
         LoadedSchedule s;
         try {
             s = readScheduleDocument(*file);

@@ -5,12 +5,17 @@
 // in the model units CBC solves in: energy_J = objective / scale + offset_J
 // (Formulation::objectiveScale, objectiveOffsetJ).
 #include <filesystem>
+#include <string>
 
 #include "formulation.h"
 
 namespace poet {
 
-// Writes `f` to `file` atomically (replaceFileAtomically); throws
+// The MPS text of `f`; throws std::runtime_error where it cannot be made
+// (CoinMpsIO writes it through a temporary file).
+std::string milpAsMps(const Formulation& f);
+
+// Writes `f` to `file` atomically (writeFileAtomically); throws
 // std::runtime_error naming the file where that fails.
 void writeMilpAsMps(const Formulation& f, const std::filesystem::path& file);
 

@@ -394,6 +394,11 @@ private slots:
         QCOMPARE(refused.code, 4);
         QVERIFY2(refused.err.contains(bad), qPrintable(refused.err));
         QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden).size(), 3);  // s.json and the two MILPs
+        // A full disk: CoinMpsIO does not say its writes failed, and a cut
+        // MPS was "written", exit 0.
+        const Run full = poet(QStringList{"info"} + problem + QStringList{"--write-mps", "/dev/full"});
+        QCOMPARE(full.code, 4);
+        QVERIFY2(full.err.contains("--write-mps: /dev/full: write failed"), qPrintable(full.err));
     }
 
     void badInputIsNamed()
@@ -696,6 +701,53 @@ private slots:
             if (log) QVERIFY2(r.err.contains("2mir_test"), "the case no longer makes CBC print: find another");
             else QVERIFY2(!r.err.contains("2mir_test"), qPrintable(r.err.left(300)));
         }
+    }
+
+    // An output named "-" or /dev/stdout is standard output, written as it
+    // is, and the rest goes to stderr: a pipe got the summary after the
+    // JSON, `>> log.txt` had its log renamed over, and "-" made a file of
+    // that name.
+    void standardOutputHoldsTheOutputAlone()
+    {
+        QTemporaryDir dir;
+        const QStringList problem{"--model", "linear", "--platform", "m4", "--ram-budget", "60%"};
+        const Run dash = poet(QStringList{"solve"} + problem + QStringList{"--out", "-"});
+        QCOMPARE(dash.code, 0);
+        const auto doc = nlohmann::json::parse(dash.out.toStdString(), nullptr, false);
+        QVERIFY2(!doc.is_discarded() && doc.contains("schedule"), qPrintable(dash.out.right(200)));
+        QVERIFY2(dash.err.contains("status            optimal"), qPrintable(dash.err));
+        // validate reads "-" as standard input.
+        QProcess validate;
+        validate.start(QStringLiteral(POET_CLI_PATH), {"validate", "-"});
+        validate.write(dash.out.toUtf8());
+        validate.closeWriteChannel();
+        QVERIFY(validate.waitForFinished(60000));
+        QCOMPARE(validate.exitCode(), 0);
+        // Appended to a log: the log stays, the schedule follows it.
+        const QString log = dir.filePath("log.txt");
+        {
+            QFile f(log);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("earlier log\n");
+        }
+        QProcess appended;
+        appended.setStandardOutputFile(log, QIODevice::Append);
+        appended.start(QStringLiteral(POET_CLI_PATH), QStringList{"solve"} + problem + QStringList{"--out", "/dev/stdout"});
+        QVERIFY(appended.waitForFinished(60000));
+        QCOMPARE(appended.exitCode(), 0);
+        QFile f(log);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray text = f.readAll();
+        QVERIFY2(text.startsWith("earlier log\n{") && text.endsWith("}\n"), text.left(100).constData());
+        // The MILP too, and the sweep's rows; no file named "-" anywhere.
+        const Run mps = poet(QStringList{"info"} + problem + QStringList{"--write-mps", "-"});
+        QCOMPARE(mps.code, 0);
+        QVERIFY(mps.out.startsWith("NAME") && mps.out.endsWith("ENDATA\n"));
+        QVERIFY2(mps.err.contains("MILP written           to standard output"), qPrintable(mps.err));
+        const Run rows = poet({"sweep", "--model", "linear", "--platform", "m4", "--points", "3", "--csv", "-"});
+        QCOMPARE(rows.code, 0);
+        QVERIFY(rows.out.startsWith("strategy,ram_budget_bytes,"));
+        QVERIFY(!QFile::exists(QStringLiteral("-")));
     }
 
     // An answer that cannot be written is no success: `--json > /dev/full`
