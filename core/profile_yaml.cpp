@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <climits>
 #include <filesystem>
+#include <cstdio>
 #include <fstream>
+#include <sstream>
 #include <set>
 #include <utility>
 #include <vector>
@@ -75,6 +77,61 @@ int firstTabIndentedLine(const std::string& file, int last)
     return 0;
 }
 
+// Where `text` stops being UTF-8 text: the offset of its first byte that is
+// no part of a well-formed UTF-8 sequence (or a NUL: no text file holds one),
+// text.size() where there is none. A Latin-1 layer name loaded, and the
+// schedule's JSON failed after the solve ("invalid UTF-8 byte", exit 1); a
+// binary file read as "unknown escape character".
+std::size_t firstNonTextByte(const std::string& text)
+{
+    const auto* b = reinterpret_cast<const unsigned char*>(text.data());
+    for (std::size_t i = 0; i < text.size();) {
+        const unsigned char c = b[i];
+        if (c == 0) return i;
+        const int follow = c < 0x80 ? 0 : (c >> 5) == 0x6 ? 1 : (c >> 4) == 0xE ? 2 : (c >> 3) == 0x1E ? 3 : -1;
+        if (follow < 0 || i + static_cast<std::size_t>(follow) >= text.size()) return i;
+        for (int k = 1; k <= follow; ++k)
+            if ((b[i + k] & 0xC0) != 0x80) return i;
+        // Overlong forms, surrogates and code points past U+10FFFF are no UTF-8.
+        const unsigned next = follow > 0 ? b[i + 1] : 0;
+        if ((follow == 1 && c < 0xC2) || (follow == 2 && c == 0xE0 && next < 0xA0) ||
+            (follow == 2 && c == 0xED && next >= 0xA0) || (follow == 3 && c == 0xF0 && next < 0x90) ||
+            (follow == 3 && (c > 0xF4 || (c == 0xF4 && next >= 0x90))))
+            return i;
+        i += static_cast<std::size_t>(follow) + 1;
+    }
+    return text.size();
+}
+
+// The file's text, once it is known to be a readable regular file of UTF-8
+// text; fails otherwise. A FIFO named like a profile hung `poet list`.
+std::string profileText(const std::string& file, const ProfileFailure& fail)
+{
+    std::error_code ec;
+    if (std::filesystem::is_directory(file, ec)) fail(Where{}, "", "is a folder, not a profile file");
+    if (std::filesystem::is_symlink(std::filesystem::symlink_status(file, ec)) &&
+        !std::filesystem::exists(file, ec))
+        fail(Where{}, "", "a link to " + std::filesystem::read_symlink(file, ec).string() + ", which does not exist");
+    if (std::filesystem::exists(file, ec) && !std::filesystem::is_regular_file(file, ec))
+        fail(Where{}, "", "is a FIFO, socket or device, not a profile file");
+    std::ifstream in(file, std::ios::binary);
+    if (!in) fail(Where{}, "", "cannot open the file");
+    std::ostringstream read;
+    read << in.rdbuf();
+    std::string text = read.str();
+    if (const std::size_t bad = firstNonTextByte(text); bad < text.size()) {
+        const std::size_t line_start = text.rfind('\n', bad == 0 ? 0 : bad - 1);
+        const int line = 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<long>(bad), '\n'));
+        const int column = static_cast<int>(bad - (line_start == std::string::npos ? 0 : line_start + 1)) + 1;
+        char byte[8];
+        std::snprintf(byte, sizeof byte, "0x%02X", static_cast<unsigned char>(text[bad]));
+        fail(Where{line, column}, "",
+             std::string("not UTF-8 text (byte ") + byte +
+                 (text[bad] == 0 ? "; a binary file?" : "; save the file as UTF-8") + ")");
+    }
+    return text;
+}
+
 }  // namespace
 
 Where whereOf(const YAML::Node& n)
@@ -96,16 +153,10 @@ void checkQuotesClose(const YAML::Node& root, const std::string& file, const Pro
 
 YAML::Node loadProfileRoot(const std::string& file, const ProfileFailure& fail)
 {
-    std::error_code ec;
-    if (std::filesystem::is_directory(file, ec)) fail(Where{}, "", "is a folder, not a profile file");
-    if (std::filesystem::is_symlink(std::filesystem::symlink_status(file, ec)) &&
-        !std::filesystem::exists(file, ec))
-        fail(Where{}, "", "a link to " + std::filesystem::read_symlink(file, ec).string() + ", which does not exist");
+    const std::string text = profileText(file, fail);
     YAML::Node root;
     try {
-        root = YAML::LoadFile(file);
-    } catch (const YAML::BadFile&) {
-        fail(Where{}, "", "cannot open the file");
+        root = YAML::Load(text);
     } catch (const YAML::Exception& e) {
         Where w;
         if (!e.mark.is_null()) w = {e.mark.line + 1, e.mark.column + 1};

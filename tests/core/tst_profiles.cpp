@@ -10,6 +10,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <sys/stat.h>
+
 #include <nlohmann/json.hpp>
 
 #include <cmath>
@@ -424,6 +426,12 @@ void TstProfiles::badProfiles_data()
     row("platform_syntax_error.yaml", true, 4, 17, "", "YAML syntax error");
     row("platform_empty.yaml", true, 1, 1, "", "the profile is empty");
     row("platform_unterminated_quote.yaml", true, 2, 14, "description", "unterminated quote");
+    // Text that is not UTF-8 is refused where it is: a Latin-1 name loaded,
+    // and the schedule's JSON failed after the solve (exit 1); a binary file
+    // read as "unknown escape character: ".
+    row("latin1_name.yaml", false, 4, 13, "", "not UTF-8 text (byte 0xFC; save the file as UTF-8)");
+    row("binary_file.yaml", false, 1, 8, "", "not UTF-8 text (byte 0x00; a binary file?)");
+    row("platform_overlong_utf8.yaml", true, 2, 16, "", "not UTF-8 text (byte 0xC0");
 }
 
 void TstProfiles::badProfiles()
@@ -581,6 +589,10 @@ void TstProfiles::catalogNamesLinksAndFoldersItCannotRead()
              (root / "models" / "mine.yaml").string() + ": is a folder, not a profile file");
     QCOMPARE(whyBroken(root / "models" / "vgg16.yaml"), (root / "models" / "vgg16.yaml").string() +
                                                             ": a link to /nonexistent/vgg16.yaml, which does not exist");
+    // A FIFO is not read: `poet list` waited for a writer for good.
+    QCOMPARE(::mkfifo((root / "models" / "pipe.yaml").c_str(), 0600), 0);
+    QCOMPARE(whyBroken(root / "models" / "pipe.yaml"),
+             (root / "models" / "pipe.yaml").string() + ": is a FIFO, socket or device, not a profile file");
 }
 
 void TstProfiles::catalogUnknownNameListsKnown()
