@@ -56,7 +56,9 @@ int createBeside(const fs::path& file, std::string& tmpl)
     std::error_code ec;
     if (fs::is_directory(file, ec)) throw std::runtime_error(file.string() + ": is a directory");
     const auto dir = file.has_parent_path() ? file.parent_path() : fs::path(".");
-    if (!fs::is_directory(dir, ec)) throw std::runtime_error(file.string() + ": no directory " + dir.string());
+    if (!fs::is_directory(dir, ec))
+        throw std::runtime_error(file.string() + (fs::exists(dir, ec) ? ": " + dir.string() + " is not a directory"
+                                                                      : ": no directory " + dir.string()));
     std::string name = ".";  // appended, not '+': GCC 12 warns falsely (-Wrestrict) on "." + string
     name += file.filename().string();
     name += ".XXXXXX";

@@ -290,6 +290,7 @@ private:
     Network net_;
     std::map<std::string, int> byName_;
     std::map<std::string, BlockDef> blocks_;
+    std::set<std::string> topNames_;  // the names the rows of `layers` give, known before they are read
     Val batchVal_;
 };
 
@@ -405,6 +406,9 @@ Network Loader::load(int batchOverride)
     parseBlocks(top);
 
     Val layers = top.need("layers");
+    if (layers.node.IsSequence())
+        for (const YAML::Node& row : layers.node)
+            if (row.IsMap() && row["name"].IsDefined() && row["name"].IsScalar()) topNames_.insert(row["name"].Scalar());
     Scope sc;
     sc.vars["batch"] = batchVal_;
     std::vector<std::string> stack;
@@ -556,6 +560,9 @@ int Loader::resolveRef(const Val& raw, const Scope& sc) const
     }
     auto it = byName_.find(ref);
     if (it != byName_.end()) return it->second;
+    // Itself or a later row: "unknown layer 'add'" read as a typo.
+    if (prefix.empty() && topNames_.count(ref))
+        fail(v, "'" + ref + "' is this layer or a later one; a layer can only read earlier layers");
     fail(v, "unknown layer '" + ref + "' (a layer reads earlier layers by name" +
                 std::string(prefix.empty() ? "" : "; inside a block, its own layers, $input, or full names") + ")");
 }

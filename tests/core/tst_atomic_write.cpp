@@ -142,6 +142,18 @@ private slots:
             QCOMPARE(std::string(e.what()), (root_ / "none" / "x.json").string() + ": no directory " +
                                                 (root_ / "none").string());
         }
+        // A file where the directory would be is called what it is ("no
+        // directory" read as a path to create).
+        {
+            std::ofstream(root_ / "afile") << "x";
+        }
+        try {
+            checkWritable(root_ / "afile" / "x.json");
+            QFAIL("no error");
+        } catch (const std::runtime_error& e) {
+            QCOMPARE(std::string(e.what()),
+                     (root_ / "afile" / "x.json").string() + ": " + (root_ / "afile").string() + " is not a directory");
+        }
     }
 
 private:

@@ -392,6 +392,8 @@ void TstProfiles::badProfiles_data()
     row("linear_features.yaml", false, 5, 43, "layers[2].in_features", "in_features 100 but its input 'flatten' has 192");
     row("skip_shapes.yaml", false, 5, 41, "layers[2].inputs", "the shapes differ");
     row("unknown_reference.yaml", false, 5, 37, "layers[2].input", "unknown layer 'inptu'");
+    row("forward_reference.yaml", false, 4, 73, "layers[1].input",
+        "'fc2' is this layer or a later one; a layer can only read earlier layers");
     row("unknown_block.yaml", false, 9, 26, "layers[1].block", "unknown block 'bottlenek' (defined blocks: bottleneck)");
     row("unknown_key.yaml", false, 4, 35, "layers[1].kernal", "unknown key 'kernal'");
     row("wrong_type.yaml", false, 4, 61, "layers[1].out_features", "expected an integer");
