@@ -314,6 +314,9 @@ SolveResult SolveRun::finishWith(SolveStatus status, const Schedule* schedule, S
     // 0.10484881227577965 J. The schedule's energy bounds its optimum too.
     result.best_bound_j = schedule ? std::min(bound_j, result.objective_j) : bound_j;
     result.gap = schedule ? relativeGap(result.objective_j, bound_j) : 0;
+    // Said, as every answer without a schedule is: a script read no message.
+    if (status == SolveStatus::Cancelled && !schedule && result.message.empty())
+        result.message = "cancelled before any schedule was found";
     if (status == SolveStatus::NoSolution && result.message.empty()) {
         if (!explanation) explanation.emplace(problem, &explanation_stop);
         explanation->explain(result, time_limit, cancel);

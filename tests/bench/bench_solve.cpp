@@ -1,7 +1,7 @@
 // Benchmark (not a test): per model, RAM budget (fraction of the plain-pass
 // peak, or bytes) and runtime factor, the problem size, build time, time to
 // the first valid schedule, time to the final schedule (best_s: when its
-// energy was first reached), time to the LP relaxation's bound (lp_s, -1
+// energy was first reached), time to the LP relaxation's bound (lp_s, -
 // when it did not finish), and time to proven optimal or the gap at the
 // limit; for our formulation (tight + heuristic warm start) and, with
 // --compare, formulation.md's plain build in the same run, so speed-ups are
@@ -67,6 +67,16 @@ std::vector<std::pair<double, double>> randomPoints(int count, std::uint64_t see
         points.emplace_back(budget, factor);
     }
     return points;
+}
+
+// A figure with `decimals` places, or "-" where there is none (-1: no
+// schedule, an LP that did not finish), which read as a number.
+std::string cell(double v, int decimals)
+{
+    if (v < 0) return "-";
+    char text[32];
+    std::snprintf(text, sizeof text, "%.*f", decimals, v);
+    return text;
 }
 
 double median(std::vector<double> v)
@@ -218,15 +228,17 @@ int main(int argc, char** argv)
             p.ram_budget_bytes = ram;
             p.runtime_budget_factor = factor;
             const Figures ours = run(p, FormulationVariant::Tight, true, limit, gap, threads, repeat, hints);
-            std::printf("%-15s %5d %5zu %9lld %6.5g %8d %7d %8.3f %8.3f %8.3f %8.3f %9.2f %12.9f %8.3f %-11s",
-                        model.c_str(), p.graph.size(), p.graph.edges().size(), static_cast<long long>(ram), factor,
-                        ours.vars, ours.rows, ours.build_s, ours.first_s, ours.best_s, ours.lp_s, ours.end_s,
-                        ours.objective, 100 * ours.gap, ours.status.c_str());
+            std::printf("%-15s %5d %5zu %9lld %6.5g %8d %7d %8.3f %8s %8s %8s %9.2f %12s %8.3f %-11s", model.c_str(),
+                        p.graph.size(), p.graph.edges().size(), static_cast<long long>(ram), factor, ours.vars,
+                        ours.rows, ours.build_s, cell(ours.first_s, 3).c_str(), cell(ours.best_s, 3).c_str(),
+                        cell(ours.lp_s, 3).c_str(), ours.end_s, cell(ours.objective, 9).c_str(), 100 * ours.gap,
+                        ours.status.c_str());
             std::printf(" %-16s", ours.source.c_str());
             if (compare) {
                 const Figures ref = run(p, FormulationVariant::Reference, false, limit, gap, threads, repeat);
-                std::printf(" | %8d %8.3f %9.2f %12.9f %8.3f %-11s %9.2f", ref.vars, ref.first_s, ref.end_s,
-                            ref.objective, 100 * ref.gap, ref.status.c_str(), ref.end_s / ours.end_s);
+                std::printf(" | %8d %8s %9.2f %12s %8.3f %-11s %9.2f", ref.vars, cell(ref.first_s, 3).c_str(),
+                            ref.end_s, cell(ref.objective, 9).c_str(), 100 * ref.gap, ref.status.c_str(),
+                            ref.end_s / ours.end_s);
             }
             std::printf("\n");
             std::fflush(stdout);

@@ -13,6 +13,7 @@
 #include "heuristic_schedule.h"
 #include "problem_loader.h"
 #include "schedule_improvement.h"
+#include "schedule_io.h"
 #include "solver.h"
 #include "tiny_graphs.h"
 
@@ -672,6 +673,24 @@ private slots:
         // The answer is never worse than a schedule already shown, whichever thread found it.
         QVERIFY(!incumbents.empty());
         QVERIFY(r.replay.total_energy_j <= *std::min_element(incumbents.begin(), incumbents.end()));
+    }
+
+    void cancelledBeforeAScheduleSaysSo()
+    {
+        // resnet50 at 10% without paging has no schedule for a while; a
+        // cancel from the start ends it with none, and says so (the JSON
+        // had no message, where README promises one without a schedule).
+        Problem p = bundled("resnet50", "m4", 0, 1.5);
+        p.ram_budget_bytes = plainPassPeakBytes(p.graph) / 10;
+        p.options.paging = false;
+        std::atomic<bool> cancel{true};
+        SolverOptions o;
+        o.time_limit_s = 30;
+        const SolveResult r = solve(p, o, {}, &cancel);
+        QCOMPARE(toString(r.status), "cancelled");
+        QVERIFY(!r.schedule);
+        QCOMPARE(QString::fromStdString(r.message), QStringLiteral("cancelled before any schedule was found"));
+        QCOMPARE(QString::fromStdString(resultSummaryJson(p, r).value("message", "")), r.message.c_str());
     }
 };
 
