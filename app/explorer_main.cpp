@@ -200,10 +200,11 @@ int main(int argc, char** argv) {
     }
     if (parser.isSet(tab)) {
         const QStringList names = poet::ui::ExplorerWindow::tabNames();
-        if (!names.contains(parser.value(tab)))
+        const QString name = parser.value(tab).toLower();  // as the tab reads it: "Pareto"
+        if (!names.contains(name))
             return badInput(
                 QStringLiteral("--tab must be one of %1, not '%2'").arg(names.join(", "), parser.value(tab)));
-        opts.tab = parser.value(tab);
+        opts.tab = name;
     }
     const bool shot = parser.isSet(screenshot);
     const QString shotPath = parser.value(screenshot);

@@ -623,7 +623,19 @@ bool ExplorerWindow::initialize(const ExplorerOptions& o, QString* error) {
     const double points = rememberedNumber("sweepPoints", kDefaultSweepPoints, sweepPoints_->minimum(),
                                            sweepPoints_->maximum(), tr("sweep point count"), true);
     sweepPoints_->setValue(static_cast<int>(points));
-    if (use_settings_) teaching_->setStepIntervalMs(s.value("teachingStepMs", 600).toInt());
+    // A pace that is none of the box's steps opens the default, said (the
+    // nearest step was taken without a word).
+    if (use_settings_ && s.contains("teachingStepMs")) {
+        const int defaultPace = teaching_->stepIntervalMs();
+        bool ok = false;
+        const int pace = s.value("teachingStepMs").toInt(&ok);
+        if (ok) teaching_->setStepIntervalMs(pace);
+        if (!ok || teaching_->stepIntervalMs() != pace) {
+            teaching_->setStepIntervalMs(defaultPace);
+            ignoreRememberedValue(tr("teaching pace (ms)"), s.value("teachingStepMs").toString(),
+                                  tr("one of the pace box's steps"));
+        }
+    }
     sweepAxis_->setCurrentIndex(use_settings_ && s.value("sweepVaries").toString() == QLatin1String("runtime") ? 1 : 0);
     // An unknown name (a settings file from another version) opens the first tab.
     tabs_->setCurrentIndex(std::max<qsizetype>(0, tabNames().indexOf(pick(o.tab, "tab", tabNames().front()))));

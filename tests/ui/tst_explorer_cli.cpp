@@ -76,13 +76,14 @@ void TestExplorerCli::screenshotExitCodeSaysWhatCame() {
 }
 
 // --tab pareto runs the tab's sweep after the first solve and renders it:
-// POET's orange markers are on the plot (none before the sweep).
+// POET's orange markers are on the plot (none before the sweep). The name
+// is taken as the tab shows it too ("Pareto" was refused).
 void TestExplorerCli::paretoScreenshotShowsTheSweep() {
     QTemporaryDir dir;
     const QString png = dir.filePath("pareto.png");
     QByteArray err;
     QCOMPARE(run({"--model", "linear", "--platform", "m4", "--ram-budget", "60%", "--time-limit", "1", "--tab",
-                  "pareto", "--screenshot", png},
+                  "Pareto", "--screenshot", png},
                  &err),
              0);
     QImage img(png);

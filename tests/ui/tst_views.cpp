@@ -1388,6 +1388,7 @@ void TestViews::rememberedBudgetsOutOfRangeOpenTheDefaults() {
         s.setValue("remat", 7);
         s.setValue("batchSize", 12.7);  // read as 12: another problem
         s.setValue("sweepPoints", -5);   // read as the box's 3
+        s.setValue("teachingStepMs", 777);  // read as the nearest step
     }
     {
         ExplorerWindow w;
@@ -1403,7 +1404,7 @@ void TestViews::rememberedBudgetsOutOfRangeOpenTheDefaults() {
         QVERIFY(reset && reset->isVisibleTo(&w));
         for (const char* said : {"gap (percent) 'abc' is not a number from 0", "time limit '1e+09'",
                                  "paging switch 'garbage' is not true or false", "batch '12.7' is not a whole number",
-                                 "sweep point count '-5'"})
+                                 "sweep point count '-5'", "teaching pace (ms) '777' is not one of the pace box's"})
             QVERIFY2(reset->toolTip().contains(QLatin1String(said)), qPrintable(reset->toolTip()));
         QVERIFY(settled.wait(30000));
     }
@@ -1419,6 +1420,7 @@ void TestViews::rememberedBudgetsOutOfRangeOpenTheDefaults() {
         s.setValue("remat", true);
         s.setValue("batchSize", 0);
         s.setValue("sweepPoints", 9);
+        s.setValue("teachingStepMs", 1500);
     }
     ExplorerWindow w;
     QVERIFY(openRemembered(w));
@@ -1427,6 +1429,7 @@ void TestViews::rememberedBudgetsOutOfRangeOpenTheDefaults() {
     QCOMPARE(w.solverOptions().time_limit_s, 12.0);
     QVERIFY(!w.problem().options.paging);
     QCOMPARE(w.findChild<QSpinBox*>(QStringLiteral("sweepPoints"))->value(), 9);
+    QCOMPARE(w.findChild<TeachingPanel*>()->stepIntervalMs(), 1500);
     QVERIFY(!w.findChild<QLabel*>(QStringLiteral("rememberedSettingsReset")));
 }
 
