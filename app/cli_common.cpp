@@ -165,6 +165,10 @@ Problem loadProblem(const ProblemArgs& a)
     p.ram_budget_bytes = plainPassPeakBytes(p.graph);
     if (!a.ram_budget.empty()) {
         const auto bytes = parseRamBudget(a.ram_budget, p.ram_budget_bytes);
+        // A share that is a budget on a larger network, under a byte on this one.
+        if (!bytes && parseRamBudget(a.ram_budget, 1'000'000'000'000'000))
+            throw BadInput("--ram-budget: " + a.ram_budget + " of " + p.model + "'s plain-pass peak (" +
+                           std::to_string(p.ram_budget_bytes) + " B) is less than one byte");
         if (!bytes)
             throw BadInput("--ram-budget: '" + a.ram_budget +
                            "' is not a RAM budget: 1 to 9e18 bytes, as 3000000, 3MB or 2.5MiB (units K, M, G, KiB, "

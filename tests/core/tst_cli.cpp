@@ -452,6 +452,9 @@ private slots:
             {{"solve", "--ram-budget", "3TB"},
              "--ram-budget: '3TB' is not a RAM budget: 1 to 9e18 bytes, as 3000000, 3MB or 2.5MiB (units K, M, G, KiB, "
              "MiB, GiB)"},
+            // A share under a byte of this network's peak is said so (it read as no RAM budget at all).
+            {{"solve", "--ram-budget", "0.01%"},
+             "--ram-budget: 0.01% of linear's plain-pass peak (7416 B) is less than one byte"},
             // Empty is refused, not read as the plain-pass peak (the default
             // where the option is left out): an unset variable in a script.
             {{"solve", "--ram-budget", ""}, "--ram-budget: must be a RAM budget (3000000, 3MB, 2.5MiB, 30%), got ''"},
