@@ -7,6 +7,10 @@
 #include <cstring>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <thread>
+
+#include <fcntl.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include "atomic_write.h"
@@ -19,6 +23,37 @@
 namespace poet {
 
 namespace {
+
+// Held over a store's read, merge and write: two solves of one problem (the
+// explorer's and a CLI's) each merged into the file as it was before the
+// other wrote, and one's cheaper schedule or stronger bound was lost. A
+// lock not freed within a few seconds (a process stopped mid-store) is not
+// waited for: the store goes ahead unlocked, as it did before.
+class StoreLock {
+public:
+    explicit StoreLock(const std::filesystem::path& dir)
+        : fd_(::open((dir / ".lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644))
+    {
+        const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+        while (fd_ >= 0 && ::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+            if ((errno != EWOULDBLOCK && errno != EINTR) || std::chrono::steady_clock::now() > until) {
+                ::close(fd_);
+                fd_ = -1;
+            } else {
+                std::this_thread::sleep_for(std::chrono::milliseconds(10));
+            }
+        }
+    }
+    ~StoreLock()
+    {
+        if (fd_ >= 0) ::close(fd_);  // frees the lock
+    }
+    StoreLock(const StoreLock&) = delete;
+    StoreLock& operator=(const StoreLock&) = delete;
+
+private:
+    int fd_;
+};
 
 using nlohmann::json;
 // 3: infeasible answers keep a RAM budget that works (SolveResult), which
@@ -234,6 +269,8 @@ void SolveCache::store(const Problem& problem, const SolverOptions& options, con
                          result.schedule && result.replay.valid);
     if (!answer || result.source == SolutionSource::Cached) return;
     try {
+        std::filesystem::create_directories(dir_);
+        const StoreLock lock(dir_);
         const auto file = fileOf(problem);
         SolveResult kept = result;
         double time_limit_s = options.time_limit_s;
@@ -277,7 +314,6 @@ void SolveCache::store(const Problem& problem, const SolverOptions& options, con
         const double relative_gap = kept.status == SolveStatus::Optimal ? kept.gap : options.relative_gap;
         json doc = scheduleDocument(problem, kept);
         doc["cache"] = {{"format", kFormat}, {"relative_gap", relative_gap}, {"time_limit_s", time_limit_s}};
-        std::filesystem::create_directories(dir_);
         writeFileAtomically(file, doc.dump() + "\n");
     } catch (const std::exception&) {
     }

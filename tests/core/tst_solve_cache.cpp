@@ -4,7 +4,11 @@
 #include <cmath>
 #include <fstream>
 #include <functional>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <thread>
+
+#include <fcntl.h>
 #include <nlohmann/json.hpp>
 
 #include "solve_cache.h"
@@ -114,6 +118,27 @@ private slots:
         wrong.status = SolveStatus::Infeasible;
         cache.store(p, exact(), wrong);
         QVERIFY(cache.find(p, loose).has_value());
+    }
+
+    // Two stores of one problem at once (the explorer's and a CLI's) take
+    // turns: each merged into the file as it was before the other wrote, and
+    // one's cheaper schedule was lost. While the cache's lock is held
+    // elsewhere, a store waits for it.
+    void storesTakeTurns()
+    {
+        QTemporaryDir dir;
+        const SolveCache cache(dir.path().toStdString());
+        const Problem p = problemOf(longSkipGraph(0.2, 0.3), 9, 2.0, true, true);
+        const SolveResult r = solve(p, exact());
+        const int held = ::open(QDir(dir.path()).filePath(".lock").toLocal8Bit().constData(), O_RDWR | O_CREAT, 0644);
+        QVERIFY(held >= 0 && ::flock(held, LOCK_EX) == 0);
+        std::thread storing([&] { cache.store(p, exact(), r); });
+        std::this_thread::sleep_for(std::chrono::milliseconds(300));
+        const bool storedWhileHeld = std::filesystem::exists(cache.fileOf(p));
+        ::close(held);
+        storing.join();
+        QVERIFY(!storedWhileHeld);
+        QVERIFY(cache.find(p, exact()).has_value());
     }
 
     // A stored bound that a new, cheaper schedule disproves is dropped in
