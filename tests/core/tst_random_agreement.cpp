@@ -10,6 +10,9 @@
 // (the row's sizes) rebuilds.
 #include <QtTest>
 
+#include <algorithm>
+#include <cmath>
+#include <limits>
 #include <map>
 #include <string>
 
@@ -54,6 +57,36 @@ private slots:
             QVERIFY2(a.disagreements.empty(),
                      qPrintable(QStringLiteral("seed %1 (%2):%3").arg(seed).arg(QString::fromStdString(random.text()))
                                     .arg(QString::fromStdString(why))));
+        }
+    }
+
+    void largerBudgetsNeverCostMore()
+    {
+        // A schedule that fits a budget fits every larger one: the proven
+        // optimum never rises with the RAM budget or the runtime factor.
+        SolverOptions o;
+        o.time_limit_s = 20;
+        o.relative_gap = 0;
+        o.threads = 2;
+        for (quint64 seed = 1; seed <= 280; ++seed) {
+            const Problem base = randomProblem(seed).problem;
+            const std::int64_t step = std::max<std::int64_t>(1, plainPassPeakBytes(base.graph) / 10);
+            double before = std::numeric_limits<double>::infinity();
+            for (int i = 0; i < 6; ++i) {  // three RAM steps up, then three runtime steps
+                Problem p = base;
+                p.ram_budget_bytes += step * std::min(i, 3);
+                p.runtime_budget_factor += 0.05 * std::max(0, i - 3);
+                const SolveResult r = solve(p, o);
+                if (r.status == SolveStatus::Infeasible) {  // so are all smaller budgets
+                    QVERIFY2(std::isinf(before), qPrintable(QStringLiteral("seed %1 step %2").arg(seed).arg(i)));
+                    continue;
+                }
+                QVERIFY2(r.status == SolveStatus::Optimal, qPrintable(QStringLiteral("seed %1 step %2").arg(seed).arg(i)));
+                QVERIFY2(r.objective_j <= before * (1 + 1e-9),
+                         qPrintable(QStringLiteral("seed %1 step %2: %3 J after %4 J").arg(seed).arg(i)
+                                        .arg(r.objective_j, 0, 'g', 17).arg(before, 0, 'g', 17)));
+                before = r.objective_j;
+            }
         }
     }
 
