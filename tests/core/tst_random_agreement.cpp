@@ -3,11 +3,11 @@
 // training graphs; budgets from under the smallest that fits to the peak;
 // runtime factors from 1 to 2x; each switch on and off. On every one the two
 // agree on whether a schedule exists and on the optimum, no bound passes the
-// optimum, every schedule replays, and one and two threads prove it (a
+// optimum, every schedule replays, one and two threads prove it (a
 // differential run of 2,600 such problems found two-thread solves idling to
-// their limit, session 107). Seeds are fixed, so a failure names a problem
-// that `tests/bench/differential --seed S --count 1 --nodes 4,10 --bytes 8`
-// (the row's sizes) rebuilds.
+// their limit, session 107), and a larger budget never costs more. Seeds are
+// fixed, so a failure names a problem that `tests/bench/differential --seed S
+// --count 1 --nodes 4,10 --bytes 8` (the row's sizes) rebuilds.
 #include <QtTest>
 
 #include <algorithm>
