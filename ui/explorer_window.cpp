@@ -1154,6 +1154,13 @@ void ExplorerWindow::exportWithDialog(const QString& what, bool (ExplorerWindow:
     if (QFileInfo(path).suffix().isEmpty()) {
         const QString suf = selected.section(QLatin1String("(*."), 1, 1).section(QLatin1Char(')'), 0, 0);
         if (!suf.isEmpty()) path += "." + suf;
+        // The dialog asked of the name as typed ("fig"), not of the file
+        // written (fig.pdf): a figure there was replaced without a word.
+        if (!suf.isEmpty() && QFileInfo::exists(path) &&
+            QMessageBox::question(this, tr("Replace file?"),
+                                  tr("%1 already exists. Do you want to replace it?").arg(QFileInfo(path).fileName()),
+                                  QMessageBox::Yes | QMessageBox::No, QMessageBox::No) != QMessageBox::Yes)
+            return;
     }
     lastExportDir_ = QFileInfo(path).absolutePath();
     QString err;

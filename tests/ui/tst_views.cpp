@@ -9,9 +9,11 @@
 #include <QHeaderView>
 #include <QImage>
 #include <QLabel>
+#include <QFileDialog>
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QTimer>
 #include <QProcess>
 #include <QPushButton>
 #include <QSettings>
@@ -179,6 +181,7 @@ private slots:
     void paretoTabSweepsTheRuntimeBudget();
     void aSweepClearedWhileItRunsStaysCleared();
     void windowFitsALaptopScreen();
+    void exportAsksBeforeReplacingUnderItsSuffix();
 };
 
 void TestViews::initTestCase() {
@@ -1876,6 +1879,57 @@ void TestViews::windowFitsALaptopScreen() {
     w.resize(1500, 950);
     QCoreApplication::processEvents();
     QCOMPARE(legend->rowCount(), 1);
+}
+
+// A name typed without its suffix ("fig") is written as fig.pdf: the save
+// dialog asked about "fig", so a fig.pdf there was replaced without a word.
+// Now the window asks, and No keeps the file.
+void TestViews::exportAsksBeforeReplacingUnderItsSuffix() {
+    QTemporaryDir dir;
+    ExplorerWindow w;
+    QSignalSpy settled(&w, &ExplorerWindow::solveSettled);
+    ExplorerOptions o;
+    o.model = "linear";
+    o.platform = "m4";
+    o.time_limit_s = 5;
+    QVERIFY(openAndSettle(w, settled, o));
+    const QString old = dir.filePath("fig.pdf");
+    {
+        QFile f(old);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("an older figure");
+    }
+    QAction* exportHeatmap = nullptr;
+    for (QAction* a : w.findChildren<QAction*>())
+        if (a->text() == QStringLiteral("Export &heatmap\u2026")) exportHeatmap = a;
+    QVERIFY(exportHeatmap);
+    // Types "fig" into the dialog, then answers the question that follows.
+    const auto exportAs = [&](QMessageBox::StandardButton answer) {
+        QString asked;
+        QTimer::singleShot(300, [&] {
+            auto* dialog = qobject_cast<QFileDialog*>(QApplication::activeModalWidget());
+            if (!dialog) return;
+            QTimer::singleShot(300, [&] {
+                if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget())) {
+                    asked = box->text();
+                    box->button(answer)->click();
+                }
+            });
+            auto* name = dialog->findChild<QLineEdit*>(QStringLiteral("fileNameEdit"));
+            name->setText(dir.filePath("fig"));
+            QTest::keyClick(name, Qt::Key_Return);
+        });
+        exportHeatmap->trigger();
+        return asked;
+    };
+    QCOMPARE(exportAs(QMessageBox::No), QStringLiteral("fig.pdf already exists. Do you want to replace it?"));
+    QFile kept(old);
+    QVERIFY(kept.open(QIODevice::ReadOnly));
+    QCOMPARE(kept.readAll(), QByteArray("an older figure"));
+    kept.close();
+    QVERIFY(!exportAs(QMessageBox::Yes).isEmpty());
+    QVERIFY(kept.open(QIODevice::ReadOnly));
+    QVERIFY(kept.readAll().startsWith("%PDF"));
 }
 
 QTEST_MAIN(TestViews)
