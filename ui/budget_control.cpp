@@ -4,12 +4,14 @@
 #include <QDoubleSpinBox>
 #include <QGridLayout>
 #include <QHelpEvent>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QPainter>
 #include <QRegularExpression>
 #include <QSlider>
 #include <QStyle>
 #include <QStyleOptionSlider>
+#include <QTimer>
 #include <QToolTip>
 #include <atomic>
 #include <cmath>
@@ -161,6 +163,8 @@ BudgetControl::BudgetControl(QWidget* parent) : QWidget(parent) {
     entry_ = new ReadingSpinBox(this);
     entry_->setKeyboardTracking(false);
     entry_->setAccelerated(true);
+    slider_->installEventFilter(this);
+    entry_->installEventFilter(this);
     unit_ = new QLabel(this);
     setUnitWidthFor(QStringLiteral("000.00 MB"));
     strip_ = new BudgetMarkStrip(this);
@@ -209,12 +213,24 @@ BudgetControl::BudgetControl(QWidget* parent) : QWidget(parent) {
     });
 }
 
-// Steps by key, wheel or click come in bursts: those under 0.7 s apart are
-// one undo step (a held arrow key on the slider pushed one per repeat).
+// A held arrow key's repeats are one undo step with its press (they pushed
+// one step each); presses, wheel turns and clicks under 0.3 s apart are one
+// step too. Presses further apart are steps of their own: eight presses 0.6
+// s apart, each waiting for its solve, were one step under a 0.7 s window,
+// and one Ctrl+Z undid all eight.
 void BudgetControl::stepSession() {
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
-    if (now - lastStepMs_ > 700) session_ = ++g_session;
+    if (!keyRepeating_ && now - lastStepMs_ > 300) session_ = ++g_session;
     lastStepMs_ = now;
+}
+
+bool BudgetControl::eventFilter(QObject* watched, QEvent* event) {
+    if (event->type() == QEvent::KeyPress) {
+        // Handled by the widget as soon as this returns; the flag is cleared after.
+        keyRepeating_ = static_cast<QKeyEvent*>(event)->isAutoRepeat();
+        if (keyRepeating_) QTimer::singleShot(0, this, [this] { keyRepeating_ = false; });
+    }
+    return QWidget::eventFilter(watched, event);
 }
 
 void BudgetControl::setFormatter(std::function<QString(double)> format) {

@@ -82,6 +82,7 @@ private:
     double valueAt(int pos) const;
 
     void stepSession();  // the undo session of a key, wheel or groove step
+    bool eventFilter(QObject* watched, QEvent* event) override;  // notes a held key's repeats
 
     QSlider* slider_;
     QDoubleSpinBox* entry_;
@@ -95,6 +96,7 @@ private:
     bool dragging_ = false;
     bool updating_ = false;
     qint64 lastStepMs_ = 0;  // the last key, wheel or groove step (stepSession)
+    bool keyRepeating_ = false;  // the key press being handled repeats a held key
 };
 
 }  // namespace poet::ui

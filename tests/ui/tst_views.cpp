@@ -1186,11 +1186,27 @@ void TestViews::budgetBoxesReadWhatIsTyped() {
     QCOMPARE(w.budgets().ram_budget_bytes, std::int64_t(4000));
     w.undoStack()->undo();
     QCOMPARE(w.budgets().ram_budget_bytes, start);
-    // Arrow keys on the slider, held: one step, not one per repeat.
-    w.ramControl()->slider()->setFocus();
-    for (int k = 0; k < 5; ++k) QTest::keyClick(w.ramControl()->slider(), Qt::Key_Right);
+    // An arrow key held on the slider: one step, not one per repeat, though
+    // the first repeat comes half a second after the press.
+    QSlider* slider = w.ramControl()->slider();
+    slider->setFocus();
+    const auto press = [&](bool repeat) {
+        QKeyEvent down(QEvent::KeyPress, Qt::Key_Right, Qt::NoModifier, QString(), repeat);
+        QApplication::sendEvent(slider, &down);
+        QApplication::processEvents();
+    };
+    press(false);
+    QTest::qWait(500);
+    for (int k = 0; k < 4; ++k) press(true);
     QCOMPARE(w.undoStack()->count(), steps + 1);
-    w.undoStack()->undo();
+    // Presses 0.4 s apart are one step each (eight 0.6 s apart were one,
+    // and one Ctrl+Z undid them all).
+    for (int k = 2; k <= 3; ++k) {
+        QTest::qWait(400);
+        press(false);
+        QCOMPARE(w.undoStack()->count(), steps + k);
+    }
+    for (int k = 0; k < 3; ++k) w.undoStack()->undo();
     QCOMPARE(w.budgets().ram_budget_bytes, start);
 
     // Ctrl+Z in the box just typed in undoes the value entered, and
