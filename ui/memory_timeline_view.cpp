@@ -173,6 +173,8 @@ MemoryTimelineView::MemoryTimelineView(QWidget* parent) : QWidget(parent) {
     plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     plot_->axisRect()->setRangeDrag(Qt::Horizontal);
     plot_->axisRect()->setRangeZoom(Qt::Horizontal);
+    // Laid out, not yet drawn: the axis's length is known.
+    connect(plot_, &QCustomPlot::afterLayout, this, &MemoryTimelineView::fitAxisTitles);
     connect(plot_, &QCustomPlot::mouseDoubleClick, this, [this](QMouseEvent*) {
         rescale();
         plot_->replot();
@@ -210,6 +212,29 @@ void MemoryTimelineView::wrapLegend(double width) {
     }
 }
 
+void MemoryTimelineView::setAxisTitles(const QString& ram, const QString& flash) {
+    ramTitle_ = ram;
+    flashTitle_ = flash;
+    fitAxisTitles();
+}
+
+void MemoryTimelineView::fitAxisTitles() {
+    const int room = plot_->axisRect()->height();
+    const auto fitting = [room](QCPAxis* axis, const QString& full, const QString& brief) {
+        const QFontMetrics fm(axis->labelFont());
+        const QString title = fm.horizontalAdvance(full) <= room ? full : fm.horizontalAdvance(brief) <= room ? brief
+                                                                                                            : QString();
+        if (axis->label() != title) axis->setLabel(title);
+    };
+    // "[KB]" and the like: the unit, which the numbers need most.
+    const auto unitOf = [](const QString& title) {
+        const qsizetype at = title.lastIndexOf(QLatin1Char('['));
+        return at < 0 ? QString() : QStringLiteral(" ") + title.mid(at);
+    };
+    fitting(plot_->yAxis, ramTitle_, tr("RAM") + unitOf(ramTitle_));
+    fitting(plot_->yAxis2, flashTitle_, tr("flash") + unitOf(flashTitle_));
+}
+
 double MemoryTimelineView::oneLineLegendWidth() const {
     const QCPLegend* legend = plot_->legend;
     double width = legend->margins().left() + legend->margins().right();
@@ -237,7 +262,7 @@ double ramAxisTopBytes(double schedule_peak, double plain_peak, double budget) {
 void MemoryTimelineView::setRamScale(double maxBytes) {
     maxRam_ = std::max(maxBytes, 1.0);
     unit_ = axisUnitBytes(maxRam_);
-    plot_->yAxis->setLabel(tr("RAM in use [%1]").arg(unitName(unit_)));
+    setAxisTitles(tr("RAM in use [%1]").arg(unitName(unit_)), flashTitle_);
 }
 
 // An axis of bytes in MB or KB, or in B under a kilobyte: a small model's
@@ -263,8 +288,7 @@ void MemoryTimelineView::clear() {
     pageInBytes_.clear();
     pageOutBytes_.clear();
     budget_->setName(tr("RAM budget"));
-    plot_->yAxis->setLabel(tr("RAM in use"));
-    plot_->yAxis2->setLabel(tr("flash traffic per stage"));
+    setAxisTitles(tr("RAM in use"), tr("flash traffic per stage"));
     plot_->yAxis2->setVisible(false);
     fillLegend(true, false);  // no flash traffic promised on an axis that is not shown
     setStageRange(0, 1);
@@ -289,7 +313,7 @@ void MemoryTimelineView::setData(const Graph& g, const Schedule& s, const Replay
     plain_->setData(toQ(ps.x), scaled(ps.ram, unit_), true);
     pageIn_->setData(toQ(ts.stageX), scaled(ts.pageInBytes, flashUnit_), true);
     pageOut_->setData(toQ(ts.stageX), scaled(ts.pageOutBytes, flashUnit_), true);
-    plot_->yAxis2->setLabel(tr("flash traffic per stage [%1]").arg(unitName(flashUnit_)));
+    setAxisTitles(ramTitle_, tr("flash traffic per stage [%1]").arg(unitName(flashUnit_)));
     const bool paging = maxFlash > 0;
     pageIn_->setVisible(paging);
     pageOut_->setVisible(paging);

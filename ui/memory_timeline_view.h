@@ -96,6 +96,11 @@ private:
     QMargins plotAreaMargins() const;
     void fillLegend(bool schedule, bool paging);
     void wrapLegend(double width);
+    // The axes' titles as the plot's height holds them: a rotated title
+    // longer than its axis ran up into the legend (1280 x 720) and out of
+    // the widget. Shorter words, or none, where the axis is short.
+    void setAxisTitles(const QString& ram, const QString& flash);
+    void fitAxisTitles();
     double oneLineLegendWidth() const;
     void namePlainCurve(double peak_bytes);
     void setRamScale(double maxBytes);
@@ -111,6 +116,7 @@ private:
     QCPItemStraightLine* cursor_ = nullptr;
     double unit_ = 1e6;
     double flashUnit_ = 1e3;
+    QString ramTitle_, flashTitle_;  // in full, as setAxisTitles was given them
     int stages_ = 0;
     std::int64_t budget_bytes_ = 0;
     double maxRam_ = 0;

@@ -1889,12 +1889,28 @@ void TestViews::windowFitsALaptopScreen() {
     for (int i = 0; i < legend->itemCount(); ++i) entries += legend->item(i) != nullptr;
     QCOMPARE(entries, 5);  // the schedule pages: flash traffic is in it
     QVERIFY(legend->minimumOuterSizeHint().width() <= w.timeline()->plot()->width());
+    // The axes' titles stay along their axes (they ran up into the legend
+    // and out of the widget): shorter, with the unit, where the plot is short.
+    QCustomPlot* plot = w.timeline()->plot();
+    const auto titlesFit = [&] {
+        plot->replot();
+        for (QCPAxis* axis : {plot->yAxis, plot->yAxis2})
+            if (QFontMetrics(axis->labelFont()).horizontalAdvance(axis->label()) > plot->axisRect()->height())
+                return false;
+        return true;
+    };
+    QVERIFY(titlesFit());
+    QCOMPARE(plot->yAxis->label(), QStringLiteral("RAM [KB]"));
+    QCOMPARE(plot->yAxis2->label(), QStringLiteral("flash [B]"));
     const int rows = legend->rowCount();
     renderedImage([&](QCPPainter& p, const QRectF& r) { w.timeline()->renderTo(p, r); }, w.timeline()->exportSize());
     QCOMPARE(legend->rowCount(), rows);  // the export's one line is not left on screen
     w.resize(1500, 950);
     QCoreApplication::processEvents();
     QCOMPARE(legend->rowCount(), 1);
+    QVERIFY(titlesFit());
+    QCOMPARE(plot->yAxis->label(), QStringLiteral("RAM in use [KB]"));
+    QCOMPARE(plot->yAxis2->label(), QStringLiteral("flash traffic per stage [B]"));
 }
 
 // A name typed without its suffix ("fig") is written as fig.pdf: the save
