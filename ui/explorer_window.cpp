@@ -44,6 +44,7 @@
 #include "copyable_table_view.h"
 #include "effective_budget.h"
 #include "figure_text.h"
+#include "flow_row.h"
 #include "heatmap_view.h"
 #include "memory_timeline_view.h"
 #include "pareto_plot.h"
@@ -160,7 +161,7 @@ void ExplorerWindow::buildUi() {
 
     // --- Problem row -------------------------------------------------------
     auto* problemBox = new QGroupBox(tr("Problem"), central);
-    auto* prow = new QHBoxLayout(problemBox);
+    auto* prow = new FlowRow(problemBox);
     model_ = new QComboBox(problemBox);
     model_->setObjectName(QStringLiteral("modelBox"));
     model_->setToolTip(tr("The network to train: a model profile (YAML). Add your own in "
@@ -199,11 +200,16 @@ void ExplorerWindow::buildUi() {
                         "0 % proves the exact optimum, which can take the whole time limit."));
     solveButton_ = new QPushButton(tr("Solve"), problemBox);
     solveButton_->setToolTip(tr("Solve again with the current settings (F5). Changes solve automatically."));
+    // A label and its box: one item of the row, never split over two lines.
     auto addLabeled = [&](const QString& text, QWidget* w) {
-        auto* l = new QLabel(text, problemBox);
+        auto* pair = new QWidget(problemBox);
+        auto* lay = new QHBoxLayout(pair);
+        lay->setContentsMargins(0, 0, 0, 0);
+        auto* l = new QLabel(text, pair);
         l->setBuddy(w);
-        prow->addWidget(l);
-        prow->addWidget(w);
+        lay->addWidget(l);
+        lay->addWidget(w);
+        prow->addWidget(pair);
     };
     addLabeled(tr("&Model"), model_);
     addLabeled(tr("Pla&tform"), platform_);
@@ -212,8 +218,8 @@ void ExplorerWindow::buildUi() {
     prow->addWidget(remat_);
     addLabeled(tr("Time &limit"), timeLimit_);
     addLabeled(tr("&Gap"), gap_);
-    prow->addStretch(1);
     prow->addWidget(solveButton_);
+    prow->setAlignment(solveButton_, Qt::AlignRight);
     outer->addWidget(problemBox);
 
     // --- Budgets -------------------------------------------------------------

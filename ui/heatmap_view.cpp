@@ -219,7 +219,7 @@ QSize HeatmapView::sizeHint() const {
 
 QSize HeatmapView::minimumSizeHint() const {
     const QFontMetrics fm(font());
-    return QSize(fm.height() * 16, fm.height() * 12);
+    return QSize(fm.height() * 16, fm.height() * 10);
 }
 
 QSizeF HeatmapView::exportSize() const {

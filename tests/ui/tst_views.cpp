@@ -1880,7 +1880,24 @@ void TestViews::windowFitsALaptopScreen() {
     QVERIFY(openAndSettle(w, settled,
                           ExplorerOptions{.model = "linear", .platform = "m4", .ram_budget = "45%",
                                           .runtime_budget = 1.0, .time_limit_s = 20}));
-    QVERIFY(w.minimumSizeHint().width() <= 1280);
+    // A 1024 x 600 screen, or a 1280 x 720 projector at 125% (1024 x 576):
+    // the Problem row wraps (the window was 1039 pixels wide at least).
+    QVERIFY2(w.minimumSizeHint().width() <= 1024 && w.minimumSizeHint().height() <= 576,
+             qPrintable(QStringLiteral("%1 x %2").arg(w.minimumSizeHint().width()).arg(w.minimumSizeHint().height())));
+    w.resize(1024, 576);
+    QCoreApplication::processEvents();
+    QCOMPARE(w.size(), QSize(1024, 576));
+    auto* solveButton = w.findChild<QPushButton*>();
+    QVERIFY(solveButton && solveButton->text() == QStringLiteral("Solve"));
+    QWidget* problemRow = solveButton->parentWidget();
+    QList<QRect> taken;
+    for (QWidget* item : problemRow->findChildren<QWidget*>(Qt::FindDirectChildrenOnly)) {
+        if (!item->isVisible()) continue;
+        QVERIFY2(problemRow->contentsRect().contains(item->geometry()), qPrintable(item->objectName()));
+        for (const QRect& other : taken) QVERIFY(!other.intersects(item->geometry()));
+        taken.append(item->geometry());
+    }
+    QVERIFY(solveButton->y() > w.findChild<QCheckBox*>(QStringLiteral("pagingSwitch"))->mapTo(problemRow, QPoint()).y());
     w.resize(w.minimumSizeHint());
     QCoreApplication::processEvents();
     QCPLegend* legend = w.timeline()->plot()->legend;
@@ -1899,12 +1916,13 @@ void TestViews::windowFitsALaptopScreen() {
                 return false;
         return true;
     };
-    QVERIFY(titlesFit());
-    QCOMPARE(plot->yAxis->label(), QStringLiteral("RAM [KB]"));
-    QCOMPARE(plot->yAxis2->label(), QStringLiteral("flash [B]"));
+    QVERIFY(titlesFit());  // at the smallest, none
     const int rows = legend->rowCount();
     renderedImage([&](QCPPainter& p, const QRectF& r) { w.timeline()->renderTo(p, r); }, w.timeline()->exportSize());
     QCOMPARE(legend->rowCount(), rows);  // the export's one line is not left on screen
+    w.resize(1280, 720);
+    QCoreApplication::processEvents();
+    QVERIFY(titlesFit());
     w.resize(1500, 950);
     QCoreApplication::processEvents();
     QCOMPARE(legend->rowCount(), 1);
