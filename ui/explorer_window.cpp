@@ -489,6 +489,25 @@ void ExplorerWindow::buildActions() {
                                                                                               : lastExportDir_);
                if (dir.isEmpty()) return;
                lastExportDir_ = dir;
+               // The folder dialog asks of no file: the files the set would
+               // replace are named first (they were replaced without a word).
+               QStringList replaced;
+               for (const ExportFile& f : exportAllFiles(dir, nullptr))
+                   if (QFileInfo::exists(f.path)) replaced << QFileInfo(f.path).fileName();
+               if (!replaced.isEmpty()) {
+                   QMessageBox ask(QMessageBox::Question, tr("Replace files?"),
+                                   replaced.size() == 1
+                                       ? tr("1 file in %1 will be replaced.").arg(QDir::toNativeSeparators(dir))
+                                       : tr("%1 files in %2 will be replaced.")
+                                             .arg(replaced.size())
+                                             .arg(QDir::toNativeSeparators(dir)),
+                                   QMessageBox::Yes | QMessageBox::No, this);
+                   ask.setObjectName(QStringLiteral("replaceExportsQuestion"));
+                   ask.setInformativeText(tr("Do you want to replace them?"));
+                   ask.setDetailedText(replaced.join(QLatin1Char('\n')));
+                   ask.setDefaultButton(QMessageBox::No);
+                   if (ask.exec() != QMessageBox::Yes) return;
+               }
                QString err, leftOut;
                if (!exportAll(dir, &err, &leftOut)) QMessageBox::warning(this, tr("Export failed"), asSentence(err));
                else if (leftOut.isEmpty())
@@ -1252,24 +1271,21 @@ bool ExplorerWindow::sweepHasSchedule() const {
     return std::any_of(rows.begin(), rows.end(), [](const SweepRow& r) { return r.hasSchedule(); });
 }
 
-bool ExplorerWindow::exportAll(const QString& directory, QString* error, QString* leftOut) {
+std::vector<ExplorerWindow::ExportFile> ExplorerWindow::exportAllFiles(const QString& directory,
+                                                                       QString* leftOut) {
     QString noSchedule;
     const bool schedule = scheduleToExport(&noSchedule), sweep = sweepRows() > 0, drawable = sweepHasSchedule();
-    if (!schedule && !sweep) {
-        if (error) *error = tr("nothing to export: %1, and no sweep on the Pareto tab").arg(noSchedule);
-        return false;
-    }
     const QDir d(directory);
+    std::vector<ExportFile> files;
     const QString base = baseFileName();
     if (schedule) {
         for (const char* suffix : {"pdf", "svg", "png"}) {
-            if (!exportHeatmap(d.filePath(base + "-heatmap." + suffix), error)) return false;
-            if (!exportTimeline(d.filePath(base + "-timeline." + suffix), error)) return false;
-            if (!exportSummary(d.filePath(base + "-summary." + suffix), error)) return false;
+            files.push_back({d.filePath(base + "-heatmap." + suffix), &ExplorerWindow::exportHeatmap});
+            files.push_back({d.filePath(base + "-timeline." + suffix), &ExplorerWindow::exportTimeline});
+            files.push_back({d.filePath(base + "-summary." + suffix), &ExplorerWindow::exportSummary});
         }
-        if (!saveScheduleJson(d.filePath(base + "-schedule.json"), error) ||
-            !saveScheduleCsv(d.filePath(base + "-schedule.csv"), error))
-            return false;
+        files.push_back({d.filePath(base + "-schedule.json"), &ExplorerWindow::saveScheduleJson});
+        files.push_back({d.filePath(base + "-schedule.csv"), &ExplorerWindow::saveScheduleCsv});
     }
     // A sweep of minutes is exported with or without a schedule on screen
     // (it was lost where the budget shown had none). Named as the Pareto
@@ -1277,9 +1293,8 @@ bool ExplorerWindow::exportAll(const QString& directory, QString* error, QString
     const QString sweepBase = baseFileName(ExportSource::Sweep);
     if (sweep)
         for (const char* suffix : {"pdf", "svg", "png", "csv"})
-            if ((drawable || QLatin1String(suffix) == QLatin1String("csv")) &&
-                !exportPareto(d.filePath(sweepBase + "-pareto." + suffix), error))
-                return false;
+            if (drawable || QLatin1String(suffix) == QLatin1String("csv"))
+                files.push_back({d.filePath(sweepBase + "-pareto." + suffix), &ExplorerWindow::exportPareto});
     if (leftOut) {
         QStringList missing;
         if (!schedule) missing << tr("%1, so no heatmap, timeline, summary or schedule").arg(noSchedule);
@@ -1287,6 +1302,26 @@ bool ExplorerWindow::exportAll(const QString& directory, QString* error, QString
         else if (!drawable) missing << tr("no point of the sweep has a schedule, so only its CSV");
         *leftOut = missing.join(QStringLiteral("; "));
     }
+    return files;
+}
+
+bool ExplorerWindow::exportAll(const QString& directory, QString* error, QString* leftOut) {
+    const std::vector<ExportFile> files = exportAllFiles(directory, leftOut);
+    if (files.empty()) {
+        QString noSchedule;
+        scheduleToExport(&noSchedule);
+        if (error) *error = tr("nothing to export: %1, and no sweep on the Pareto tab").arg(noSchedule);
+        return false;
+    }
+    for (std::size_t i = 0; i < files.size(); ++i)
+        if (!(this->*files[i].write)(files[i].path, error)) {
+            // A set cut short says so: "Export failed" over 9 of 15 files
+            // written read as nothing written.
+            if (error && i > 0)
+                *error += i == 1 ? tr("; 1 file was written before it, the rest not")
+                                 : tr("; %1 files were written before it, the rest not").arg(i);
+            return false;
+        }
     return true;
 }
 

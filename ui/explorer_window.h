@@ -8,6 +8,7 @@
 #include <QString>
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 #include "budget_undo.h"
 #include "problem_undo.h"
@@ -131,6 +132,13 @@ public:
     // sweep has points; false where neither is. *leftOut: what was not
     // written and why (empty where all was).
     bool exportAll(const QString& directory, QString* error, QString* leftOut = nullptr);
+    // One file of exportAll's set: its path and what writes it.
+    struct ExportFile {
+        QString path;
+        bool (ExplorerWindow::*write)(const QString&, QString*);
+    };
+    // The files exportAll would write into `directory`, in order.
+    std::vector<ExportFile> exportAllFiles(const QString& directory, QString* leftOut);
 
 public slots:
     void solveNow();

@@ -182,6 +182,7 @@ private slots:
     void aSweepClearedWhileItRunsStaysCleared();
     void windowFitsALaptopScreen();
     void exportAsksBeforeReplacingUnderItsSuffix();
+    void exportAllAsksAndSaysWhatItWrote();
 };
 
 void TestViews::initTestCase() {
@@ -1980,6 +1981,55 @@ void TestViews::exportAsksBeforeReplacingUnderItsSuffix() {
     QVERIFY(!exportAs(QMessageBox::Yes).isEmpty());
     QVERIFY(kept.open(QIODevice::ReadOnly));
     QVERIFY(kept.readAll().startsWith("%PDF"));
+}
+
+// Export all asks before replacing files in the folder picked (the folder
+// dialog asks of no file, and a set was replaced without a word), and a set
+// cut short says how much of it was written ("Export failed" over 9 of 15).
+void TestViews::exportAllAsksAndSaysWhatItWrote() {
+    QTemporaryDir dir;
+    ExplorerWindow w;
+    QSignalSpy settled(&w, &ExplorerWindow::solveSettled);
+    QVERIFY(openAndSettle(w, settled, ExplorerOptions{.model = "linear", .platform = "m4", .time_limit_s = 5}));
+    const std::vector<ExplorerWindow::ExportFile> files = w.exportAllFiles(dir.path(), nullptr);
+    QCOMPARE(files.size(), std::size_t(11));
+    const QString kept = files.back().path;
+    {
+        QFile f(kept);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("older");
+    }
+    QAction* exportAll = nullptr;
+    for (QAction* a : w.findChildren<QAction*>())
+        if (a->text() == QStringLiteral("Export &all views\u2026")) exportAll = a;
+    QVERIFY(exportAll);
+    QString asked;
+    QTimer::singleShot(300, [&] {
+        auto* dialog = qobject_cast<QFileDialog*>(QApplication::activeModalWidget());
+        if (!dialog) return;
+        QTimer::singleShot(300, [&] {
+            if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget())) {
+                asked = box->text() + "|" + box->detailedText();
+                box->button(QMessageBox::No)->click();
+            }
+        });
+        auto* name = dialog->findChild<QLineEdit*>(QStringLiteral("fileNameEdit"));
+        name->setText(dir.path());
+        QTest::keyClick(name, Qt::Key_Return);
+    });
+    exportAll->trigger();
+    QVERIFY2(asked.startsWith(QStringLiteral("1 file in %1 will be replaced.").arg(dir.path())) &&
+                 asked.endsWith(QFileInfo(kept).fileName()),
+             qPrintable(asked));
+    QCOMPARE(QDir(dir.path()).entryList(QDir::Files).size(), 1);  // No: nothing written
+    // A write-protected file stops the set; what was written before it is said.
+    QVERIFY(QFile::setPermissions(kept, QFileDevice::ReadOwner));
+    QString err;
+    QVERIFY(!w.exportAll(dir.path(), &err));
+    QVERIFY2(err.contains(QStringLiteral("is write-protected")) &&
+                 err.endsWith(QStringLiteral("; 10 files were written before it, the rest not")),
+             qPrintable(err));
+    QFile::setPermissions(kept, QFileDevice::ReadOwner | QFileDevice::WriteOwner);
 }
 
 QTEST_MAIN(TestViews)
