@@ -80,13 +80,6 @@ constexpr double kSweepPointLimitS = 10;
 // few schedules change.
 constexpr double kSweepRuntimeMax = 2.0;
 
-// A message made to follow "poet: " ("no schedule to export") as a dialog's
-// own sentence.
-QString asSentence(QString message) {
-    if (!message.isEmpty()) message[0] = message[0].toUpper();
-    if (!message.endsWith(QLatin1Char('.'))) message += QLatin1Char('.');
-    return message;
-}
 }  // namespace
 
 ExplorerWindow::ExplorerWindow(QWidget* parent) : QMainWindow(parent) {

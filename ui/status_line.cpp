@@ -81,6 +81,12 @@ StatusMessage statusForSolving(double elapsed_s, const std::optional<SolveResult
     return m;
 }
 
+QString asSentence(QString message) {
+    if (!message.isEmpty()) message[0] = message[0].toUpper();
+    if (!message.endsWith(QLatin1Char('.'))) message += QLatin1Char('.');
+    return message;
+}
+
 QString provenWithin(double gap) {
     return gap >= 5e-5 ? QObject::tr("within %1").arg(q(formatGapPercent(gap))) : QString();
 }

@@ -45,6 +45,9 @@ QString statusPhrase(const SolveResult& r);
 // Where the schedule came from, in words for tables: "the solver, proven",
 // not the JSON token "proven_optimal" (which read as exact beside a gap).
 QString sourcePhrase(SolutionSource s);
+// A message made to follow "poet: " ("no schedule to export") as a
+// sentence of its own, for a dialog or a tooltip: capital, full stop.
+QString asSentence(QString message);
 
 // Pure: the words for a finished solve.
 StatusMessage statusForResult(const SolveResult& r, const StatusContext& ctx);

@@ -65,7 +65,7 @@ void SummaryModel::setResult(const Problem& problem, const SolveResult& result, 
             q(has ? formatEnergyLike(result.best_bound_j, r.total_energy_j) : formatEnergy(result.best_bound_j)),
             QString(), QString(),
             tr("No schedule for these budgets uses less energy than this.") +
-                (!has || result.message.empty() ? QString() : QStringLiteral(" ") + q(result.message) + QStringLiteral(".")),
+                (!has || result.message.empty() ? QString() : QStringLiteral(" ") + asSentence(q(result.message))),
             result.best_bound_j);
     if (has) {
         // One reference for the whole column: the plain pass (the budgets
@@ -196,7 +196,18 @@ QVariant SummaryModel::data(const QModelIndex& index, int role) const {
 }
 
 QVariant SummaryModel::headerData(int section, Qt::Orientation orientation, int role) const {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
+    if (orientation != Qt::Horizontal) return {};
+    // Nothing said what "Ratio" divides.
+    if (role == Qt::ToolTipRole) {
+        switch (section) {
+        case Value: return tr("The schedule shown, at the budgets in the title");
+        case Reference: return tr("The plain pass: every layer computed once, every output kept until its last "
+                                  "reader ran, nothing paged");
+        case Ratio: return tr("This schedule's figure divided by the plain pass's");
+        default: return {};
+        }
+    }
+    if (role != Qt::DisplayRole) return {};
     switch (section) {
     case Quantity: return tr("Quantity");
     case Value: return tr("This schedule");

@@ -208,7 +208,15 @@ void TestUiModels::summaryNamesTheLowerBound() {
     const int row = model.rowOf("best_bound_j");
     QVERIFY(row >= 0);
     QCOMPARE(model.index(row, SummaryModel::Value).data(SummaryModel::RawValueRole).toDouble(), 3.25);
-    QVERIFY(model.index(row, SummaryModel::Value).data(Qt::ToolTipRole).toString().contains("stage-peak bound (at W)"));
+    // Its own sentence, capital and all ("…than this. the stage-peak bound…").
+    QVERIFY(model.index(row, SummaryModel::Value)
+                .data(Qt::ToolTipRole)
+                .toString()
+                .endsWith("than this. The stage-peak bound (at W) proves it within the gap."));
+    // The columns say what they hold, and what the ratio divides.
+    QVERIFY(model.headerData(SummaryModel::Ratio, Qt::Horizontal, Qt::ToolTipRole)
+                .toString()
+                .contains("divided by the plain pass's"));
     // No schedule in time, but a bound: the row stays, without the message (it is about the search).
     r.status = SolveStatus::NoSolution;
     r.schedule.reset();
