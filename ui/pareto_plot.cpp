@@ -515,6 +515,23 @@ bool exportWith(const SweepResult& result, const QString& path, QString* error) 
 
 QString qs(const std::string& s) { return QString::fromStdString(s); }
 
+// `text` broken into lines of at most `width` pixels in `fm`, at spaces.
+QString wrappedToWidth(const QString& text, const QFontMetrics& fm, int width) {
+    QStringList lines;
+    QString line;
+    for (const QString& word : text.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+        const QString longer = line.isEmpty() ? word : line + QLatin1Char(' ') + word;
+        if (!line.isEmpty() && fm.horizontalAdvance(longer) > width) {
+            lines << line;
+            line = word;
+        } else {
+            line = longer;
+        }
+    }
+    if (!line.isEmpty()) lines << line;
+    return lines.join(QLatin1Char('\n'));
+}
+
 // A drawn point's words for its tooltip, what the axes cannot be read to:
 // its energy and how it was proven (`how`), and the rest of its figures.
 struct PointWords {
@@ -859,11 +876,17 @@ void ParetoPlot::rebuild() {
         auto* hint = new QCPItemText(plot_);
         hint->position->setType(QCPItemPosition::ptAxisRectRatio);
         hint->position->setCoords(0.5, 0.5);
-        hint->setText(tr("No sweep yet: Run sweep draws the energy of POET and the baselines\nagainst the RAM "
-                         "budget (from the smallest that could work to the plain pass's peak)\nor against the "
-                         "runtime budget."));
+        // Broken to the plot's width: in three fixed lines it ran off both
+        // sides of a narrow plot ("gainst the RAM budget").
+        const int fh = fontMetrics().height();  // the axes' margins are about four lines wide
+        const int width = std::max(plot_->width() - 6 * fh, 8 * fh);
+        hint->setText(wrappedToWidth(tr("No sweep yet: Run sweep draws the energy of POET and the baselines against "
+                                        "the RAM budget (from the smallest that could work to the plain pass's peak) "
+                                        "or against the runtime budget."),
+                                     QFontMetrics(hint->font()), width));
         hint->setColor(QColor(0x55, 0x55, 0x55));
         hint->setSelectable(false);
+        plot_->legend->setVisible(false);  // an empty box in the corner
     }
     plot_->replot();
 }

@@ -380,8 +380,21 @@ private slots:
             return texts;
         };
         QCOMPARE(hints().filter("No sweep yet").size(), 1);
+        // Its lines fit a narrow plot (three fixed ones ran off both sides),
+        // and no empty legend box stands in a corner.
+        w.resize(480, 360);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.plot()->replot();
+        for (int i = 0; i < w.plot()->itemCount(); ++i)
+            if (auto* t = qobject_cast<QCPItemText*>(w.plot()->item(i)))
+                for (const QString& line : t->text().split('\n'))
+                    QVERIFY2(QFontMetrics(t->font()).horizontalAdvance(line) <= w.plot()->axisRect()->width(),
+                             qPrintable(QStringLiteral("%1: %2 px of %3 (plot %4)").arg(line).arg(QFontMetrics(t->font()).horizontalAdvance(line)).arg(w.plot()->axisRect()->width()).arg(w.plot()->width())));
+        QVERIFY(!w.plot()->legend->visible());
         w.setResult(flatBaselineOnTop());
         QVERIFY(hints().filter("No sweep yet").isEmpty());
+        QVERIFY(w.plot()->legend->visible());
     }
 
     // The legend goes to a corner where it hides nothing, on screen and at
