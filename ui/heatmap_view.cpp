@@ -110,8 +110,9 @@ HeatmapView::HeatmapView(QWidget* parent) : QWidget(parent) {
     setAccessibleName(tr("Schedule heatmap"));
     setWhatsThis(tr("One row per layer (forward, loss, backward), one column per stage. Colours show what the "
                     "schedule does with each layer's output at each stage. Wheel: zoom; drag: pan; double-click: "
-                    "reset; click: select a layer and highlight what it reads. The memory timeline below shows the "
-                    "same stages."));
+                    "reset; click: select a layer and highlight what it reads. Keys: the arrows (Shift: ten at a "
+                    "time) move a cell cursor that says what its cell holds; Enter or Space selects its layer; + "
+                    "and - zoom, 0 or Home shows all. The memory timeline below shows the same stages."));
 }
 
 void HeatmapView::setPlaceholderText(const QString& text) {
@@ -139,6 +140,7 @@ void HeatmapView::setSchedule(const Graph& graph, const Schedule& schedule, cons
     title_ = title;
     if (!sameShape) {
         selected_ = -1;
+        keyNode_ = keyStage_ = -1;  // another network's cell
         resetZoom();
     }
     if (selected_ >= graph_.size()) selected_ = -1;
@@ -152,6 +154,7 @@ void HeatmapView::clear() {
     grid_ = CategoryGrid();
     selected_ = -1;
     curStage_ = curNode_ = -1;
+    keyNode_ = keyStage_ = -1;
     placeholder_->show();
     update();
 }
@@ -399,6 +402,16 @@ void HeatmapView::paintAll(QPainter& p, const Layout& L, const QFont& font, bool
         p.setBrush(Qt::NoBrush);
         p.drawRect(QRectF(L.grid.left(), rowY(selected), L.grid.width(), L.cellH));
     }
+    // The keyboard's cell, where the heatmap has the focus: a dashed square.
+    if (interactive && hasFocus() && keyNode_ >= 0 && keyNode_ < n && keyStage_ >= 0 && keyStage_ < n) {
+        const QRectF cell(colX(keyStage_), rowY(keyNode_), L.cellW, L.cellH);
+        const double m = std::max(2.0, fm.height() * 0.2);
+        p.setBrush(Qt::NoBrush);
+        p.setPen(QPen(Qt::white, std::max(3.0, fm.height() / 4.0)));
+        p.drawRect(cell.adjusted(-m, -m, m, m));
+        p.setPen(QPen(Qt::black, std::max(1.5, fm.height() / 8.0), Qt::DashLine));
+        p.drawRect(cell.adjusted(-m, -m, m, m));
+    }
     // Teaching: the current op.
     if (curStage >= 0 && curStage < n) {
         QPen col(QColor(0, 0, 0, 110), 0);
@@ -643,8 +656,62 @@ void HeatmapView::mouseReleaseEvent(QMouseEvent* e) {
 
 void HeatmapView::mouseDoubleClickEvent(QMouseEvent*) { resetZoom(); }
 
+// The heatmap from the keyboard alone: the arrows move a cell cursor (Shift:
+// ten cells), which says what its cell holds as hovering does and pans a
+// zoomed view to keep it in sight; Enter or Space selects its layer. Only
+// the mouse could read a cell or reach the right of a zoomed heatmap.
+void HeatmapView::moveKeyCell(int nodes, int stages) {
+    const int n = grid_.size();
+    if (n == 0) return;
+    if (keyNode_ < 0 || keyStage_ < 0) {  // the first press lands on the top-left cell in view
+        keyNode_ = std::clamp(static_cast<int>(std::ceil(row0_)), 0, n - 1);
+        keyStage_ = std::clamp(static_cast<int>(std::ceil(col0_)), 0, n - 1);
+    } else {
+        keyNode_ = std::clamp(keyNode_ + nodes, 0, n - 1);
+        keyStage_ = std::clamp(keyStage_ + stages, 0, n - 1);
+    }
+    const double visible = n / zoom_;
+    if (keyStage_ < col0_) col0_ = keyStage_;
+    if (keyStage_ + 1 > col0_ + visible) col0_ = keyStage_ + 1 - visible;
+    if (keyNode_ < row0_) row0_ = keyNode_;
+    if (keyNode_ + 1 > row0_ + visible) row0_ = keyNode_ + 1 - visible;
+    clampOffsets();
+    viewMoved();
+    const QString words = keyCellText();
+    setAccessibleDescription(words);
+    QToolTip::showText(mapToGlobal(cellRect(keyNode_, keyStage_).bottomRight().toPoint()), words, this);
+}
+
+void HeatmapView::focusInEvent(QFocusEvent* e) {
+    update();
+    QWidget::focusInEvent(e);
+}
+
+void HeatmapView::focusOutEvent(QFocusEvent* e) {
+    update();
+    QWidget::focusOutEvent(e);
+}
+
+QString HeatmapView::keyCellText() const {
+    if (!hasSchedule() || keyNode_ < 0 || keyStage_ < 0) return {};
+    return QString::fromStdString(describeCell(graph_, schedule_, keyStage_, keyNode_, CellView::Heatmap));
+}
+
 void HeatmapView::keyPressEvent(QKeyEvent* e) {
+    const int step = e->modifiers() & Qt::ShiftModifier ? 10 : 1;
     switch (e->key()) {
+    case Qt::Key_Left: moveKeyCell(0, -step); return;
+    case Qt::Key_Right: moveKeyCell(0, step); return;
+    case Qt::Key_Up: moveKeyCell(-step, 0); return;
+    case Qt::Key_Down: moveKeyCell(step, 0); return;
+    case Qt::Key_Return:
+    case Qt::Key_Enter:
+    case Qt::Key_Space:
+        if (keyNode_ >= 0) {
+            setSelectedNode(keyNode_ == selected_ ? -1 : keyNode_);
+            return;
+        }
+        break;
     case Qt::Key_0:
     case Qt::Key_Home: resetZoom(); return;
     case Qt::Key_Plus:

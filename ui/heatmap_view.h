@@ -38,6 +38,10 @@ public:
     void setCurrentOp(int stage, int node);  // teaching mode; (-1, -1): none
     void resetZoom();
     double zoom() const { return zoom_; }
+    // The keyboard's cell cursor: {node, stage}, {-1, -1} before an arrow
+    // key moved it; and what its cell holds, in words.
+    std::pair<int, int> keyCell() const { return {keyNode_, keyStage_}; }
+    QString keyCellText() const;
 
     // The stages in view, [first, last) in stage units (fractional when
     // panned), and a way to set them: the memory timeline below follows the
@@ -83,6 +87,8 @@ protected:
     void mouseReleaseEvent(QMouseEvent* e) override;
     void mouseDoubleClickEvent(QMouseEvent* e) override;
     void keyPressEvent(QKeyEvent* e) override;
+    void focusInEvent(QFocusEvent* e) override;   // the key cell's square shows with the focus
+    void focusOutEvent(QFocusEvent* e) override;
 
 public:
     struct Layout {
@@ -100,6 +106,7 @@ private:
     void paintAll(QPainter& p, const Layout& L, const QFont& font, bool interactive) const;
     Layout currentLayout() const;
     void clampOffsets();
+    void moveKeyCell(int nodes, int stages);
     void viewMoved();  // after a zoom or pan: repaint and tell the timeline
 
     Graph graph_;
@@ -108,6 +115,7 @@ private:
     QString title_;
     QLabel* placeholder_;
     int selected_ = -1;
+    int keyNode_ = -1, keyStage_ = -1;  // the keyboard's cell cursor
     int curStage_ = -1, curNode_ = -1;
     double zoom_ = 1.0;
     double col0_ = 0, row0_ = 0;

@@ -280,6 +280,31 @@ void TestViews::heatmapSelectionAndZoom() {
     QCOMPARE(view.cellAt(at), std::make_pair(3, 3));
     view.resetZoom();
     QCOMPARE(view.zoom(), 1.0);
+
+    // From the keyboard alone (only the mouse could read a cell, or reach
+    // the right of a zoomed heatmap): the arrows move a cell cursor that
+    // says what its cell holds, as hovering it does, and keep it in view.
+    QCOMPARE(view.keyCell(), std::make_pair(-1, -1));
+    QTest::keyClick(&view, Qt::Key_Down);  // lands on the top-left cell first
+    QCOMPARE(view.keyCell(), std::make_pair(0, 0));
+    QTest::keyClick(&view, Qt::Key_Right);
+    QTest::keyClick(&view, Qt::Key_Right);
+    QTest::keyClick(&view, Qt::Key_Down, Qt::ShiftModifier);  // ten, to the last row
+    const int last = uitest::tinyGraph().size() - 1;
+    QCOMPARE(view.keyCell(), std::make_pair(last, 2));
+    QCOMPARE(view.keyCellText(), view.toolTipAt(view.cellRect(last, 2).center()));
+    QVERIFY(!view.keyCellText().isEmpty());
+    for (int k = 0; k < 8; ++k) QTest::keyClick(&view, Qt::Key_Plus);
+    QVERIFY(view.zoom() > 1.0);
+    QTest::keyClick(&view, Qt::Key_Right, Qt::ShiftModifier);  // to the last stage: the view follows
+    QCOMPARE(view.keyCell(), std::make_pair(last, last));
+    QVERIFY(view.rect().contains(view.cellRect(last, last).center().toPoint()));
+    QCOMPARE(view.cellAt(view.cellRect(last, last).center()), std::make_pair(last, last));
+    QCOMPARE(view.selectedNode(), last);  // clicked above: Enter toggles it, as a click does
+    QTest::keyClick(&view, Qt::Key_Return);
+    QCOMPARE(view.selectedNode(), -1);
+    QTest::keyClick(&view, Qt::Key_Space);
+    QCOMPARE(view.selectedNode(), last);
 }
 
 // Hovering the timeline reads the curves under the mouse: the RAM after
