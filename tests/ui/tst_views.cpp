@@ -143,6 +143,39 @@ ExplorerOptions linearOnA72() {
     o.time_limit_s = 20;
     return o;
 }
+// Triggers the window's menu action `text`, types `typed` into the file
+// dialog it opens and presses Enter, and answers the message box that
+// follows with `answer`: that box's text and details ("|" between), empty
+// where none came.
+QString throughFileDialog(ExplorerWindow& w, const QString& text, const QString& typed,
+                          QMessageBox::StandardButton answer) {
+    QAction* action = nullptr;
+    for (QAction* a : w.findChildren<QAction*>())
+        if (a->text() == text) action = a;
+    if (!action) return QStringLiteral("no action ") + text;
+    QString asked;
+    QTimer::singleShot(300, [&] {
+        auto* dialog = qobject_cast<QFileDialog*>(QApplication::activeModalWidget());
+        if (!dialog) return;
+        QTimer::singleShot(300, [&] {
+            if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget())) {
+                asked = box->text() + (box->detailedText().isEmpty() ? QString() : "|" + box->detailedText());
+                box->button(answer)->click();
+            }
+        });
+        auto* name = dialog->findChild<QLineEdit*>(QStringLiteral("fileNameEdit"));
+        name->setText(typed);
+        QTest::keyClick(name, Qt::Key_Return);
+    });
+    action->trigger();
+    return asked;
+}
+
+bool writeText(const QString& file, const QByteArray& text) {
+    QFile f(file);
+    return f.open(QIODevice::WriteOnly) && f.write(text) == text.size();
+}
+
 }  // namespace
 
 class TestViews : public QObject {
@@ -1964,39 +1997,11 @@ void TestViews::exportAsksBeforeReplacingUnderItsSuffix() {
     QTemporaryDir dir;
     ExplorerWindow w;
     QSignalSpy settled(&w, &ExplorerWindow::solveSettled);
-    ExplorerOptions o;
-    o.model = "linear";
-    o.platform = "m4";
-    o.time_limit_s = 5;
-    QVERIFY(openAndSettle(w, settled, o));
+    QVERIFY(openAndSettle(w, settled, ExplorerOptions{.model = "linear", .platform = "m4", .time_limit_s = 5}));
     const QString old = dir.filePath("fig.pdf");
-    {
-        QFile f(old);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write("an older figure");
-    }
-    QAction* exportHeatmap = nullptr;
-    for (QAction* a : w.findChildren<QAction*>())
-        if (a->text() == QStringLiteral("Export &heatmap\u2026")) exportHeatmap = a;
-    QVERIFY(exportHeatmap);
-    // Types "fig" into the dialog, then answers the question that follows.
+    QVERIFY(writeText(old, "an older figure"));
     const auto exportAs = [&](QMessageBox::StandardButton answer) {
-        QString asked;
-        QTimer::singleShot(300, [&] {
-            auto* dialog = qobject_cast<QFileDialog*>(QApplication::activeModalWidget());
-            if (!dialog) return;
-            QTimer::singleShot(300, [&] {
-                if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget())) {
-                    asked = box->text();
-                    box->button(answer)->click();
-                }
-            });
-            auto* name = dialog->findChild<QLineEdit*>(QStringLiteral("fileNameEdit"));
-            name->setText(dir.filePath("fig"));
-            QTest::keyClick(name, Qt::Key_Return);
-        });
-        exportHeatmap->trigger();
-        return asked;
+        return throughFileDialog(w, QStringLiteral("Export &heatmap\u2026"), dir.filePath("fig"), answer);
     };
     QCOMPARE(exportAs(QMessageBox::No), QStringLiteral("fig.pdf already exists. Do you want to replace it?"));
     QFile kept(old);
@@ -2019,30 +2024,9 @@ void TestViews::exportAllAsksAndSaysWhatItWrote() {
     const std::vector<ExplorerWindow::ExportFile> files = w.exportAllFiles(dir.path(), nullptr);
     QCOMPARE(files.size(), std::size_t(11));
     const QString kept = files.back().path;
-    {
-        QFile f(kept);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write("older");
-    }
-    QAction* exportAll = nullptr;
-    for (QAction* a : w.findChildren<QAction*>())
-        if (a->text() == QStringLiteral("Export &all views\u2026")) exportAll = a;
-    QVERIFY(exportAll);
-    QString asked;
-    QTimer::singleShot(300, [&] {
-        auto* dialog = qobject_cast<QFileDialog*>(QApplication::activeModalWidget());
-        if (!dialog) return;
-        QTimer::singleShot(300, [&] {
-            if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget())) {
-                asked = box->text() + "|" + box->detailedText();
-                box->button(QMessageBox::No)->click();
-            }
-        });
-        auto* name = dialog->findChild<QLineEdit*>(QStringLiteral("fileNameEdit"));
-        name->setText(dir.path());
-        QTest::keyClick(name, Qt::Key_Return);
-    });
-    exportAll->trigger();
+    QVERIFY(writeText(kept, "older"));
+    const QString asked =
+        throughFileDialog(w, QStringLiteral("Export &all views\u2026"), dir.path(), QMessageBox::No);
     QVERIFY2(asked.startsWith(QStringLiteral("1 file in %1 will be replaced.").arg(dir.path())) &&
                  asked.endsWith(QFileInfo(kept).fileName()),
              qPrintable(asked));
