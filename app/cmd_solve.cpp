@@ -143,6 +143,8 @@ int runSolve(const SolveArgs& a)
                 throw BadInput(std::string("--out: ") + e.what());
             }
         }
+    } else if (out_is_stdout) {
+        std::cerr << "poet: --out: no schedule, so none was written to standard output\n";
     } else if (!a.out.empty()) {
         // Said, so that a script does not read an older file there as this answer.
         std::cerr << "poet: --out: no schedule, so " << a.out << " was not written"

@@ -1,6 +1,7 @@
 #include "milp_export.h"
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -29,7 +30,8 @@ std::string textCoinWrites(CoinMpsIO& mps)
 {
     std::string name = (std::filesystem::temp_directory_path() / "poet-mps-XXXXXX").string();
     const int fd = ::mkstemp(name.data());
-    if (fd < 0) throw std::runtime_error("no temporary file for the MPS text (" + std::string(std::strerror(errno)) + ")");
+    if (fd < 0)
+        throw std::runtime_error("no temporary file for the MPS text (" + std::string(std::strerror(errno)) + ")");
     ::close(fd);
     bool written = false;
     try {

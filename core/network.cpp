@@ -408,7 +408,8 @@ Network Loader::load(int batchOverride)
     Val layers = top.need("layers");
     if (layers.node.IsSequence())
         for (const YAML::Node& row : layers.node)
-            if (row.IsMap() && row["name"].IsDefined() && row["name"].IsScalar()) topNames_.insert(row["name"].Scalar());
+            if (row.IsMap() && row["name"].IsDefined() && row["name"].IsScalar())
+                topNames_.insert(row["name"].Scalar());
     Scope sc;
     sc.vars["batch"] = batchVal_;
     std::vector<std::string> stack;

@@ -164,7 +164,9 @@ public:
         {
             YAML::Node n = need("dtype_bytes");
             long long b = integer(n, "dtype_bytes");
-            if (b <= 0 || b > 64) fail(n, "dtype_bytes", "must be a whole number of bytes from 1 to 64 (an element of the widest type), got " + n.Scalar());
+            if (b <= 0 || b > 64)
+                fail(n, "dtype_bytes",
+                     "must be a whole number of bytes from 1 to 64 (an element of the widest type), got " + n.Scalar());
             p.dtype_bytes = static_cast<int>(b);
         }
         if (items.count("power_w")) {  // for information only

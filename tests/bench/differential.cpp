@@ -65,7 +65,8 @@ int main(int argc, char** argv)
     const std::vector<PipelineRun> runs = {{0.0, 1}, {0.0, 2}, {0.005, 2}};
     std::map<std::string, int> kinds;
     int disagreeing = 0, unfinished = 0;
-    std::vector<double> referenceTimes, speedups;  // speed-up: the Reference's time over the pipeline's, gap 0, 2 threads
+    // Speed-up: the Reference's time over the pipeline's (gap 0, 2 threads).
+    std::vector<double> referenceTimes, speedups;
     for (std::uint64_t s = seed; s < seed + static_cast<std::uint64_t>(count); ++s) {
         const RandomProblem random = randomProblem(s, shape);
         ++kinds[random.kind];
@@ -82,7 +83,8 @@ int main(int argc, char** argv)
         std::fflush(stdout);
     }
     std::printf("%d problems (", count);
-    for (const auto& [kind, n] : kinds) std::printf("%s%s %d", kind == kinds.begin()->first ? "" : ", ", kind.c_str(), n);
+    for (const auto& [kind, n] : kinds)
+        std::printf("%s%s %d", kind == kinds.begin()->first ? "" : ", ", kind.c_str(), n);
     std::printf("), %d to %d nodes, up to %lld B: %d disagree, %d the Reference did not finish\n", shape.min_nodes,
                 shape.max_nodes, static_cast<long long>(shape.max_bytes), disagreeing, unfinished);
     std::printf("Reference to the optimum: median %.3f s, slowest %.3f s; pipeline (gap 0, 2 threads) faster by a "

@@ -735,7 +735,8 @@ private slots:
         }
         QProcess appended;
         appended.setStandardOutputFile(log, QIODevice::Append);
-        appended.start(QStringLiteral(POET_CLI_PATH), QStringList{"solve"} + problem + QStringList{"--out", "/dev/stdout"});
+        appended.start(QStringLiteral(POET_CLI_PATH),
+                       QStringList{"solve"} + problem + QStringList{"--out", "/dev/stdout"});
         QVERIFY(appended.waitForFinished(60000));
         QCOMPARE(appended.exitCode(), 0);
         QFile f(log);

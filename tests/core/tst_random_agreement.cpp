@@ -35,7 +35,8 @@ private slots:
         // Batches of 40, so a failure's row says where to look: 280 problems
         // of 4 to 10 nodes, 120 of 10 to 14 nodes with larger sizes.
         for (quint64 first = 1; first <= 241; first += 40)
-            QTest::newRow(qPrintable(QStringLiteral("seeds %1-%2").arg(first).arg(first + 39))) << first << 4 << 10 << 8LL;
+            QTest::newRow(qPrintable(QStringLiteral("seeds %1-%2").arg(first).arg(first + 39)))
+                << first << 4 << 10 << 8LL;
         for (quint64 first = 1001; first <= 1081; first += 40)
             QTest::newRow(qPrintable(QStringLiteral("seeds %1-%2, 10 to 14 nodes").arg(first).arg(first + 39)))
                 << first << 10 << 14 << 16LL;
@@ -81,7 +82,8 @@ private slots:
                     QVERIFY2(std::isinf(before), qPrintable(QStringLiteral("seed %1 step %2").arg(seed).arg(i)));
                     continue;
                 }
-                QVERIFY2(r.status == SolveStatus::Optimal, qPrintable(QStringLiteral("seed %1 step %2").arg(seed).arg(i)));
+                QVERIFY2(r.status == SolveStatus::Optimal,
+                         qPrintable(QStringLiteral("seed %1 step %2").arg(seed).arg(i)));
                 QVERIFY2(r.objective_j <= before * (1 + 1e-9),
                          qPrintable(QStringLiteral("seed %1 step %2: %3 J after %4 J").arg(seed).arg(i)
                                         .arg(r.objective_j, 0, 'g', 17).arg(before, 0, 'g', 17)));

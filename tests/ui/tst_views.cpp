@@ -1956,7 +1956,8 @@ void TestViews::windowFitsALaptopScreen() {
         for (const QRect& other : taken) QVERIFY(!other.intersects(item->geometry()));
         taken.append(item->geometry());
     }
-    QVERIFY(solveButton->y() > w.findChild<QCheckBox*>(QStringLiteral("pagingSwitch"))->mapTo(problemRow, QPoint()).y());
+    const auto* paging = w.findChild<QCheckBox*>(QStringLiteral("pagingSwitch"));
+    QVERIFY(solveButton->y() > paging->mapTo(problemRow, QPoint()).y());  // on a line of its own
     w.resize(w.minimumSizeHint());
     QCoreApplication::processEvents();
     QCPLegend* legend = w.timeline()->plot()->legend;
