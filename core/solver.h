@@ -20,6 +20,8 @@ struct SolverOptions {
     // bounds, the local search and the LP, and CBC's final search gets this
     // many threads. resnet18_cifar at 12 to 20% and 1.5x, 30 s: the same
     // schedules 1.8 to 7.5 times sooner (bench_solve --threads, best_s).
+    // Graphs of up to kOneCoreMostNodes nodes are solved on one core
+    // whatever this says (solve(), solver.cpp, says why).
     int threads = 1;
     double relative_gap = 1e-4; // stop when (incumbent - bound) / incumbent <= this
     bool log = false;           // CBC's log to stderr
@@ -35,6 +37,10 @@ struct SolverOptions {
     // (proven_bound.h) is the solve's first known bound.
     std::vector<ProvenBound> proven_bounds;
 };
+
+// The largest graph solved on one core: the bundled linear (27 nodes) and
+// transformer (19) are, vgg16_cifar (81) is not.
+constexpr int kOneCoreMostNodes = 32;
 
 // What the command line and the explorer use: 2 where the machine has two
 // cores (CBC's own threads beyond that measured no gain).
