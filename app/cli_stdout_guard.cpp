@@ -16,11 +16,14 @@ StdoutAside::StdoutAside(bool to_stderr)
     // and says so: /dev/null opened as fd 1 took its place, and the answer
     // went there with exit 0.
     if (::fcntl(STDOUT_FILENO, F_GETFD) < 0) return;
-    const int to = to_stderr ? STDERR_FILENO : ::open("/dev/null", O_WRONLY | O_CLOEXEC);
+    // To stderr where it is open: closed (`2>&-`), the summary stayed on
+    // stdout after the schedule `--out -` wrote there.
+    const bool stderr_open = ::fcntl(STDERR_FILENO, F_GETFD) >= 0;
+    const int to = to_stderr && stderr_open ? STDERR_FILENO : ::open("/dev/null", O_WRONLY | O_CLOEXEC);
     if (to < 0) return;
     saved_stdout_ = ::dup(STDOUT_FILENO);
     if (saved_stdout_ >= 0) ::dup2(to, STDOUT_FILENO);
-    if (!to_stderr) ::close(to);
+    if (to != STDERR_FILENO) ::close(to);
 }
 
 StdoutAside::~StdoutAside()

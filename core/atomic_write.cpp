@@ -3,6 +3,7 @@
 #include <cerrno>
 #include <cstring>
 #include <stdexcept>
+#include <string>
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -28,6 +29,32 @@ fs::path followLinks(fs::path file)
         file = to.is_absolute() ? to : file.parent_path() / to;
     }
     throw std::runtime_error(file.string() + ": too many levels of symbolic links");
+}
+
+// The open descriptor `file` names (/dev/stdout, /dev/stderr, /dev/fd/N,
+// /proc/self/fd/N), or -1. Written through that descriptor: the name leads
+// to the file itself, and `--out /dev/stderr 2>> log` renamed a new file
+// over the log (or, opened afresh, would write over its start).
+int descriptorNamed(const fs::path& file)
+{
+    const std::string name = file.lexically_normal().string();
+    int fd = -1;
+    if (name == "/dev/stdin") fd = STDIN_FILENO;
+    else if (name == "/dev/stdout") fd = STDOUT_FILENO;
+    else if (name == "/dev/stderr") fd = STDERR_FILENO;
+    else
+        for (const std::string dir : {"/dev/fd/", "/proc/self/fd/"})
+            if (name.starts_with(dir) && name.size() > dir.size() &&
+                name.find_first_not_of("0123456789", dir.size()) == std::string::npos &&
+                name.size() - dir.size() < 9)
+                fd = std::stoi(name.substr(dir.size()));
+    return fd >= 0 && ::fcntl(fd, F_GETFD) >= 0 ? fd : -1;
+}
+
+bool writableDescriptor(int fd)
+{
+    const int flags = ::fcntl(fd, F_GETFL);
+    return flags >= 0 && (flags & O_ACCMODE) != O_RDONLY;
 }
 
 // Whether `file` (its links followed) exists and is neither a regular file
@@ -83,7 +110,8 @@ mode_t modeFor(const fs::path& target)
 
 void writeInPlace(const fs::path& file, const std::function<bool(int fd, const std::string& path)>& write)
 {
-    const int fd = ::open(file.c_str(), O_WRONLY | O_CLOEXEC);
+    const int named = descriptorNamed(file);
+    const int fd = named >= 0 ? ::fcntl(named, F_DUPFD_CLOEXEC, 0) : ::open(file.c_str(), O_WRONLY | O_CLOEXEC);
     if (fd < 0) throw std::runtime_error(file.string() + ": cannot open for writing (" + std::strerror(errno) + ")");
     bool ok = write(fd, file.string());
     ok = (::close(fd) == 0) && ok;
@@ -94,6 +122,10 @@ void writeInPlace(const fs::path& file, const std::function<bool(int fd, const s
 
 void checkWritable(const fs::path& file)
 {
+    if (const int fd = descriptorNamed(file); fd >= 0) {
+        if (!writableDescriptor(fd)) throw std::runtime_error(file.string() + ": is not open for writing");
+        return;
+    }
     if (namesSpecialFile(file)) {
         if (::access(file.c_str(), W_OK) != 0)
             throw std::runtime_error(file.string() + ": cannot open for writing (" + std::strerror(errno) + ")");
@@ -109,7 +141,7 @@ void checkWritable(const fs::path& file)
 
 void replaceFileAtomically(const fs::path& file, const std::function<bool(int fd, const std::string& path)>& write)
 {
-    if (namesSpecialFile(file)) return writeInPlace(file, write);
+    if (descriptorNamed(file) >= 0 || namesSpecialFile(file)) return writeInPlace(file, write);
     const fs::path target = followLinks(file);
     refuseWriteProtected(target);
     std::string tmpl;

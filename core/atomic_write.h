@@ -4,10 +4,13 @@
 //
 // The target is what the path names after its symbolic links: a link is
 // written through (the link stays, its target gets the new contents), and
-// a file that exists keeps its permission bits. A path that names no
-// regular file (a FIFO, a terminal, /dev/stdout, /proc/self/fd/1) is
-// written in place: a rename there would put a plain file where the
-// device or pipe was, and there is no half-written file to spare anyone.
+// a file that exists keeps its permission bits. A path that names an open
+// descriptor (/dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N) is
+// written through it, whatever file it leads to (`--out /dev/stderr 2>>
+// log` keeps the log); one that names no regular file (a FIFO, a
+// terminal, a device) is written in place: a rename there would put a
+// plain file where the device or pipe was, and there is no half-written
+// file to spare anyone.
 #include <filesystem>
 #include <functional>
 #include <string>

@@ -26,9 +26,9 @@ namespace {
 // fails: on a full disk the cut file was renamed over the old one, "MILP
 // written", exit 0. It writes a private temporary file here, which must end
 // with its ENDATA line.
-std::string textCoinWrites(CoinMpsIO& mps)
+std::string textCoinWrites(CoinMpsIO& mps, const std::filesystem::path& scratch_dir)
 {
-    std::string name = (std::filesystem::temp_directory_path() / "poet-mps-XXXXXX").string();
+    std::string name = (scratch_dir / ".poet-mps-XXXXXX").string();
     const int fd = ::mkstemp(name.data());
     if (fd < 0)
         throw std::runtime_error("no temporary file for the MPS text (" + std::string(std::strerror(errno)) + ")");
@@ -50,13 +50,13 @@ std::string textCoinWrites(CoinMpsIO& mps)
     const std::string s = text.str();
     if (!written || s.size() < end.size() || s.compare(s.size() - end.size(), end.size(), end) != 0)
         throw std::runtime_error("the MPS text could not be written in full to a temporary file in " +
-                                 std::filesystem::temp_directory_path().string() + " (a full disk?)");
+                                 scratch_dir.string() + " (a full disk?)");
     return s;
 }
 
 }  // namespace
 
-std::string milpAsMps(const Formulation& f)
+std::string milpAsMps(const Formulation& f, const std::filesystem::path& scratch_dir)
 {
     std::vector<std::string> row_names(f.rows());
     for (int r = 0; r < f.rows(); ++r) row_names[r] = "c" + std::to_string(r);
@@ -64,14 +64,16 @@ std::string milpAsMps(const Formulation& f)
     mps.messageHandler()->setLogLevel(0);
     mps.setMpsData(tripletMatrix(f), COIN_DBL_MAX, f.col_lower.data(), f.col_upper.data(), f.objective.data(),
                    f.is_integer.data(), f.row_lower.data(), f.row_upper.data(), f.columnNames(), row_names);
-    return textCoinWrites(mps);
+    return textCoinWrites(mps, scratch_dir);
 }
 
 void writeMilpAsMps(const Formulation& f, const std::filesystem::path& file)
 {
     std::string text;
     try {
-        text = milpAsMps(f);
+        // Beside the target, as its own temporary file will be (TMPDIR
+        // may be elsewhere, or unusable, where the target's folder is fine).
+        text = milpAsMps(f, file.has_parent_path() ? file.parent_path() : std::filesystem::path("."));
     } catch (const std::runtime_error& e) {
         throw std::runtime_error(file.string() + ": " + e.what() + "; the file is unchanged");
     }

@@ -12,8 +12,9 @@
 namespace poet {
 
 // The MPS text of `f`; throws std::runtime_error where it cannot be made
-// (CoinMpsIO writes it through a temporary file).
-std::string milpAsMps(const Formulation& f);
+// (CoinMpsIO writes it through a temporary file in `scratch_dir`).
+std::string milpAsMps(const Formulation& f,
+                      const std::filesystem::path& scratch_dir = std::filesystem::temp_directory_path());
 
 // Writes `f` to `file` atomically (writeFileAtomically); throws
 // std::runtime_error naming the file where that fails.

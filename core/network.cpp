@@ -290,7 +290,9 @@ private:
     Network net_;
     std::map<std::string, int> byName_;
     std::map<std::string, BlockDef> blocks_;
-    std::set<std::string> topNames_;  // the names the rows of `layers` give, known before they are read
+    // The names the rows of `layers` give, known before they are read, and
+    // whether the row is a block instance (its layers are "name.layer").
+    std::map<std::string, bool> topNames_;
     Val batchVal_;
 };
 
@@ -409,7 +411,7 @@ Network Loader::load(int batchOverride)
     if (layers.node.IsSequence())
         for (const YAML::Node& row : layers.node)
             if (row.IsMap() && row["name"].IsDefined() && row["name"].IsScalar())
-                topNames_.insert(row["name"].Scalar());
+                topNames_[row["name"].Scalar()] = row["block"].IsDefined();
     Scope sc;
     sc.vars["batch"] = batchVal_;
     std::vector<std::string> stack;
@@ -561,9 +563,11 @@ int Loader::resolveRef(const Val& raw, const Scope& sc) const
     }
     auto it = byName_.find(ref);
     if (it != byName_.end()) return it->second;
-    // Itself or a later row: "unknown layer 'add'" read as a typo.
-    if (prefix.empty() && topNames_.count(ref))
-        fail(v, "'" + ref + "' is this layer or a later one; a layer can only read earlier layers");
+    // Itself, a later row or a block instance: "unknown layer 'add'" read as a typo.
+    if (const auto row = topNames_.find(ref); prefix.empty() && row != topNames_.end())
+        fail(v, row->second ? "'" + ref + "' is a block instance; read one of its layers by its full name ('" +
+                                  ref + ".<layer>')"
+                            : "'" + ref + "' is this layer or a later one; a layer can only read earlier layers");
     fail(v, "unknown layer '" + ref + "' (a layer reads earlier layers by name" +
                 std::string(prefix.empty() ? "" : "; inside a block, its own layers, $input, or full names") + ")");
 }

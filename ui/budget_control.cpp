@@ -220,15 +220,26 @@ BudgetControl::BudgetControl(QWidget* parent) : QWidget(parent) {
 // and one Ctrl+Z undid all eight.
 void BudgetControl::stepSession() {
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
-    if (!keyRepeating_ && now - lastStepMs_ > 300) session_ = ++g_session;
+    if (!keyRepeating_ && !mouseHeld_ && now - lastStepMs_ > 300) session_ = ++g_session;
     lastStepMs_ = now;
 }
 
+// A mouse button held on the slider's groove or a box's arrow repeats its
+// step, the first repeat half a second after the press: one undo step from
+// the press to the release, as a held key is.
 bool BudgetControl::eventFilter(QObject* watched, QEvent* event) {
-    if (event->type() == QEvent::KeyPress) {
+    switch (event->type()) {
+    case QEvent::KeyPress:
         // Handled by the widget as soon as this returns; the flag is cleared after.
         keyRepeating_ = static_cast<QKeyEvent*>(event)->isAutoRepeat();
         if (keyRepeating_) QTimer::singleShot(0, this, [this] { keyRepeating_ = false; });
+        break;
+    case QEvent::MouseButtonPress:
+        session_ = ++g_session;
+        mouseHeld_ = true;
+        break;
+    case QEvent::MouseButtonRelease: mouseHeld_ = false; break;
+    default: break;
     }
     return QWidget::eventFilter(watched, event);
 }

@@ -82,7 +82,7 @@ private:
     double valueAt(int pos) const;
 
     void stepSession();  // the undo session of a key, wheel or groove step
-    bool eventFilter(QObject* watched, QEvent* event) override;  // notes a held key's repeats
+    bool eventFilter(QObject* watched, QEvent* event) override;  // notes held keys and buttons
 
     QSlider* slider_;
     QDoubleSpinBox* entry_;
@@ -97,6 +97,7 @@ private:
     bool updating_ = false;
     qint64 lastStepMs_ = 0;  // the last key, wheel or groove step (stepSession)
     bool keyRepeating_ = false;  // the key press being handled repeats a held key
+    bool mouseHeld_ = false;     // a button is down on the slider or the box (its steps repeat)
 };
 
 }  // namespace poet::ui

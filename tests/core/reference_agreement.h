@@ -71,6 +71,9 @@ inline Agreement compareWithReference(const Problem& p, const std::vector<Pipeli
         if ((r.status == SolveStatus::Infeasible && a.reference.schedule) ||
             (a.reference.status == SolveStatus::Infeasible && r.schedule))
             a.disagreements.push_back(who + ": one has a schedule, the other proved there is none");
+        // No schedule in time is no proof: the Reference's is one.
+        if (a.reference.status == SolveStatus::Infeasible && r.status != SolveStatus::Infeasible)
+            a.disagreements.push_back(who + ": the Reference proved there is no schedule; this did not");
         if (!referenceProven) continue;
         if (r.best_bound_j > optimum + tolerance) a.disagreements.push_back(who + ": bound above the optimum");
         if (r.schedule && r.objective_j < optimum - tolerance)

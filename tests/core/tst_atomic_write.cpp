@@ -133,6 +133,32 @@ private slots:
         QCOMPARE(entries(root_), 2);
     }
 
+    // A path naming an open descriptor is written through it: `--out
+    // /dev/stderr 2>> log` renamed a new file over the log, and the lines
+    // before were gone.
+    void descriptorIsWrittenThrough()
+    {
+        const fs::path log = root_ / "log.txt";
+        std::ofstream(log) << "earlier\n";
+        struct stat before {};
+        QCOMPARE(::stat(log.c_str(), &before), 0);
+        const int fd = ::open(log.c_str(), O_WRONLY | O_APPEND);
+        QVERIFY(fd >= 0);
+        for (const std::string dir : {"/dev/fd/", "/proc/self/fd/"}) {
+            checkWritable(dir + std::to_string(fd));
+            writeFileAtomically(dir + std::to_string(fd), dir + "\n");
+        }
+        ::close(fd);
+        QCOMPARE(contents(log), std::string("earlier\n/dev/fd/\n/proc/self/fd/\n"));
+        struct stat after {};
+        QCOMPARE(::stat(log.c_str(), &after), 0);
+        QCOMPARE(after.st_ino, before.st_ino);  // the same file, not a new one renamed over it
+        // A descriptor open only for reading is refused before any work.
+        const int reading = ::open(log.c_str(), O_RDONLY);
+        QVERIFY_THROWS_EXCEPTION(std::runtime_error, checkWritable("/dev/fd/" + std::to_string(reading)));
+        ::close(reading);
+    }
+
     void missingDirectoryIsNamed()
     {
         try {

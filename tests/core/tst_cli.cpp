@@ -399,6 +399,17 @@ private slots:
         const Run full = poet(QStringList{"info"} + problem + QStringList{"--write-mps", "/dev/full"});
         QCOMPARE(full.code, 4);
         QVERIFY2(full.err.contains("--write-mps: /dev/full: write failed"), qPrintable(full.err));
+        // Its scratch file goes beside the target, as the target's own
+        // temporary file does: an unusable TMPDIR refused a writable folder.
+        QProcess noTmp;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert("TMPDIR", "/nonexistent");
+        noTmp.setProcessEnvironment(env);
+        noTmp.start(QStringLiteral(POET_CLI_PATH),
+                    QStringList{"info"} + problem + QStringList{"--write-mps", dir.filePath("beside.mps")});
+        QVERIFY(noTmp.waitForFinished(60000));
+        QCOMPARE(noTmp.exitCode(), 0);
+        QVERIFY(QFile::exists(dir.filePath("beside.mps")));
     }
 
     void badInputIsNamed()
@@ -748,6 +759,14 @@ private slots:
         QCOMPARE(mps.code, 0);
         QVERIFY(mps.out.startsWith("NAME") && mps.out.endsWith("ENDATA\n"));
         QVERIFY2(mps.err.contains("MILP written           to standard output"), qPrintable(mps.err));
+        // With stderr closed, the summary goes nowhere, not after the schedule.
+        QProcess closed;
+        closed.start(QStringLiteral("/bin/sh"),
+                     {"-c", QStringLiteral("'%1' solve --model linear --platform m4 --ram-budget 60% --out - 2>&-")
+                                .arg(QStringLiteral(POET_CLI_PATH))});
+        QVERIFY(closed.waitForFinished(60000));
+        QCOMPARE(closed.exitCode(), 0);
+        QVERIFY(!nlohmann::json::parse(closed.readAllStandardOutput().toStdString(), nullptr, false).is_discarded());
         const Run rows = poet({"sweep", "--model", "linear", "--platform", "m4", "--points", "3", "--csv", "-"});
         QCOMPARE(rows.code, 0);
         QVERIFY(rows.out.startsWith("strategy,ram_budget_bytes,"));

@@ -394,6 +394,8 @@ void TstProfiles::badProfiles_data()
     row("unknown_reference.yaml", false, 5, 37, "layers[2].input", "unknown layer 'inptu'");
     row("forward_reference.yaml", false, 4, 73, "layers[1].input",
         "'fc2' is this layer or a later one; a layer can only read earlier layers");
+    row("block_instance_reference.yaml", false, 10, 73, "layers[2].input",
+        "'stage' is a block instance; read one of its layers by its full name ('stage.<layer>')");
     row("unknown_block.yaml", false, 9, 26, "layers[1].block", "unknown block 'bottlenek' (defined blocks: bottleneck)");
     row("unknown_key.yaml", false, 4, 35, "layers[1].kernal", "unknown key 'kernal'");
     row("wrong_type.yaml", false, 4, 61, "layers[1].out_features", "expected an integer");

@@ -73,7 +73,7 @@ private slots:
             const Problem base = randomProblem(seed).problem;
             const std::int64_t step = std::max<std::int64_t>(1, plainPassPeakBytes(base.graph) / 10);
             double before = std::numeric_limits<double>::infinity();
-            for (int i = 0; i < 6; ++i) {  // three RAM steps up, then three runtime steps
+            for (int i = 0; i < 6; ++i) {  // three RAM steps up, then two runtime steps
                 Problem p = base;
                 p.ram_budget_bytes += step * std::min(i, 3);
                 p.runtime_budget_factor += 0.05 * std::max(0, i - 3);
