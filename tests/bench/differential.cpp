@@ -87,9 +87,10 @@ int main(int argc, char** argv)
         std::printf("%s%s %d", kind == kinds.begin()->first ? "" : ", ", kind.c_str(), n);
     std::printf("), %d to %d nodes, up to %lld B: %d disagree, %d the Reference did not finish\n", shape.min_nodes,
                 shape.max_nodes, static_cast<long long>(shape.max_bytes), disagreeing, unfinished);
-    std::printf("Reference to the optimum: median %.3f s, slowest %.3f s; pipeline (gap 0, 2 threads) faster by a "
-                "median %.1fx\n", median(referenceTimes),
+    std::printf("Reference to the optimum: median %.3f s, slowest %.3f s; pipeline (gap 0, 2 threads, one core up to "
+                "%d nodes) faster by a median %.1fx\n",
+                median(referenceTimes),
                 referenceTimes.empty() ? 0 : *std::max_element(referenceTimes.begin(), referenceTimes.end()),
-                median(speedups));
+                kOneCoreMostNodes, median(speedups));
     return disagreeing ? 1 : 0;
 }

@@ -29,28 +29,33 @@ private slots:
     void pipelineAgreesWithTheReference_data()
     {
         QTest::addColumn<quint64>("first_seed");
+        QTest::addColumn<int>("count");
         QTest::addColumn<int>("min_nodes");
         QTest::addColumn<int>("max_nodes");
         QTest::addColumn<qint64>("max_bytes");
-        // Batches of 40, so a failure's row says where to look: 280 problems
-        // of 4 to 10 nodes, 120 of 10 to 14 nodes with larger sizes.
+        // Batches, so a failure's row says where to look: 280 problems of 4
+        // to 10 nodes, 120 of 10 to 14 nodes with larger sizes (all solved on
+        // one core, kOneCoreMostNodes), and 6 of 33 to 36 nodes, where two
+        // threads run the two-core pipeline (the Reference takes up to 9 s).
         for (quint64 first = 1; first <= 241; first += 40)
             QTest::newRow(qPrintable(QStringLiteral("seeds %1-%2").arg(first).arg(first + 39)))
-                << first << 4 << 10 << 8LL;
+                << first << 40 << 4 << 10 << 8LL;
         for (quint64 first = 1001; first <= 1081; first += 40)
             QTest::newRow(qPrintable(QStringLiteral("seeds %1-%2, 10 to 14 nodes").arg(first).arg(first + 39)))
-                << first << 10 << 14 << 16LL;
+                << first << 40 << 10 << 14 << 16LL;
+        QTest::newRow("seeds 7000-7005, 33 to 36 nodes") << quint64(7000) << 6 << 33 << 36 << 16LL;
     }
 
     void pipelineAgreesWithTheReference()
     {
         QFETCH(quint64, first_seed);
+        QFETCH(int, count);
         QFETCH(int, min_nodes);
         QFETCH(int, max_nodes);
         QFETCH(qint64, max_bytes);
         const RandomProblemShape shape{min_nodes, max_nodes, max_bytes};
         const std::vector<PipelineRun> runs = {{0.0, 1}, {0.0, 2}, {0.005, 2}};
-        for (quint64 seed = first_seed; seed < first_seed + 40; ++seed) {
+        for (quint64 seed = first_seed; seed < first_seed + static_cast<quint64>(count); ++seed) {
             const RandomProblem random = randomProblem(seed, shape);
             const Agreement a = compareWithReference(random.problem, runs, 20);
             std::string why;
