@@ -27,6 +27,16 @@ class TestCli : public QObject {
         return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
     }
 
+    // `poet` with `args` run by /bin/sh, so that they may close or redirect
+    // its descriptors ("--json >&-").
+    Run poetInShell(const QString& args)
+    {
+        QProcess p;
+        p.start(QStringLiteral("/bin/sh"), {"-c", QStringLiteral("'%1' %2").arg(QStringLiteral(POET_CLI_PATH), args)});
+        p.waitForFinished(300000);
+        return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
+    }
+
 private slots:
     void solveJsonHasTheVocabulary()
     {
@@ -760,13 +770,9 @@ private slots:
         QVERIFY(mps.out.startsWith("NAME") && mps.out.endsWith("ENDATA\n"));
         QVERIFY2(mps.err.contains("MILP written           to standard output"), qPrintable(mps.err));
         // With stderr closed, the summary goes nowhere, not after the schedule.
-        QProcess closed;
-        closed.start(QStringLiteral("/bin/sh"),
-                     {"-c", QStringLiteral("'%1' solve --model linear --platform m4 --ram-budget 60% --out - 2>&-")
-                                .arg(QStringLiteral(POET_CLI_PATH))});
-        QVERIFY(closed.waitForFinished(60000));
-        QCOMPARE(closed.exitCode(), 0);
-        QVERIFY(!nlohmann::json::parse(closed.readAllStandardOutput().toStdString(), nullptr, false).is_discarded());
+        const Run closed = poetInShell("solve --model linear --platform m4 --ram-budget 60% --out - 2>&-");
+        QCOMPARE(closed.code, 0);
+        QVERIFY(!nlohmann::json::parse(closed.out.toStdString(), nullptr, false).is_discarded());
         const Run rows = poet({"sweep", "--model", "linear", "--platform", "m4", "--points", "3", "--csv", "-"});
         QCOMPARE(rows.code, 0);
         QVERIFY(rows.out.startsWith("strategy,ram_budget_bytes,"));
@@ -788,14 +794,9 @@ private slots:
                  qPrintable(err));
         // A closed stdout too: the solve's /dev/null for the solver's chatter
         // took fd 1's place, and the answer went there with exit 0.
-        QProcess closed;
-        closed.start(QStringLiteral("/bin/sh"),
-                     {"-c", QStringLiteral("'%1' solve --model linear --platform m4 --ram-budget 60% --json >&-")
-                                .arg(QStringLiteral(POET_CLI_PATH))});
-        QVERIFY(closed.waitForFinished(60000));
-        QCOMPARE(closed.exitCode(), 4);
-        QVERIFY2(QString::fromUtf8(closed.readAllStandardError()).contains("cannot write the answer to standard output"),
-                 "no word of the lost answer");
+        const Run closed = poetInShell("solve --model linear --platform m4 --ram-budget 60% --json >&-");
+        QCOMPARE(closed.code, 4);
+        QVERIFY2(closed.err.contains("cannot write the answer to standard output"), "no word of the lost answer");
     }
 
     // `poet info` names a budget that works, between the lower bound it

@@ -41,6 +41,13 @@ SolveResult recomputingAnswer(const Problem& at, const Problem& under)
     return r;
 }
 
+// The document the cache holds for `p`, as stored.
+nlohmann::json storedDocument(const SolveCache& cache, const Problem& p)
+{
+    std::ifstream in(cache.fileOf(p));
+    return nlohmann::json::parse(in);
+}
+
 }  // namespace
 
 class TestSolveCache : public QObject {
@@ -156,8 +163,7 @@ private slots:
         cheap.status = SolveStatus::Feasible;
         cheap.best_bound_j = 4.0;
         cache.store(p, exact(), cheap);
-        std::ifstream in(cache.fileOf(p));
-        const nlohmann::json merged = nlohmann::json::parse(in);
+        const nlohmann::json merged = storedDocument(cache, p);
         QCOMPARE(merged.at("best_bound_j").get<double>(), 4.0);
         QCOMPARE(merged.at("status").get<std::string>(), std::string("feasible"));
         QVERIFY(std::abs(merged.at("total_energy_j").get<double>() - 4.5) < 1e-9);
@@ -173,11 +179,7 @@ private slots:
         const SolveCache cache(dir.path().toStdString());
         const Problem p = problemOf(longSkipGraph(0.2, 0.3), 9, 2.0, true, true);
         QCOMPARE(toString(solveWithCache(p, exact(), cache).status), "optimal");
-        nlohmann::json solved;
-        {
-            std::ifstream in(cache.fileOf(p));
-            solved = nlohmann::json::parse(in);
-        }
+        const nlohmann::json solved = storedDocument(cache, p);
         const auto rewrite = [&](const std::function<void(nlohmann::json&)>& edit) {
             nlohmann::json doc = solved;
             edit(doc);
@@ -213,8 +215,7 @@ private slots:
         shortOfIt.best_bound_j = 4.0;
         cache.store(p, exact(), shortOfIt);
         {
-            std::ifstream in(cache.fileOf(p));
-            const nlohmann::json merged = nlohmann::json::parse(in);
+            const nlohmann::json merged = storedDocument(cache, p);
             QCOMPARE(merged.at("best_bound_j").get<double>(), 4.0);
             QCOMPARE(merged.at("status").get<std::string>(), std::string("feasible"));
         }
@@ -308,11 +309,7 @@ private slots:
         QCOMPARE(toString(resolved.status), "optimal");
         QVERIFY(cache.find(p, exact()).has_value());
 
-        nlohmann::json doc;
-        {
-            std::ifstream in(cache.fileOf(p));
-            doc = nlohmann::json::parse(in);
-        }
+        nlohmann::json doc = storedDocument(cache, p);
         doc["schedule"]["M_in"][1] = {0};  // a page-in at stage 1: X is not on flash yet
         { std::ofstream(cache.fileOf(p)) << doc.dump(); }
         QVERIFY(!cache.storedSchedule(p).has_value());
