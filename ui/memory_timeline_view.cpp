@@ -1,7 +1,9 @@
 #include "memory_timeline_view.h"
 
 #include <QHelpEvent>
+#include <QKeyEvent>
 #include <QPaintEngine>
+#include <QTextDocumentFragment>
 #include <QToolTip>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -19,6 +21,10 @@ namespace poet::ui {
 double opPosition(int stage, int op) { return stage + static_cast<double>(op) / (stage + 1); }
 
 namespace {
+
+// The middle of op k of stage t on the stage axis, where the teaching and
+// the key cursors stand.
+double opMiddle(int t, int k) { return opPosition(t, k) + 0.5 / (t + 1); }
 
 // Stage t is drawn over [t, t + 1): its number goes at its middle, as on the
 // heatmap's axis above. At t, the default, each number stood half a stage
@@ -102,8 +108,18 @@ MemoryTimelineView::MemoryTimelineView(QWidget* parent) : QWidget(parent) {
     plot_->installEventFilter(this);  // the tooltip reads the curves under the mouse
     plot_->setToolTip(tr("RAM in use after every operation of every stage (replayed), against the RAM budget and "
                          "the plain pass. Bars: bytes paged to or from flash in each stage (right axis). "
-                         "Wheel: zoom the stage axis; drag: pan; double-click: show all. The heatmap above "
+                         "Wheel: zoom the stage axis; drag: pan; double-click: show all. Keys: Left and Right "
+                         "(Shift: a stage) move an op cursor that reads the curves. The heatmap above "
                          "shows the same stages."));
+    // The curves could be read by hovering alone: the view takes the focus
+    // (a click on the plot, or Tab) and its keys move an op cursor.
+    setFocusPolicy(Qt::StrongFocus);
+    plot_->setFocusPolicy(Qt::NoFocus);
+    setWhatsThis(tr("RAM in use after every operation of every stage, as the replay counts it, against the RAM "
+                    "budget and the plain pass; bars: bytes paged to or from flash per stage. Wheel: zoom the "
+                    "stage axis; drag: pan; double-click: show all. Keys: Left and Right move an op cursor that "
+                    "says what the RAM is after that op (Shift: a stage at a time; Home, End: the first and last "
+                    "op) and pans a zoomed axis to it; + and - zoom, 0 shows all stages."));
 
     QFont f = withoutLigatures(font());  // exports draw with it
     plot_->setFont(f);
@@ -152,6 +168,9 @@ MemoryTimelineView::MemoryTimelineView(QWidget* parent) : QWidget(parent) {
     cursor_ = new QCPItemStraightLine(plot_);
     cursor_->setPen(QPen(QColor(0, 0, 0, 160), 1.5));
     cursor_->setVisible(false);
+    keyCursor_ = new QCPItemStraightLine(plot_);
+    keyCursor_->setPen(QPen(QColor(0, 0, 0, 200), 1, Qt::DashLine));
+    keyCursor_->setVisible(false);
 
     // The legend sits in its own row above the plot, one line wide, so it
     // never hides the curves however small the plot gets.
@@ -281,6 +300,7 @@ void MemoryTimelineView::clear() {
     pageIn_->data()->clear();
     pageOut_->data()->clear();
     cursor_->setVisible(false);
+    keyCursor_->setVisible(false);
     nodeNames_.clear();
     computed_ = BoolMatrix();
     trace_.clear();
@@ -326,6 +346,7 @@ void MemoryTimelineView::setData(const Graph& g, const Schedule& s, const Replay
     drawn_ = true;
     setBudget(ramBudgetBytes);
     rescale();
+    showKeyOp();  // where the schedule before had it, if this one has the stage
     plot_->replot();
 }
 
@@ -343,6 +364,7 @@ void MemoryTimelineView::showPlainOnly(const Graph& g, const ReplayReport& plain
     drawn_ = true;
     setBudget(ramBudgetBytes);
     rescale();
+    showKeyOp();  // where the schedule before had it, if this one has the stage
     plot_->replot();
 }
 
@@ -424,7 +446,7 @@ void MemoryTimelineView::setCurrentOp(int stage, int op) {
     if (stage < 0) {
         cursor_->setVisible(false);
     } else {
-        const double x = opPosition(stage, std::max(op, 0)) + 0.5 / (stage + 1);
+        const double x = opMiddle(stage, std::max(op, 0));
         cursor_->point1->setCoords(x, 0);
         cursor_->point2->setCoords(x, 1);
         cursor_->setVisible(true);
@@ -449,7 +471,10 @@ QString MemoryTimelineView::toolTipAt(const QPointF& pixel) const {
     const int t = static_cast<int>(std::floor(x));
     if (t < 0 || t >= stages_) return general;
     // Op k of stage t is drawn from t + k/(t+1) to the next op (opPosition).
-    const int k = std::clamp(static_cast<int>(std::floor((x - t) * (t + 1))), 0, t);
+    return opText(t, std::clamp(static_cast<int>(std::floor((x - t) * (t + 1))), 0, t));
+}
+
+QString MemoryTimelineView::opText(int t, int k) const {
     const auto bytesAt = [t, k](const std::vector<std::vector<std::int64_t>>& trace) {
         return t < static_cast<int>(trace.size()) && k < static_cast<int>(trace[t].size())
                    ? QString::fromStdString(formatBytes(trace[t][k]))
@@ -475,6 +500,107 @@ QString MemoryTimelineView::toolTipAt(const QPointF& pixel) const {
                     .arg(QString::fromStdString(formatBytes(static_cast<std::int64_t>(pageInBytes_[t]))),
                          QString::fromStdString(formatBytes(static_cast<std::int64_t>(pageOutBytes_[t]))));
     return text;
+}
+
+QString MemoryTimelineView::keyOpText() const {
+    if (!drawn_ || keyStage_ < 0 || keyStage_ >= stages_) return {};
+    return opText(keyStage_, keyOpIndex_);
+}
+
+// Ops run stage by stage, stage t holding t + 1 of them: `ops` steps along
+// that order (across stages), `stages` keeps the op's place in the stage
+// where the next one has it.
+void MemoryTimelineView::moveKeyOp(int ops, int stages) {
+    if (!drawn_ || stages_ == 0) return;
+    if (keyStage_ < 0 || keyStage_ >= stages_) {  // the first press lands on the first op in view
+        const double lower = std::max(plot_->xAxis->range().lower, 0.0);
+        keyStage_ = std::clamp(static_cast<int>(std::floor(lower)), 0, stages_ - 1);
+        keyOpIndex_ = std::clamp(static_cast<int>(std::ceil((lower - keyStage_) * (keyStage_ + 1))), 0, keyStage_);
+    } else {
+        keyStage_ = std::clamp(keyStage_ + stages, 0, stages_ - 1);
+        keyOpIndex_ = std::min(keyOpIndex_, keyStage_);
+        for (; ops > 0; --ops) {
+            if (keyOpIndex_ < keyStage_) ++keyOpIndex_;
+            else if (keyStage_ + 1 < stages_) ++keyStage_, keyOpIndex_ = 0;
+        }
+        for (; ops < 0; ++ops) {
+            if (keyOpIndex_ > 0) --keyOpIndex_;
+            else if (keyStage_ > 0) --keyStage_, keyOpIndex_ = keyStage_;
+        }
+    }
+    // Pan a zoomed axis to the op; the move is the user's (the heatmap follows).
+    const QCPRange shown = plot_->xAxis->range();
+    const double x = opMiddle(keyStage_, keyOpIndex_), room = 0.5 / (keyStage_ + 1);
+    if (x - room < shown.lower) plot_->xAxis->setRange(x - room, x - room + shown.size());
+    else if (x + room > shown.upper) plot_->xAxis->setRange(x + room - shown.size(), x + room);
+    showKeyOp();
+    const QString html = keyOpText();
+    setAccessibleDescription(QTextDocumentFragment::fromHtml(html).toPlainText());
+    const QPoint at(qRound(plot_->xAxis->coordToPixel(x)), plot_->axisRect()->center().y());
+    QToolTip::showText(plot_->mapToGlobal(at), html, plot_);
+}
+
+// The wheel's zoom from the keyboard, about the op cursor where it is in
+// view. No closer than four stages, as the heatmap (StageAxisLink keeps
+// the two alike in the window), nor wider than all of them.
+void MemoryTimelineView::zoomStages(double factor) {
+    if (!drawn_ || stages_ == 0) return;
+    const QCPRange shown = plot_->xAxis->range();
+    const double key = keyStage_ >= 0 && keyStage_ < stages_ ? opMiddle(keyStage_, keyOpIndex_) : -1;
+    const double centre = shown.contains(key) ? key : shown.center();
+    const double size = std::clamp(shown.size() / factor, std::min(4.0, static_cast<double>(stages_)),
+                                   static_cast<double>(stages_));
+    const double lower = std::clamp(centre - (centre - shown.lower) * size / shown.size(), 0.0, stages_ - size);
+    plot_->xAxis->setRange(lower, lower + size);
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void MemoryTimelineView::showKeyOp() {
+    const bool shown = drawn_ && hasFocus() && keyStage_ >= 0 && keyStage_ < stages_;
+    if (shown) {
+        const double x = opMiddle(keyStage_, keyOpIndex_);
+        keyCursor_->point1->setCoords(x, 0);
+        keyCursor_->point2->setCoords(x, 1);
+    }
+    keyCursor_->setVisible(shown);
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void MemoryTimelineView::focusInEvent(QFocusEvent* e) {
+    showKeyOp();
+    QWidget::focusInEvent(e);
+}
+
+void MemoryTimelineView::focusOutEvent(QFocusEvent* e) {
+    showKeyOp();
+    QWidget::focusOutEvent(e);
+}
+
+void MemoryTimelineView::keyPressEvent(QKeyEvent* e) {
+    const bool stage = e->modifiers() & Qt::ShiftModifier;
+    switch (e->key()) {
+    case Qt::Key_Left: stage ? moveKeyOp(0, -1) : moveKeyOp(-1, 0); return;
+    case Qt::Key_Right: stage ? moveKeyOp(0, 1) : moveKeyOp(1, 0); return;
+    case Qt::Key_Home:
+        keyStage_ = keyOpIndex_ = 0;
+        moveKeyOp(0, 0);
+        return;
+    case Qt::Key_End:
+        keyStage_ = keyOpIndex_ = std::max(stages_ - 1, 0);
+        moveKeyOp(0, 0);
+        return;
+    case Qt::Key_Plus:
+    case Qt::Key_Equal: zoomStages(1.25); return;
+    case Qt::Key_Minus: zoomStages(1 / 1.25); return;
+    case Qt::Key_0:
+        if (drawn_) {
+            plot_->xAxis->setRange(0, std::max(stages_, 1));
+            plot_->replot(QCustomPlot::rpQueuedReplot);
+        }
+        return;
+    default: break;
+    }
+    QWidget::keyPressEvent(e);
 }
 
 bool MemoryTimelineView::eventFilter(QObject* watched, QEvent* event) {
@@ -509,14 +635,15 @@ QSizeF MemoryTimelineView::exportSize() const {
 void MemoryTimelineView::renderTo(QCPPainter& painter, const QRectF& target, const QString& title) {
     // An exported figure stands alone: no room kept for the heatmap's
     // labels; every stage, as the heatmap's export has them (a zoom on
-    // screen cut the timeline's off its peak, unsaid); no teaching cursor.
+    // screen cut the timeline's off its peak, unsaid); no teaching or key cursor.
     const QMargins kept = plot_->axisRect()->minimumMargins();
     const QCPRange shown = plot_->xAxis->range();
-    const bool cursor = cursor_->visible();
+    const bool cursor = cursor_->visible(), keyCursor = keyCursor_->visible();
     plot_->axisRect()->setMinimumMargins(QMargins());
     settingRange_ = true;  // not a move by the user: the heatmap stays where it is
     plot_->xAxis->setRange(0, std::max(stages_, 1));
     cursor_->setVisible(false);
+    keyCursor_->setVisible(false);
     wrapLegend(oneLineLegendWidth());
     QCPTextElement* heading = nullptr;
     if (!title.isEmpty()) {
@@ -551,6 +678,7 @@ void MemoryTimelineView::renderTo(QCPPainter& painter, const QRectF& target, con
         plot_->plotLayout()->simplify();
     }
     cursor_->setVisible(cursor);
+    keyCursor_->setVisible(keyCursor);
     wrapLegend(plot_->width());
     plot_->xAxis->setRange(shown);
     settingRange_ = false;

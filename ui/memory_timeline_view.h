@@ -7,6 +7,7 @@
 #include <QWidget>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "graph.h"
@@ -74,6 +75,13 @@ public:
     // after that op (this schedule's and the plain pass's), the budget and
     // the stage's flash traffic; elsewhere what the view shows.
     QString toolTipAt(const QPointF& pixel) const;
+    // From the keyboard: Left and Right move an op cursor (Shift: a stage),
+    // Home and End to the first and last op; it says what hovering its op
+    // says (keyOpText(), the tooltip's text; the accessible description in
+    // plain words) and pans a zoomed axis to it. +, - and 0 zoom in, out and
+    // show all stages. (-1, -1) before the first key.
+    std::pair<int, int> keyOp() const { return {keyStage_, keyOpIndex_}; }
+    QString keyOpText() const;
     // Draws the plot into `target` (vector on PDF/SVG painters), with
     // `title` above it (the heatmap's: the timeline's export alone could
     // not be told apart) and half a line clear of the page's edges.
@@ -89,6 +97,9 @@ signals:
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
+    void keyPressEvent(QKeyEvent* e) override;
+    void focusInEvent(QFocusEvent* e) override;  // the op cursor shows with the focus
+    void focusOutEvent(QFocusEvent* e) override;
 
 private:
     void rescale();
@@ -104,6 +115,11 @@ private:
     double oneLineLegendWidth() const;
     void namePlainCurve(double peak_bytes);
     void setRamScale(double maxBytes);
+    // What hovering op k of stage t says (HTML).
+    QString opText(int t, int k) const;
+    void moveKeyOp(int ops, int stages);
+    void zoomStages(double factor);  // about the op cursor, else the middle
+    void showKeyOp();
     void keepForToolTip(const Graph& g, const Schedule& s, std::vector<std::vector<std::int64_t>> trace,
                         std::vector<std::vector<std::int64_t>> plain);
 
@@ -113,7 +129,9 @@ private:
     QCPGraph* budget_ = nullptr;
     QCPBars* pageIn_ = nullptr;
     QCPBars* pageOut_ = nullptr;
-    QCPItemStraightLine* cursor_ = nullptr;
+    QCPItemStraightLine* cursor_ = nullptr;     // teaching mode's op
+    QCPItemStraightLine* keyCursor_ = nullptr;  // the keyboard's op
+    int keyStage_ = -1, keyOpIndex_ = -1;
     double unit_ = 1e6;
     double flashUnit_ = 1e3;
     QString ramTitle_, flashTitle_;  // in full, as setAxisTitles was given them

@@ -186,6 +186,7 @@ private slots:
     void heatmapSelectionAndZoom();
     void timelineDrawsCurveAndBudget();
     void timelineHoverReadsTheCurves();
+    void timelineReadsFromTheKeyboard();
     void summaryPanelRenders();
     void exportsAreVectorAndExact();
     void exportsFitTheirTexts();
@@ -382,6 +383,69 @@ void TestViews::timelineHoverReadsTheCurves() {
                  .arg(bytes(plain.ram_trace[5][5])));
 }
 
+// The timeline from the keyboard alone (only hovering read its curves): a
+// click or Tab gives it the focus, Left and Right walk the ops in their
+// order (stage t holds t + 1), Shift a stage; the cursor says what hovering
+// its op says and pans a zoomed axis to it, as a user's move.
+void TestViews::timelineReadsFromTheKeyboard() {
+    const Graph g = uitest::tinyGraph();
+    const Schedule s = uitest::tinySchedule();
+    MemoryTimelineView view;
+    view.resize(800, 400);
+    view.setData(g, s, replaySchedule(g, s), replaySchedule(g, plainSchedule(g)), 20000);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowActive(&view));
+    view.plot()->replot();
+    QTest::mouseClick(view.plot(), Qt::LeftButton, {}, view.plot()->axisRect()->center());
+    QVERIFY(view.hasFocus());
+    const auto pixelAt = [&](int stage, int op) {
+        const double x = opPosition(stage, op) + 0.5 / (stage + 1);
+        return QPointF(view.plot()->xAxis->coordToPixel(x), view.plot()->axisRect()->center().y());
+    };
+    using Op = std::pair<int, int>;
+    QCOMPARE(view.keyOp(), Op(-1, -1));
+    QTest::keyClick(&view, Qt::Key_Right);  // lands on the first op in view
+    QCOMPARE(view.keyOp(), Op(0, 0));
+    QTest::keyClick(&view, Qt::Key_Right);
+    QCOMPARE(view.keyOp(), Op(1, 0));
+    QTest::keyClick(&view, Qt::Key_Right);
+    QTest::keyClick(&view, Qt::Key_Right);
+    QCOMPARE(view.keyOp(), Op(2, 0));
+    QTest::keyClick(&view, Qt::Key_Right, Qt::ShiftModifier);
+    QTest::keyClick(&view, Qt::Key_Right, Qt::ShiftModifier);
+    QCOMPARE(view.keyOp(), Op(4, 0));
+    QTest::keyClick(&view, Qt::Key_Right);
+    QCOMPARE(view.keyOp(), Op(4, 1));
+    QCOMPARE(view.keyOpText(), view.toolTipAt(pixelAt(4, 1)));
+    QVERIFY(view.keyOpText().contains("a's slot, not run in this stage"));
+    QVERIFY(view.accessibleDescription().startsWith("Stage 4, op 2 of 5: a's slot"));  // words, no markup
+    QTest::keyClick(&view, Qt::Key_Left, Qt::ShiftModifier);  // op 2 of stage 3
+    QCOMPARE(view.keyOp(), Op(3, 1));
+    QTest::keyClick(&view, Qt::Key_Left);
+    QTest::keyClick(&view, Qt::Key_Left);
+    QCOMPARE(view.keyOp(), Op(2, 2));
+    QTest::keyClick(&view, Qt::Key_Home);
+    QTest::keyClick(&view, Qt::Key_Left);  // nothing before the first op
+    QCOMPARE(view.keyOp(), Op(0, 0));
+
+    // Zoomed in from the keys, End moves the axis to the last op: a move the
+    // heatmap follows (stagesMovedByUser).
+    for (int k = 0; k < 8; ++k) QTest::keyClick(&view, Qt::Key_Plus);
+    const QCPRange zoomed = view.plot()->xAxis->range();
+    QCOMPARE(zoomed.size(), 4.0);  // no closer than four stages
+    QVERIFY(zoomed.lower < 0.5 && zoomed.upper < 5);  // about the cursor, in the middle of stage 0
+    QSignalSpy moved(&view, &MemoryTimelineView::stagesMovedByUser);
+    QTest::keyClick(&view, Qt::Key_End);
+    QCOMPARE(view.keyOp(), Op(5, 5));
+    QCOMPARE(moved.count(), 1);
+    QVERIFY(view.plot()->xAxis->range().contains(opPosition(5, 5)));
+    QCOMPARE(view.plot()->xAxis->range().size(), 4.0);
+    QCOMPARE(view.keyOpText(), view.toolTipAt(pixelAt(5, 5)));
+    QTest::keyClick(&view, Qt::Key_0);
+    QCOMPARE(view.plot()->xAxis->range().lower, 0.0);
+    QCOMPARE(view.plot()->xAxis->range().upper, double(g.size()));
+}
+
 void TestViews::timelineDrawsCurveAndBudget() {
     const Graph g = uitest::tinyGraph();
     const Schedule s = uitest::tinySchedule();
@@ -437,7 +501,8 @@ void TestViews::timelineDrawsCurveAndBudget() {
     // The budget's value is in its legend entry (no label over the curves),
     // and follows the budget.
     QCOMPARE(view.plot()->graph(2)->name(), QStringLiteral("RAM budget 20.0 KB"));
-    QCOMPARE(view.plot()->itemCount(), 1);  // the step cursor only
+    for (int i = 0; i < view.plot()->itemCount(); ++i)  // the teaching and key cursors only
+        QVERIFY(qobject_cast<QCPItemStraightLine*>(view.plot()->item(i)));
     view.setBudget(12500);
     QCOMPARE(view.plot()->graph(2)->name(), QStringLiteral("RAM budget 12.5 KB"));
     // A budget far above every curve leaves the axis to the curves, and its
@@ -1116,6 +1181,14 @@ void TestViews::stageAxesLineUp() {
     QVERIFY(sameWindow());
     time->plot()->xAxis->setRange(n - 3, n + 5);  // past the last stage
     QCOMPARE(heat->stageWindow().second, double(n));
+    QVERIFY(sameWindow());
+
+    // Tab leads from the heatmap to the timeline, whose keys move both.
+    heat->setFocus();
+    QTest::keyClick(heat, Qt::Key_Tab);
+    QCOMPARE(QApplication::focusWidget(), time);
+    QTest::keyClick(time, Qt::Key_Home);  // the first op, left of the stages in view
+    QCOMPARE(heat->stageWindow().first, 0.0);
     QVERIFY(sameWindow());
 
     // A double-click on the heatmap shows every stage in both.
