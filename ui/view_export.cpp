@@ -3,9 +3,11 @@
 #include <QBuffer>
 #include <QDateTime>
 #include <QFileInfo>
+#include <QFontInfo>
 #include <QImage>
 #include <QPageSize>
 #include <QPdfWriter>
+#include <QRegularExpression>
 #include <QSvgGenerator>
 #include <qcustomplot.h>
 
@@ -46,6 +48,30 @@ void pinPdfCreationDate(QByteArray& pdf) {
     else if (length == stamp.size() + 7) pinned = stamp + "+00'00'";
     else return;  // not the form Qt writes: left as it is
     pdf.replace(from, length, pinned);
+}
+
+// QSvgGenerator names a text's font as it was asked for: "Sans Serif",
+// Qt's alias for the desktop's sans font, which no SVG viewer knows (a
+// browser drew the figure in its serif default, Inkscape in its own). Each
+// family is named as drawn here (QFontInfo: "DejaVu Sans"), which sized
+// the texts, then the generic family for a viewer without it.
+QByteArray withDrawnFontFamilies(const QByteArray& svg) {
+    static const QRegularExpression familyAttribute(QStringLiteral("font-family=\"([^\"]*)\""));
+    QString text = QString::fromUtf8(svg);
+    QString out;
+    out.reserve(text.size() + text.size() / 16);
+    qsizetype copied = 0;
+    for (auto it = familyAttribute.globalMatch(text); it.hasNext();) {
+        const QRegularExpressionMatch m = it.next();
+        const QString asked = m.captured(1);
+        const QFontInfo drawn{QFont(asked)};
+        const QString generic = drawn.fixedPitch() ? QStringLiteral("monospace") : QStringLiteral("sans-serif");
+        out += QStringView(text).mid(copied, m.capturedStart() - copied);
+        out += QStringLiteral("font-family=\"%1, %2\"").arg(drawn.family().toHtmlEscaped(), generic);
+        copied = m.capturedEnd();
+    }
+    out += QStringView(text).mid(copied);
+    return out.toUtf8();
 }
 
 }  // namespace
@@ -142,6 +168,7 @@ bool exportView(const ViewRenderer& render, QSizeF size, const QString& path, co
         gen.setTitle(title);
         gen.setDescription(QStringLiteral("POET Explorer"));
         if (!paintVectors(&gen, QObject::tr("cannot start the SVG generator"))) return false;
+        bytes = withDrawnFontFamilies(bytes);
         break;
     }
     }

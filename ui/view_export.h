@@ -1,7 +1,7 @@
 #pragma once
 // Exports a view to PNG (3x pixels), PDF or SVG (vectors: the heatmap's cells
 // are rectangles, never an embedded image, so colours stay exact). Every
-// write goes through QSaveFile: a failed export never leaves half a file.
+// write is atomic (writeFileAtomic): a failed export never leaves half a file.
 #include <QSizeF>
 #include <QString>
 #include <functional>

@@ -6,6 +6,8 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QFile>
+#include <QFontDatabase>
+#include <QFontInfo>
 #include <QHeaderView>
 #include <QImage>
 #include <QLabel>
@@ -16,6 +18,7 @@
 #include <QTimer>
 #include <QProcess>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -753,9 +756,20 @@ void TestViews::exportsAreVectorAndExact() {
     QVERIFY2(!pdfBytes.contains("/DCTDecode"), "the heatmap must not be a JPEG inside the PDF");
     QFile s(svg);
     QVERIFY(s.open(QIODevice::ReadOnly));
-    const QByteArray svgText = s.readAll().toLower();
+    const QByteArray svgBytes = s.readAll(), svgText = svgBytes.toLower();
     QVERIFY(svgText.contains("<svg"));
     QVERIFY(!svgText.contains("<image"));
+    // Its texts name the font they were drawn in, then a generic family:
+    // "Sans Serif", Qt's alias, is no font to an SVG viewer (a browser drew
+    // the figure in its serif default).
+    int named = 0;
+    for (auto it = QRegularExpression("font-family=\"([^\"]*)\"").globalMatch(QString::fromUtf8(svgBytes));
+         it.hasNext(); ++named) {
+        const QString family = it.next().captured(1);
+        QVERIFY2(family == QFontInfo(view.font()).family() + ", sans-serif", qPrintable(family));
+        QVERIFY(QFontDatabase::families().contains(QFontInfo(view.font()).family()));
+    }
+    QVERIFY(named > 0);
     for (auto c : {CellCategory::ComputedFirst, CellCategory::Recomputed, CellCategory::PagedOut,
                    CellCategory::PagedIn, CellCategory::OnFlash, CellCategory::InRamAndFlash})
         QVERIFY2(svgText.contains(categoryColor(c).name().toLatin1()), categoryName(c));
