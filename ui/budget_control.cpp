@@ -107,7 +107,7 @@ protected:
             centres.push_back(owner_->xForValue(m.value) - pos().x());
         }
         // The labels, short ones where the full ones need more than the
-        // strip (in a narrow window "min ≥ 262 KB" and "plain 2.45 MB" lay
+        // strip (in a narrow window "min ≥ 262 kB" and "plain 2.45 MB" lay
         // one over the other), none where even those do: the ticks stay,
         // and their tooltips.
         std::vector<QString> labels;
@@ -199,8 +199,8 @@ BudgetControl::BudgetControl(QWidget* parent) : QWidget(parent) {
             stepSession();
         } else {
             // Typed and entered: a step of its own, which arrows right after
-            // do not merge into (4 KB typed, then three arrows, left one
-            // step, "RAM budget 7.00 KB", and the 4 KB was lost).
+            // do not merge into (4 kB typed, then three arrows, left one
+            // step, "RAM budget 7.00 kB", and the 4 kB was lost).
             session_ = ++g_session;
             lastStepMs_ = 0;
         }

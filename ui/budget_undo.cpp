@@ -14,7 +14,7 @@ BudgetCommand::BudgetCommand(Budgets before, Budgets after, int session, Apply a
 void BudgetCommand::updateText() {
     QStringList parts;
     // From and to, the RAM in exact bytes: two steps both read "RAM budget
-    // 4.46 KB" where three digits hid what each undid.
+    // 4.46 kB" where three digits hid what each undid.
     if (before_.ram_budget_bytes != after_.ram_budget_bytes)
         parts << QObject::tr("RAM budget %1 \u2192 %2")
                      .arg(QString::fromStdString(formatBytesExact(before_.ram_budget_bytes)),

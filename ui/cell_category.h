@@ -51,7 +51,7 @@ CategoryGrid classifySchedule(const Schedule& s);
 // dashed lines, the Cells table has none to point at.
 enum class CellView { Heatmap, Table };
 
-// Plain words for one cell, e.g. "Stage 57, relu3 (forward, 64.0 KB): recomputed.
+// Plain words for one cell, e.g. "Stage 57, relu3 (forward, 64.0 kB): recomputed.
 // Its output was freed at stage 12 and is needed again." Graph and schedule
 // must have the same size.
 std::string describeCell(const Graph& g, const Schedule& s, int stage, int node, CellView view);

@@ -6,7 +6,7 @@ namespace poet::ui {
 
 QString keepFiguresWhole(const QString& text) {
     static const QRegularExpression figure_then_unit(
-        QStringLiteral("(\\d) (?=(?:[KMG]?B|[m\u00B5]?[Js]|%)(?![A-Za-z]))"));
+        QStringLiteral("(\\d) (?=(?:[kMG]?B|[m\u00B5]?[Js]|%)(?![A-Za-z]))"));
     QString kept = text;
     kept.replace(figure_then_unit, QStringLiteral("\\1\u00A0"));
     return kept;

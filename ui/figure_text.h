@@ -9,7 +9,7 @@
 
 namespace poet::ui {
 
-// `text` with the space between a number and a unit of units.h (B, KB, MB,
+// `text` with the space between a number and a unit of units.h (B, kB, MB,
 // GB, J, mJ, µJ, s, ms, µs, %) made a no-break space: the summary's title
 // wrapped as "… feasible, 122.2540" with "J" alone on the next line (bert
 // at 14.6% and 1.007x, the default window). Other spaces stay as they are.

@@ -245,7 +245,7 @@ void MemoryTimelineView::fitAxisTitles() {
                                                                                                             : QString();
         if (axis->label() != title) axis->setLabel(title);
     };
-    // "[KB]" and the like: the unit, which the numbers need most.
+    // "[kB]" and the like: the unit, which the numbers need most.
     const auto unitOf = [](const QString& title) {
         const qsizetype at = title.lastIndexOf(QLatin1Char('['));
         return at < 0 ? QString() : QStringLiteral(" ") + title.mid(at);
@@ -284,11 +284,11 @@ void MemoryTimelineView::setRamScale(double maxBytes) {
     setAxisTitles(tr("RAM in use [%1]").arg(unitName(unit_)), flashTitle_);
 }
 
-// An axis of bytes in MB or KB, or in B under a kilobyte: a small model's
-// curves read "[KB]" with ticks 0.2, 0.4, 0.6.
+// An axis of bytes in MB or kB, or in B under a kilobyte: a small model's
+// curves read "[kB]" with ticks 0.2, 0.4, 0.6.
 double axisUnitBytes(double maxBytes) { return maxBytes >= 1e6 ? 1e6 : maxBytes >= 1e3 ? 1e3 : 1.0; }
 QString unitName(double unitBytes) {
-    return unitBytes >= 1e6 ? QStringLiteral("MB") : unitBytes >= 1e3 ? QStringLiteral("KB") : QStringLiteral("B");
+    return unitBytes >= 1e6 ? QStringLiteral("MB") : unitBytes >= 1e3 ? QStringLiteral("kB") : QStringLiteral("B");
 }
 
 void MemoryTimelineView::clear() {

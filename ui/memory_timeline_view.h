@@ -34,13 +34,13 @@ double opPosition(int stage, int op);  // t + k/(t+1)
 // The RAM axis's top: the schedule's peak (the plain pass's where there is
 // no schedule), and the plain pass's peak and the budget each where it is at
 // most kOnScale times that. Farther above, a value would squeeze the curve
-// the view is about: linear on m4 under 3 GB drew 7.4 KB curves flat under
+// the view is about: linear on m4 under 3 GB drew 7.4 kB curves flat under
 // an axis to 3000 MB, and resnet18_cifar on m4 at 16% kept its schedule in
 // the bottom sixth under the plain pass's 2.45 MB, its flash bars over it.
 // What is off the scale says so in its legend entry.
 inline constexpr double kOnScale = 2.5;
 double ramAxisTopBytes(double schedule_peak, double plain_peak, double budget);
-// The unit of an axis of bytes up to `maxBytes`: 1e6 (MB), 1e3 (KB), or 1
+// The unit of an axis of bytes up to `maxBytes`: 1e6 (MB), 1e3 (kB), or 1
 // (B) under a kilobyte; and its name.
 double axisUnitBytes(double maxBytes);
 QString unitName(double unitBytes);

@@ -108,7 +108,7 @@ Unit ramUnit(const SweepResult& r) {
     std::int64_t mx = r.plain_peak_bytes;
     for (const auto& row : r.rows) mx = std::max(mx, row.ram_budget_bytes);
     if (mx >= 2'000'000) return {1e6, QStringLiteral("MB")};
-    if (mx >= 2'000) return {1e3, QStringLiteral("KB")};
+    if (mx >= 2'000) return {1e3, QStringLiteral("kB")};
     return {1.0, QStringLiteral("B")};
 }
 

@@ -16,7 +16,7 @@ namespace {
 QString q(const std::string& s) { return QString::fromStdString(s); }
 
 // A link that sets the RAM budget to `bytes` ("Use 262,144 B"): exact, as
-// the budget box shows it; a rounded "262.1 KB" typed in did not fit.
+// the budget box shows it; a rounded "262.1 kB" typed in did not fit.
 QString budgetLink(const QString& verb, std::int64_t bytes) {
     return QStringLiteral("<a href=\"budget:%1\">%2 %3</a>").arg(bytes).arg(verb, q(formatBytesExact(bytes)));
 }

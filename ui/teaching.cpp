@@ -38,7 +38,7 @@ std::string teachingCaption(const Graph& g, const Schedule& s, const TeachingSte
         break;
     case StepKind::Recompute: {
         // As the Cells tab says it: freeing the input batch saved no RAM that
-        // a budget asked for ("freed at stage 0 to stay under 3.30 KB", where
+        // a budget asked for ("freed at stage 0 to stay under 3.30 kB", where
         // stage 0 was under it), and making it again costs nothing.
         if (g.node(i).costsNothing()) {
             c += "recompute " + g.label(i) + " at no cost: producing it takes no time and no energy.";

@@ -59,7 +59,7 @@ TeachingPanel::TeachingPanel(QWidget* parent) : QWidget(parent) {
     caption_->setWordWrap(true);
     caption_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     // Four lines: a paging step's caption takes three at the panel's width,
-    // and with two its last line ("of 3.30 KB.") was cut off.
+    // and with two its last line ("of 3.30 kB.") was cut off.
     caption_->setMinimumHeight(fontMetrics().lineSpacing() * 4);
     caption_->setAlignment(Qt::AlignLeft | Qt::AlignTop);
     auto* lay = new QVBoxLayout(this);
@@ -191,7 +191,7 @@ void TeachingPanel::refresh() {
     slider_->setValue(pos_);
     slider_->blockSignals(false);
     where_->setText(tr("op %1 / %2").arg(pos_ + 1).arg(stepCount()));
-    // The caption wraps at the panel's width: "RAM in use: 312.5 KB" keeps its figure whole.
+    // The caption wraps at the panel's width: "RAM in use: 312.5 kB" keeps its figure whole.
     QString text = QString::fromStdString(teachingCaption(graph_, schedule_, st, budget_, report_));
     if (pos_ + 1 == stepCount())  // the walk's end said nothing of it
         text += tr(" The last step: the iteration spent %1, with a peak of %2 of RAM.")

@@ -22,7 +22,7 @@ std::string bytesIn3Digits(std::int64_t bytes, double (*round)(double v, int dec
     auto in = [&](double scale, int decimals, const char* unit) {
         return fixed(round(b / scale, decimals), decimals, unit);
     };
-    if (a < 1e6) return in(1e3, a < 1e4 ? 2 : 1, " KB");
+    if (a < 1e6) return in(1e3, a < 1e4 ? 2 : 1, " kB");
     if (a < 1e9) return in(1e6, a < 1e7 ? 2 : 1, " MB");
     return in(1e9, 2, " GB");
 }

@@ -1,5 +1,5 @@
 #pragma once
-// Numbers as people read them: bytes in B / KB / MB (decimal, like the
+// Numbers as people read them: bytes in B / kB / MB (decimal, like the
 // budgets in the paper: 3.0 MB = 3,000,000 B), energies in J / mJ, times in
 // s / ms. Qt-free, so the cell words and captions can use it too.
 #include <cstdint>
@@ -7,7 +7,7 @@
 
 namespace poet::ui {
 
-std::string formatBytes(std::int64_t bytes);        // "512 B", "64.0 KB", "2.45 MB"
+std::string formatBytes(std::int64_t bytes);        // "512 B", "64.0 kB", "2.45 MB"
 // The same rounded down, for "≥" figures: 1,048,576 B is "1.04 MB" (formatBytes
 // rounds it up to 1.05 MB, and "min ≥ 1.05 MB" was false).
 std::string formatBytesDown(std::int64_t bytes);

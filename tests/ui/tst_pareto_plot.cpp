@@ -337,7 +337,7 @@ private slots:
                     QVERIFY2(p.y() < mark.y() - 4, qPrintable(QString("%1 %2").arg(s).arg(i)));
         const QString tip = w.toolTipAt(mark);
         QVERIFY2(tip.startsWith("<b>POET</b>: no schedule found in 10.000 s, not proven infeasible<br>RAM budget "
-                                "900.0 KB (900,000 B), runtime budget 1.50x<br>a schedule here spends at least "
+                                "900.0 kB (900,000 B), runtime budget 1.50x<br>a schedule here spends at least "
                                 "8.5000 J"),
                  qPrintable(tip));
         QCOMPARE(w.toolTipAt(QPointF(mark.x(), w.plot()->yAxis->coordToPixel(9.0))), QString());  // no 9 J point
@@ -453,16 +453,16 @@ private slots:
         runtime.axis = SweepAxis::RuntimeFactor;
         runtime.fixed_ram_budget_bytes = 490'752;
         w.setResult(runtime);
-        QCOMPARE(w.plot()->xAxis->label(), QString("runtime budget [\u00d7 plain pass], RAM 490.8 KB"));
+        QCOMPARE(w.plot()->xAxis->label(), QString("runtime budget [\u00d7 plain pass], RAM 490.8 kB"));
         // A switch off is said, on a line of its own (a POET curve without
         // paging read as POET's own).
         runtime.options.paging = false;
         w.setResult(runtime);
-        QCOMPARE(w.plot()->xAxis->label(), QString("runtime budget [\u00d7 plain pass], RAM 490.8 KB\nno paging"));
+        QCOMPARE(w.plot()->xAxis->label(), QString("runtime budget [\u00d7 plain pass], RAM 490.8 kB\nno paging"));
         runtime.options.remat = false;
         w.setResult(runtime);
         QCOMPARE(w.plot()->xAxis->label(),
-                 QString("runtime budget [\u00d7 plain pass], RAM 490.8 KB\nno paging, no recomputation"));
+                 QString("runtime budget [\u00d7 plain pass], RAM 490.8 kB\nno paging, no recomputation"));
     }
 
     // Small energies in a unit of their size, and one point on a range

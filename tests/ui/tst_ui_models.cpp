@@ -314,13 +314,13 @@ void TestUiModels::teachingStepsAndCaptions() {
     // A page says what it does to RAM, and when: not the stage's "RAM in
     // use", the same figure as the step before, as if nothing happened.
     const QString out = QString::fromStdString(teachingCaption(g, s, steps[pageOut], 3000000, rep));
-    QCOMPARE(out, QStringLiteral("Stage 2: page out a (2.00 KB) to flash; it is needed again at stage 5, so its "
-                                 "2.00 KB of RAM can be freed to stay under 3.00 MB: free from stage 3 on."));
+    QCOMPARE(out, QStringLiteral("Stage 2: page out a (2.00 kB) to flash; it is needed again at stage 5, so its "
+                                 "2.00 kB of RAM can be freed to stay under 3.00 MB: free from stage 3 on."));
     const QString in = QString::fromStdString(teachingCaption(g, s, steps[pageIn], 3000000, rep));
-    QCOMPARE(in, QStringLiteral("Stage 4: page in a (2.00 KB) from flash: it takes that RAM again, usable from "
+    QCOMPARE(in, QStringLiteral("Stage 4: page in a (2.00 kB) from flash: it takes that RAM again, usable from "
                                 "stage 5."));
     // The input batch costs nothing to make again: no RAM "saved" is
-    // claimed (stage 0 read "freed ... to stay under 3.30 KB" where it was
+    // claimed (stage 0 read "freed ... to stay under 3.30 kB" where it was
     // under), as the Cells tab says it.
     std::vector<Node> nodes = g.nodes();
     nodes[0].compute_energy_j = nodes[0].compute_time_s = 0;
@@ -354,7 +354,7 @@ void TestUiModels::statusWords() {
     // The link comes before the reason, which a narrow window cuts off.
     QVERIFY2(m.text.indexOf("budget:300000") < m.text.indexOf("largest working set"), qPrintable(m.text));
     // The solver's bytes are written as the link's ("Use 1.05 MB — ...
-    // below 1048576 B" mixed them), exactly: "262.1 KB" typed in is 262,100
+    // below 1048576 B" mixed them), exactly: "262.1 kB" typed in is 262,100
     // B, which did not fit where 262,144 B was the smallest that works.
     r.message = "no schedule fits these budgets: the RAM budget is below 1048576 B, the smallest that holds one node "
                 "with all its inputs; a schedule exists at 1048576 B";
@@ -398,7 +398,7 @@ void TestUiModels::statusWords() {
     m = statusForResult(r, ctx);
     QVERIFY2(m.text.contains("gap 1.23 %"), qPrintable(m.text));
     // The figures an optimal answer gives, with its gap.
-    QVERIFY2(m.text.startsWith("Feasible, not proven optimal: 591.600 mJ per iteration, peak RAM 4.28 KB, gap 1.23 %"),
+    QVERIFY2(m.text.startsWith("Feasible, not proven optimal: 591.600 mJ per iteration, peak RAM 4.28 kB, gap 1.23 %"),
              qPrintable(m.text));
     r.status = SolveStatus::Optimal;
     QVERIFY2(statusForResult(r, ctx).text.contains("Within 1.23 % of the optimum:"),
@@ -484,7 +484,7 @@ void TestUiModels::statusWords() {
 
 void TestUiModels::units() {
     QCOMPARE(QString::fromStdString(formatBytes(512)), QStringLiteral("512 B"));
-    QCOMPARE(QString::fromStdString(formatBytes(262100)), QStringLiteral("262.1 KB"));
+    QCOMPARE(QString::fromStdString(formatBytes(262100)), QStringLiteral("262.1 kB"));
     QCOMPARE(QString::fromStdString(formatBytes(3000000)), QStringLiteral("3.00 MB"));
     QCOMPARE(QString::fromStdString(formatBytesExact(2451072)), QStringLiteral("2,451,072 B"));
     // "≥" figures round down: "min ≥ 1.05 MB" stood for 1,048,576 B, "≥ 51.4 MB" for 51,380,224 B.
@@ -492,7 +492,7 @@ void TestUiModels::units() {
     QCOMPARE(QString::fromStdString(formatBytesDown(1048576)), QStringLiteral("1.04 MB"));
     QCOMPARE(QString::fromStdString(formatBytesDown(51380224)), QStringLiteral("51.3 MB"));
     QCOMPARE(QString::fromStdString(formatBytesDown(1050000)), QStringLiteral("1.05 MB"));  // exact stays
-    QCOMPARE(QString::fromStdString(formatBytesDown(262144)), QStringLiteral("262.1 KB"));
+    QCOMPARE(QString::fromStdString(formatBytesDown(262144)), QStringLiteral("262.1 kB"));
     QCOMPARE(QString::fromStdString(formatBytesDown(999)), QStringLiteral("999 B"));
     QCOMPARE(QString::fromStdString(formatGapPercent(0.00014)), QStringLiteral("0.014 %"));
     QCOMPARE(QString::fromStdString(formatGapPercent(0.005)), QStringLiteral("0.5 %"));

@@ -368,8 +368,8 @@ void TestViews::timelineHoverReadsTheCurves() {
     // Op k is node k's slot: it says whether the node runs there (naming it
     // alone read as if it ran).
     QCOMPARE(at41, QStringLiteral("<b>Stage 4</b>, op 2 of 5: a's slot, not run in this stage<br>RAM in use after "
-                                  "it: %1<br>the plain pass: %2<br>RAM budget: 20.0 KB<br>this stage pages in "
-                                  "2.00 KB and out 0 B")
+                                  "it: %1<br>the plain pass: %2<br>RAM budget: 20.0 kB<br>this stage pages in "
+                                  "2.00 kB and out 0 B")
                        .arg(bytes(r.ram_trace[4][1]), bytes(plain.ram_trace[4][1])));
     QVERIFY(view.toolTipAt(pixelAt(0, 0))
                 .startsWith(QStringLiteral("<b>Stage 0</b>, op 1 of 1: computes input for the first time<br>")));
@@ -382,7 +382,7 @@ void TestViews::timelineHoverReadsTheCurves() {
     view.plot()->replot();
     QCOMPARE(view.toolTipAt(pixelAt(5, 5)),
              QStringLiteral("<b>Stage 5</b>, op 6 of 6: computes grad a for the first time<br>the plain pass: %1<br>"
-                            "RAM budget: 3.00 KB")
+                            "RAM budget: 3.00 kB")
                  .arg(bytes(plain.ram_trace[5][5])));
 }
 
@@ -503,18 +503,18 @@ void TestViews::timelineDrawsCurveAndBudget() {
     }
     // The budget's value is in its legend entry (no label over the curves),
     // and follows the budget.
-    QCOMPARE(view.plot()->graph(2)->name(), QStringLiteral("RAM budget 20.0 KB"));
+    QCOMPARE(view.plot()->graph(2)->name(), QStringLiteral("RAM budget 20.0 kB"));
     for (int i = 0; i < view.plot()->itemCount(); ++i)  // the teaching and key cursors only
         QVERIFY(qobject_cast<QCPItemStraightLine*>(view.plot()->item(i)));
     view.setBudget(12500);
-    QCOMPARE(view.plot()->graph(2)->name(), QStringLiteral("RAM budget 12.5 KB"));
+    QCOMPARE(view.plot()->graph(2)->name(), QStringLiteral("RAM budget 12.5 kB"));
     // A budget far above every curve leaves the axis to the curves, and its
     // legend entry says it is off the scale (linear on m4 under 3 GB: an axis
-    // to 3000 MB, the 7.4 KB curves flat on it).
-    // A model under a kilobyte is drawn in B, not in KB with ticks 0.2, 0.4.
+    // to 3000 MB, the 7.4 kB curves flat on it).
+    // A model under a kilobyte is drawn in B, not in kB with ticks 0.2, 0.4.
     QCOMPARE(axisUnitBytes(999), 1.0);
     QCOMPARE(unitName(axisUnitBytes(999)), QStringLiteral("B"));
-    QCOMPARE(unitName(axisUnitBytes(1000)), QStringLiteral("KB"));
+    QCOMPARE(unitName(axisUnitBytes(1000)), QStringLiteral("kB"));
     QCOMPARE(unitName(axisUnitBytes(2.45e6)), QStringLiteral("MB"));
     QCOMPARE(ramAxisTopBytes(1000, 1000, 2000), 2000.0);
     QCOMPARE(ramAxisTopBytes(1000, 1000, 2500), 2500.0);
@@ -556,14 +556,14 @@ void TestViews::timelineDrawsCurveAndBudget() {
     for (auto& stage : towering.ram_trace)
         for (auto& bytes : stage) bytes *= 10;
     view.setData(g, s, r, towering, 12500);
-    const double top = view.plot()->yAxis->range().upper * 1000;  // KB; the schedule (14 KB) over the budget
+    const double top = view.plot()->yAxis->range().upper * 1000;  // kB; the schedule (14 kB) over the budget
     const double expected = std::max<double>(r.peak_ram_bytes, 12500);
     QVERIFY2(top >= expected && top < expected * 1.2, qPrintable(QString::number(top)));
     const QString plainName = view.plot()->graph(0)->name();
     QVERIFY2(plainName.startsWith(QStringLiteral("plain pass (peak ")) &&
-                 plainName.endsWith(QStringLiteral(" KB, above the scale)")),
+                 plainName.endsWith(QStringLiteral(" kB, above the scale)")),
              qPrintable(plainName));
-    QCOMPARE(view.plot()->graph(2)->name(), QStringLiteral("RAM budget 12.5 KB"));
+    QCOMPARE(view.plot()->graph(2)->name(), QStringLiteral("RAM budget 12.5 kB"));
     view.setData(g, s, r, plain, 12500);
     // This schedule pages: its flash traffic is in the legend, on the right axis.
     QCOMPARE(view.plot()->legend->itemCount(), 5);
@@ -818,7 +818,7 @@ void TestViews::exportsAreVectorAndExact() {
     // A title longer than the page is wide wraps: on one line its end was
     // cut off ("... runtime 1.0005x, no paging — opti").
     const QString titled = exportedWords(
-        uitest::tinySchedule(), QStringLiteral("tiny on m4, batch 4 \u2014 RAM budget 4.46 KB, runtime 1.0005x, no "
+        uitest::tinySchedule(), QStringLiteral("tiny on m4, batch 4 \u2014 RAM budget 4.46 kB, runtime 1.0005x, no "
                                                "paging \u2014 optimal, 455.750 \u00b5J, the end"));
     QVERIFY2(titled.simplified().contains("the end"), qPrintable(titled));
     // An export's legend names what it shows: the plain pass pages and
@@ -900,8 +900,8 @@ void TestViews::teachingHighlightsOps() {
                                    QString::fromStdString(formatBytes(r.peak_ram_bytes)))),
              qPrintable(end));
     // It wraps at the panel's width, so its figures keep their units (figure_text.h).
-    QVERIFY2(panel.caption().contains(QRegularExpression(QStringLiteral("\\d\u00A0[KMG]?B\\b"))) &&
-                 !panel.caption().contains(QRegularExpression(QStringLiteral("\\d [KMG]?B\\b"))),
+    QVERIFY2(panel.caption().contains(QRegularExpression(QStringLiteral("\\d\u00A0[kMG]?B\\b"))) &&
+                 !panel.caption().contains(QRegularExpression(QStringLiteral("\\d [kMG]?B\\b"))),
              qPrintable(panel.caption()));
     // Play's pace is chosen from a few (600 ms a step walked resnet18_cifar
     // in two minutes), the nearest to what is asked.
@@ -926,7 +926,7 @@ void TestViews::teachingHighlightsOps() {
     panel.setSchedule(g, s, r, 25000);
     QCOMPARE(panel.position(), 4);
     // A paging step's caption fits, at the side panel's width (its last
-    // line, "of 3.30 KB.", was cut off with room for two).
+    // line, "of 3.30 kB.", was cut off with room for two).
     panel.resize(panel.fontMetrics().averageCharWidth() * 55, panel.sizeHint().height());
     panel.show();
     QVERIFY(QTest::qWaitForWindowExposed(&panel));
@@ -1291,7 +1291,7 @@ void TestViews::budgetBoxesReadWhatIsTyped() {
     type(ram, QStringLiteral("50%"), true);
     QCOMPARE(w.budgets().ram_budget_bytes, peak / 2);  // linear's peak is even: no fraction to round
     QCOMPARE(ram->text(), QString::number(peak / 2) + QStringLiteral(" B"));
-    const QString kb = QString::number(peak / 4000.0, 'f', 3);  // a quarter of the peak, in KB
+    const QString kb = QString::number(peak / 4000.0, 'f', 3);  // a quarter of the peak, in kB
     type(ram, kb + QStringLiteral("kb"), false);
     QCOMPARE(w.budgets().ram_budget_bytes, static_cast<std::int64_t>(std::floor(kb.toDouble() * 1e3)));
     // Text that is no budget leaves the budget as it was.
@@ -1408,7 +1408,7 @@ void TestViews::markLabelsKeepApart() {
 }
 
 // With paging and recomputation off, the plain pass is the only schedule:
-// the smallest budget is its peak, not the graph's bound ("min ≥ 262.1 KB"
+// the smallest budget is its peak, not the graph's bound ("min ≥ 262.1 kB"
 // stood over resnet18_cifar, which then needs 2.45 MB). Switched back on,
 // the bound returns.
 void TestViews::minimumBudgetFollowsTheSwitches() {
@@ -2081,7 +2081,7 @@ void TestViews::windowFitsALaptopScreen() {
     QCoreApplication::processEvents();
     QCOMPARE(legend->rowCount(), 1);
     QVERIFY(titlesFit());
-    QCOMPARE(plot->yAxis->label(), QStringLiteral("RAM in use [KB]"));
+    QCOMPARE(plot->yAxis->label(), QStringLiteral("RAM in use [kB]"));
     QCOMPARE(plot->yAxis2->label(), QStringLiteral("flash traffic per stage [B]"));
 }
 
