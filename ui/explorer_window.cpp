@@ -320,7 +320,10 @@ void ExplorerWindow::buildUi() {
     {
         auto* page = new QWidget(tabs_);
         auto* lay = new QVBoxLayout(page);
-        auto* bar = new QHBoxLayout;
+        // A row that wraps: in a narrow window the hint goes to a line of
+        // its own (wrapped beside the controls it took five lines, and the
+        // plot was drawn under the point count and lost its x axis).
+        auto* bar = new FlowRow;
         auto* run = new QPushButton(tr("Run s&weep"), page);
         run->setObjectName(QStringLiteral("runSweep"));
         run->setToolTip(tr("Solve the current problem at evenly spaced budgets, for POET and the baselines, and "
@@ -341,17 +344,16 @@ void ExplorerWindow::buildUi() {
         sweepPoints_->setSuffix(tr(" points"));
         sweepPoints_->setToolTip(tr("How many budgets the sweep solves, each for every strategy"));
         // A baseline's point opens POET's schedule at its budgets (the
-        // explorer solves POET only): the hint says so.
-        auto* hint = new QLabel(tr("Hover a point for its figures; click it, or reach it with the arrow keys "
-                                   "and press Enter, to solve POET at its budgets."),
-                                page);
-        // Wrapped: on one line it held the window 1485 px wide at least,
-        // past a 1366 px laptop screen.
-        hint->setWordWrap(true);
+        // explorer solves POET only): the hint says so, short enough for one
+        // line of the narrowest window; the keys are in its tooltip.
+        auto* hint = new QLabel(tr("Hover a point for its figures; click it to solve POET there."), page);
+        hint->setObjectName(QStringLiteral("sweepHint"));
+        hint->setToolTip(tr("Hover a point for its figures; click it, or reach it with the arrow keys and press "
+                            "Enter, to solve POET at its budgets (a baseline's point too)."));
         bar->addWidget(run);
         bar->addWidget(sweepAxis_);
         bar->addWidget(sweepPoints_);
-        bar->addWidget(hint, 1);
+        bar->addWidget(hint);
         lay->addLayout(bar);
         auto* pareto = new ParetoPlot(page);
         lay->addWidget(pareto, 1);

@@ -288,6 +288,9 @@ std::vector<DrawnGraph> drawSweep(QCustomPlot* plot, const SweepResult& result, 
         ax->setLabelPadding(2);
         ax->setTickLabelPadding(2);
     }
+    // Five energy ticks (QCustomPlot's default) on a plot as short as the
+    // smallest window's drew their labels over each other: three there.
+    plot->yAxis->ticker()->setTickCount(size.height() < 200 ? 3 : 5);
     plot->xAxis->setLabel(xAxisLabel(result, unit));
     const Unit joules = energyUnit(result);
     plot->yAxis->setLabel(QStringLiteral("energy [%1]").arg(joules.name));
@@ -651,7 +654,10 @@ bool SweepRunner::start(const SweepConfig& config) {
 
 ParetoPlot::ParetoPlot(QWidget* parent) : QWidget(parent) {
     plot_ = new QCustomPlot(this);
-    plot_->setMinimumSize(320, 240);
+    // Low enough for the smallest window (1024 x 576, the Problem row on two
+    // lines): at 240 the tab's page could not hold it, and the plot was
+    // drawn under the point count with its x axis hidden.
+    plot_->setMinimumSize(320, 150);
     plot_->setInteractions(QCP::Interactions());
     plot_->installEventFilter(this);  // a new size places the legend again
     // Keys reach the points: a click on the plot gives this widget the focus.

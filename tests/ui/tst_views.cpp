@@ -1787,6 +1787,48 @@ void TestViews::paretoTabSweepsTheRuntimeBudget() {
     QCOMPARE(w.budgets().runtime_budget_factor, 1.0909);
     QCOMPARE(w.runtimeControl()->value(), 1.0909);
 
+    // At the smallest window (the Problem row on two lines) the page holds
+    // the plot, its axes and its notes apart: the plot was drawn under the
+    // point count, its x axis hidden, and the hint took five lines.
+    w.show();
+    w.resize(w.minimumSizeHint());
+    w.findChild<QTabWidget*>()->setCurrentWidget(pareto->parentWidget());
+    QCoreApplication::processEvents();
+    const auto apart = [](const QWidget* parent) {
+        QList<QRect> taken;
+        for (const QWidget* item : parent->findChildren<QWidget*>(Qt::FindDirectChildrenOnly)) {
+            if (!item->isVisible()) continue;
+            if (!parent->rect().contains(item->geometry())) return false;
+            for (const QRect& other : taken)
+                if (other.intersects(item->geometry())) return false;
+            taken.append(item->geometry());
+        }
+        return true;
+    };
+    QVERIFY(apart(pareto->parentWidget()));
+    QVERIFY(apart(pareto));
+    QVERIFY(pareto->height() >= pareto->minimumSizeHint().height());
+    const auto* hint = w.findChild<QLabel*>(QStringLiteral("sweepHint"));
+    QCOMPARE(hint->width(), hint->sizeHint().width());  // whole, on one line
+    // Its energy ticks apart (five ran into each other on a plot this short).
+    const auto ticksApart = [&] {
+        pareto->plot()->replot();
+        const QCPAxis* energy = pareto->plot()->yAxis;
+        const QVector<double> ticks = energy->tickVector();
+        for (int i = 1; i < ticks.size(); ++i)
+            if (std::abs(energy->coordToPixel(ticks[i]) - energy->coordToPixel(ticks[i - 1])) <
+                QFontMetrics(energy->tickLabelFont()).height())
+                return false;
+        return ticks.size() >= 2;
+    };
+    QVERIFY(ticksApart());
+    // And with the note that the budget on screen is off the sweep.
+    w.setBudgets(Budgets{w.budgets().ram_budget_bytes, 3.0});
+    QCoreApplication::processEvents();
+    QVERIFY(!w.findChild<QLabel*>(QStringLiteral("budgetOffRange"))->text().isEmpty());
+    QVERIFY(apart(pareto));
+    QVERIFY(ticksApart());
+
     // Below the RAM lower bound no runtime budget helps: no sweep of 12
     // empty points, but a word of why.
     w.setBudgets(Budgets{w.minimumBudgetBytes() - 1, 1.5});
