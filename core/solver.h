@@ -40,7 +40,7 @@ struct SolverOptions {
 
 // The largest graph solved on one core: the bundled linear (27 nodes) and
 // transformer (19) are, vgg16_cifar (81) is not.
-constexpr int kOneCoreMostNodes = 32;
+constexpr int kOneCoreMostNodes = 64;
 
 // What the command line and the explorer use: 2 where the machine has two
 // cores (CBC's own threads beyond that measured no gain).
