@@ -23,7 +23,7 @@ void addProblemOptions(CLI::App* cmd, ProblemArgs& a, bool require_budget)
     cmd->add_option("--batch-size", a.batch_size, "Batch size (default: the model profile's)")
         ->check(positiveWholeNumber());
     auto* ram = cmd->add_option("--ram-budget", a.ram_budget,
-                                "RAM budget: bytes (3000000), with a unit (3MB, 2.5MiB, 737KB) or a percentage of the "
+                                "RAM budget: bytes (3000000), with a unit (3MB, 2.5MiB, 737kB) or a percentage of the "
                                 "plain-pass peak (30%)");
     // Empty is not "the default" (the plain-pass peak where the option is
     // left out): a script's unset variable would get a meaningless answer.

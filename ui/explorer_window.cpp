@@ -252,6 +252,9 @@ void ExplorerWindow::buildUi() {
     runtime_->setEntryRange(1.0, ExplorerRanges::kRuntimeFactorMax, ExplorerRanges::kRuntimeFactorDecimals, 0.05,
                             tr(" x"), 3);
     runtime_->setSliderRange(1.0, 3.0);
+    // What the factor is in time: "= 41.50 ms" was cut to "= 41.50 m" in
+    // the smallest window (the width kept was for "000.00 MB").
+    runtime_->setUnitWidthFor(tr("= 000.000 ms"));
     runtime_->setControlToolTips(tr("Runtime budget as a multiple of one plain pass's compute time (paging is not "
                                     "timed, as in POET): 1.0 allows no recomputation that takes time, 2.0 allows "
                                     "twice the compute time."));

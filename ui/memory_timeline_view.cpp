@@ -301,6 +301,7 @@ void MemoryTimelineView::clear() {
     pageOut_->data()->clear();
     cursor_->setVisible(false);
     keyCursor_->setVisible(false);
+    setAccessibleDescription(QString());
     nodeNames_.clear();
     computed_ = BoolMatrix();
     trace_.clear();
@@ -346,7 +347,7 @@ void MemoryTimelineView::setData(const Graph& g, const Schedule& s, const Replay
     drawn_ = true;
     setBudget(ramBudgetBytes);
     rescale();
-    showKeyOp();  // where the schedule before had it, if this one has the stage
+    showKeyOp();  // where the schedule before had it, if this one has the op
     plot_->replot();
 }
 
@@ -364,7 +365,7 @@ void MemoryTimelineView::showPlainOnly(const Graph& g, const ReplayReport& plain
     drawn_ = true;
     setBudget(ramBudgetBytes);
     rescale();
-    showKeyOp();  // where the schedule before had it, if this one has the stage
+    showKeyOp();  // where the schedule before had it, if this one has the op
     plot_->replot();
 }
 
@@ -535,7 +536,6 @@ void MemoryTimelineView::moveKeyOp(int ops, int stages) {
     else if (x + room > shown.upper) plot_->xAxis->setRange(x + room - shown.size(), x + room);
     showKeyOp();
     const QString html = keyOpText();
-    setAccessibleDescription(QTextDocumentFragment::fromHtml(html).toPlainText());
     const QPoint at(qRound(plot_->xAxis->coordToPixel(x)), plot_->axisRect()->center().y());
     QToolTip::showText(plot_->mapToGlobal(at), html, plot_);
 }
@@ -555,7 +555,12 @@ void MemoryTimelineView::zoomStages(double factor) {
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
+// The cursor where the focus is and its op exists, and its words for a
+// screen reader (they said the schedule before's op after a new solve).
+// An op the new curves do not have is forgotten: the next key starts over.
 void MemoryTimelineView::showKeyOp() {
+    if (drawn_ && keyStage_ >= stages_) keyStage_ = keyOpIndex_ = -1;
+    setAccessibleDescription(QTextDocumentFragment::fromHtml(keyOpText()).toPlainText());
     const bool shown = drawn_ && hasFocus() && keyStage_ >= 0 && keyStage_ < stages_;
     if (shown) {
         const double x = opMiddle(keyStage_, keyOpIndex_);
@@ -582,12 +587,11 @@ void MemoryTimelineView::keyPressEvent(QKeyEvent* e) {
     case Qt::Key_Left: stage ? moveKeyOp(0, -1) : moveKeyOp(-1, 0); return;
     case Qt::Key_Right: stage ? moveKeyOp(0, 1) : moveKeyOp(1, 0); return;
     case Qt::Key_Home:
-        keyStage_ = keyOpIndex_ = 0;
-        moveKeyOp(0, 0);
-        return;
     case Qt::Key_End:
-        keyStage_ = keyOpIndex_ = std::max(stages_ - 1, 0);
-        moveKeyOp(0, 0);
+        if (drawn_ && stages_ > 0) {
+            keyStage_ = keyOpIndex_ = e->key() == Qt::Key_Home ? 0 : stages_ - 1;
+            moveKeyOp(0, 0);
+        }
         return;
     case Qt::Key_Plus:
     case Qt::Key_Equal: zoomStages(1.25); return;

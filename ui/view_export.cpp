@@ -67,7 +67,9 @@ QByteArray withDrawnFontFamilies(const QByteArray& svg) {
         const QFontInfo drawn{QFont(asked)};
         const QString generic = drawn.fixedPitch() ? QStringLiteral("monospace") : QStringLiteral("sans-serif");
         out += QStringView(text).mid(copied, m.capturedStart() - copied);
-        out += QStringLiteral("font-family=\"%1, %2\"").arg(drawn.family().toHtmlEscaped(), generic);
+        // No family where the machine has no fonts (a headless CLI): the generic alone.
+        const QString family = drawn.family().isEmpty() ? generic : drawn.family().toHtmlEscaped() + ", " + generic;
+        out += QStringLiteral("font-family=\"%1\"").arg(family);
         copied = m.capturedEnd();
     }
     out += QStringView(text).mid(copied);

@@ -447,6 +447,38 @@ void TestViews::timelineReadsFromTheKeyboard() {
     QTest::keyClick(&view, Qt::Key_0);
     QCOMPARE(view.plot()->xAxis->range().lower, 0.0);
     QCOMPARE(view.plot()->xAxis->range().upper, double(g.size()));
+
+    // Its words follow what is drawn (they said the schedule before's op
+    // after a new solve): the plain pass alone, then nothing.
+    const ReplayReport plain = replaySchedule(g, plainSchedule(g));
+    view.showPlainOnly(g, plain, 3000);
+    QCOMPARE(view.keyOp(), Op(5, 5));
+    QVERIFY(view.accessibleDescription().startsWith("Stage 5, op 6 of 6: computes grad a"));
+    QVERIFY(view.accessibleDescription().contains("the plain pass"));
+    QVERIFY(!view.accessibleDescription().contains("RAM in use after it"));
+    view.clear();
+    QCOMPARE(view.accessibleDescription(), QString());
+    // A schedule of fewer stages has no such op: it is forgotten, and the
+    // next key starts at the first op in view.
+    std::vector<Node> three(3);
+    for (int i = 0; i < 3; ++i) {
+        three[i].name = "n" + std::to_string(i);
+        three[i].kind = i == 0 ? NodeKind::Forward : i == 1 ? NodeKind::Loss : NodeKind::Backward;
+        three[i].memory_bytes = 100;
+        three[i].compute_time_s = 0.01;
+    }
+    const Graph small(three, {{0, 1}, {1, 2}, {0, 2}});
+    view.setData(small, plainSchedule(small), replaySchedule(small, plainSchedule(small)),
+                 replaySchedule(small, plainSchedule(small)), 1000);
+    QCOMPARE(view.keyOp(), Op(-1, -1));
+    QCOMPARE(view.accessibleDescription(), QString());
+    QTest::keyClick(&view, Qt::Key_Left);
+    QCOMPARE(view.keyOp(), Op(0, 0));
+    // Home and End with nothing drawn leave no cursor behind.
+    view.clear();
+    MemoryTimelineView empty;
+    QTest::keyClick(&empty, Qt::Key_End);
+    QCOMPARE(empty.keyOp(), Op(-1, -1));
 }
 
 void TestViews::timelineDrawsCurveAndBudget() {
@@ -2113,6 +2145,9 @@ void TestViews::windowFitsALaptopScreen() {
         return true;
     };
     QVERIFY(titlesFit());  // at the smallest, none
+    // The runtime budget in time, whole ("= 41.50 m" at the smallest).
+    const QLabel* seconds = w.runtimeControl()->unitLabel();
+    QVERIFY2(seconds->width() >= seconds->sizeHint().width(), qPrintable(seconds->text()));
     const int rows = legend->rowCount();
     renderedImage([&](QCPPainter& p, const QRectF& r) { w.timeline()->renderTo(p, r); }, w.timeline()->exportSize());
     QCOMPARE(legend->rowCount(), rows);  // the export's one line is not left on screen
