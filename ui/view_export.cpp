@@ -167,7 +167,9 @@ bool exportView(const ViewRenderer& render, QSizeF size, const QString& path, co
         gen.setSize(size.toSize());
         gen.setViewBox(target);
         gen.setResolution(96);
-        gen.setTitle(title);
+        // Qt writes the title into <title> as it is: a model named "a&b"
+        // made an SVG no viewer opens (not well-formed XML).
+        gen.setTitle(title.toHtmlEscaped());
         gen.setDescription(QStringLiteral("POET Explorer"));
         if (!paintVectors(&gen, QObject::tr("cannot start the SVG generator"))) return false;
         bytes = withDrawnFontFamilies(bytes);

@@ -30,6 +30,7 @@
 #include <QTextLayout>
 #include <QTemporaryDir>
 #include <QUndoStack>
+#include <QXmlStreamReader>
 #include <QClipboard>
 #include <QtTest>
 #include <qcustomplot.h>
@@ -802,6 +803,19 @@ void TestViews::exportsAreVectorAndExact() {
         QVERIFY(QFontDatabase::families().contains(QFontInfo(view.font()).family()));
     }
     QVERIFY(named > 0);
+    // A title with XML's own characters (a model named "a&b") is still well-formed XML.
+    {
+        const QString odd = dir.filePath("odd.svg");
+        QVERIFY2(exportView(render, view.exportSize(), odd, "a&b <c> \"d\"", &err), qPrintable(err));
+        QFile oddFile(odd);
+        QVERIFY(oddFile.open(QIODevice::ReadOnly));
+        QXmlStreamReader xml(&oddFile);
+        QString titleText;
+        while (!xml.atEnd())
+            if (xml.readNext() == QXmlStreamReader::StartElement && xml.name() == u"title") titleText = xml.readElementText();
+        QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
+        QCOMPARE(titleText, QStringLiteral("a&b <c> \"d\""));
+    }
     for (auto c : {CellCategory::ComputedFirst, CellCategory::Recomputed, CellCategory::PagedOut,
                    CellCategory::PagedIn, CellCategory::OnFlash, CellCategory::InRamAndFlash})
         QVERIFY2(svgText.contains(categoryColor(c).name().toLatin1()), categoryName(c));
