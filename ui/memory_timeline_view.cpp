@@ -504,7 +504,7 @@ QString MemoryTimelineView::opText(int t, int k) const {
 }
 
 QString MemoryTimelineView::keyOpText() const {
-    if (!drawn_ || keyStage_ < 0 || keyStage_ >= stages_) return {};
+    if (!drawn_ || !hasKeyOp()) return {};
     return opText(keyStage_, keyOpIndex_);
 }
 
@@ -513,7 +513,7 @@ QString MemoryTimelineView::keyOpText() const {
 // where the next one has it.
 void MemoryTimelineView::moveKeyOp(int ops, int stages) {
     if (!drawn_ || stages_ == 0) return;
-    if (keyStage_ < 0 || keyStage_ >= stages_) {  // the first press lands on the first op in view
+    if (!hasKeyOp()) {  // the first press lands on the first op in view
         const double lower = std::max(plot_->xAxis->range().lower, 0.0);
         keyStage_ = std::clamp(static_cast<int>(std::floor(lower)), 0, stages_ - 1);
         keyOpIndex_ = std::clamp(static_cast<int>(std::ceil((lower - keyStage_) * (keyStage_ + 1))), 0, keyStage_);
@@ -546,7 +546,7 @@ void MemoryTimelineView::moveKeyOp(int ops, int stages) {
 void MemoryTimelineView::zoomStages(double factor) {
     if (!drawn_ || stages_ == 0) return;
     const QCPRange shown = plot_->xAxis->range();
-    const double key = keyStage_ >= 0 && keyStage_ < stages_ ? opMiddle(keyStage_, keyOpIndex_) : -1;
+    const double key = hasKeyOp() ? opMiddle(keyStage_, keyOpIndex_) : -1;
     const double centre = shown.contains(key) ? key : shown.center();
     const double size = std::clamp(shown.size() / factor, std::min(4.0, static_cast<double>(stages_)),
                                    static_cast<double>(stages_));
@@ -561,7 +561,7 @@ void MemoryTimelineView::zoomStages(double factor) {
 void MemoryTimelineView::showKeyOp() {
     if (drawn_ && keyStage_ >= stages_) keyStage_ = keyOpIndex_ = -1;
     setAccessibleDescription(QTextDocumentFragment::fromHtml(keyOpText()).toPlainText());
-    const bool shown = drawn_ && hasFocus() && keyStage_ >= 0 && keyStage_ < stages_;
+    const bool shown = drawn_ && hasFocus() && hasKeyOp();
     if (shown) {
         const double x = opMiddle(keyStage_, keyOpIndex_);
         keyCursor_->point1->setCoords(x, 0);

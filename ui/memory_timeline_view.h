@@ -117,6 +117,7 @@ private:
     void setRamScale(double maxBytes);
     // What hovering op k of stage t says (HTML).
     QString opText(int t, int k) const;
+    bool hasKeyOp() const { return keyStage_ >= 0 && keyStage_ < stages_; }  // an op of the curves drawn
     void moveKeyOp(int ops, int stages);
     void zoomStages(double factor);  // about the op cursor, else the middle
     void showKeyOp();
