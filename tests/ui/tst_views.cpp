@@ -180,6 +180,21 @@ bool writeText(const QString& file, const QByteArray& text) {
     return f.open(QIODevice::WriteOnly) && f.write(text) == text.size();
 }
 
+// Where the visible children of `parent` are not laid out apart within
+// `area`: the first child outside it or over another, named; "" where they are.
+QString childrenNotApart(const QWidget* parent, const QRect& area) {
+    QList<const QWidget*> placed;
+    for (const QWidget* item : parent->findChildren<QWidget*>(Qt::FindDirectChildrenOnly)) {
+        if (!item->isVisible()) continue;
+        if (!area.contains(item->geometry())) return item->objectName() + QStringLiteral(" is outside");
+        for (const QWidget* other : placed)
+            if (other->geometry().intersects(item->geometry()))
+                return item->objectName() + QStringLiteral(" is over ") + other->objectName();
+        placed.append(item);
+    }
+    return {};
+}
+
 }  // namespace
 
 class TestViews : public QObject {
@@ -1840,17 +1855,7 @@ void TestViews::paretoTabSweepsTheRuntimeBudget() {
     w.resize(w.minimumSizeHint());
     w.findChild<QTabWidget*>()->setCurrentWidget(pareto->parentWidget());
     QCoreApplication::processEvents();
-    const auto apart = [](const QWidget* parent) {
-        QList<QRect> taken;
-        for (const QWidget* item : parent->findChildren<QWidget*>(Qt::FindDirectChildrenOnly)) {
-            if (!item->isVisible()) continue;
-            if (!parent->rect().contains(item->geometry())) return false;
-            for (const QRect& other : taken)
-                if (other.intersects(item->geometry())) return false;
-            taken.append(item->geometry());
-        }
-        return true;
-    };
+    const auto apart = [](const QWidget* parent) { return childrenNotApart(parent, parent->rect()).isEmpty(); };
     QVERIFY(apart(pareto->parentWidget()));
     QVERIFY(apart(pareto));
     QVERIFY(pareto->height() >= pareto->minimumSizeHint().height());
@@ -2131,13 +2136,8 @@ void TestViews::windowFitsALaptopScreen() {
     auto* solveButton = w.findChild<QPushButton*>();
     QVERIFY(solveButton && solveButton->text() == QStringLiteral("Solve"));
     QWidget* problemRow = solveButton->parentWidget();
-    QList<QRect> taken;
-    for (QWidget* item : problemRow->findChildren<QWidget*>(Qt::FindDirectChildrenOnly)) {
-        if (!item->isVisible()) continue;
-        QVERIFY2(problemRow->contentsRect().contains(item->geometry()), qPrintable(item->objectName()));
-        for (const QRect& other : taken) QVERIFY(!other.intersects(item->geometry()));
-        taken.append(item->geometry());
-    }
+    const QString notApart = childrenNotApart(problemRow, problemRow->contentsRect());
+    QVERIFY2(notApart.isEmpty(), qPrintable(notApart));
     const auto* paging = w.findChild<QCheckBox*>(QStringLiteral("pagingSwitch"));
     QVERIFY(solveButton->y() > paging->mapTo(problemRow, QPoint()).y());  // on a line of its own
     w.resize(w.minimumSizeHint());
