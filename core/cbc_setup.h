@@ -66,7 +66,7 @@ void loadMilp(OsiClpSolverInterface& lp, const Milp& milp, const double* col_low
     lp.messageHandler()->setLogLevel(0);
 }
 
-// The same for a MILP whose columns are all binary (paging_plan.h, stage_bound.h, arrival_bound.h).
+// The same for a MILP whose columns are all binary (stage_bound.h, arrival_bound.h, bucket_bound.h).
 template <class Milp>
 void loadBinaryMilp(OsiClpSolverInterface& lp, const Milp& milp)
 {

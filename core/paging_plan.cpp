@@ -57,7 +57,7 @@ bool PagingPlan::applies(const Problem& problem)
     return true;
 }
 
-PagingPlan::PagingPlan(const Problem& problem, bool stopped_chains) : p_(problem)
+PagingPlan::PagingPlan(const Problem& problem, bool stopped_chains, CoverRows cover) : p_(problem), cover_(cover)
 {
     const Graph& g = problem.graph;
     const int n = g.size();
@@ -266,7 +266,8 @@ PagingPlan::PagingPlan(const Problem& problem, bool stopped_chains) : p_(problem
     addColumnsAndRows(need, can_recompute, blockers);
 }
 
-PagingPlan::PagingPlan(const Problem& problem, const Schedule& base) : p_(problem), base_(base)
+PagingPlan::PagingPlan(const Problem& problem, const Schedule& base, CoverRows cover)
+    : p_(problem), cover_(cover), base_(base)
 {
     const Graph& g = problem.graph;
     const int n = g.size();
@@ -523,26 +524,53 @@ void PagingPlan::addColumnsAndRows(const std::vector<double>& need, const std::v
     // (visiting inputs included) and every other chain's transients and
     // visits (an over-estimate where chains do not overlap).
     auto bytesOf = [&](int value) { return static_cast<double>(g.node(value).memory_bytes); };
-    for (int t = 0; t < n; ++t) {
+    // Stage t's cover terms (the columns that take a value away over it,
+    // each with its bytes), and the spans recomputed in it.
+    auto coverAt = [&](int t, std::vector<int>& recomputed) {
         std::vector<std::pair<int, double>> covered;  // infeasible rows stay: CBC proves it
-        std::vector<std::pair<int, double>> held_transient;
-        std::vector<int> recomputed;  // spans recomputed in stage t
         for (std::size_t k = 0; k < spans_.size(); ++k) {
             const double m = bytesOf(spans_[k].value);
             if (spans_[k].from <= t && t <= spans_[k].to) {
-                covered.emplace_back(page_col_[k], m);
-                covered.emplace_back(recompute_col_[k], m);
+                if (page_col_[k] >= 0) covered.emplace_back(page_col_[k], m);
+                if (recompute_col_[k] >= 0) covered.emplace_back(recompute_col_[k], m);
                 for (int w : carries_of[k]) covered.emplace_back(carries_[w].col, m);
                 const auto [lo, hi] = earlyOf(static_cast<int>(k));
                 for (auto e = lo; e != hi; ++e)
                     if (t < e->stage) covered.emplace_back(e->col, m);
             }
-            if (spans_[k].to + 1 == t && recompute_col_[k] >= 0) {
-                recomputed.push_back(static_cast<int>(k));
-                for (std::size_t j = 0; j < kept_[k].size(); ++j)
-                    held_transient.emplace_back(kept_col[k][j], -bytesOf(spans_[kept_[k][j]].value));
-            }
+            if (spans_[k].to + 1 == t && recompute_col_[k] >= 0) recomputed.push_back(static_cast<int>(k));
         }
+        return covered;
+    };
+    // The rows of stage t that hold its cover terms, at most: the stage's
+    // own (or one per release point), and one per step of each chain.
+    auto coverRowsAt = [&](int t, const std::vector<int>& recomputed) {
+        std::size_t rows_at = std::max<std::size_t>(1, release_points_[t].size());
+        for (int k : recomputed) rows_at += transient_[k].size() + 1;
+        return rows_at;
+    };
+    bool share_cover = cover_ == CoverRows::Shared;
+    if (cover_ == CoverRows::BySize) {
+        double repeated = 0;  // terms the shared columns would save
+        for (int t = 0; t < n; ++t) {
+            std::vector<int> recomputed;
+            const std::size_t terms = coverAt(t, recomputed).size();
+            repeated += static_cast<double>(terms * (coverRowsAt(t, recomputed) - 1));
+        }
+        share_cover = repeated > kSharedCoverFromTerms;
+    }
+    for (int t = 0; t < n; ++t) {
+        std::vector<int> recomputed;  // spans recomputed in stage t
+        std::vector<std::pair<int, double>> covered = coverAt(t, recomputed);
+        if (share_cover && covered.size() > 1 && coverRowsAt(t, recomputed) > 1) {
+            covered.emplace_back(addSharedCoverColumn(), -1);
+            row(0, kInf, covered);  // z_t ≤ cover_t
+            covered = {{columns() - 1, 1}};
+        }
+        std::vector<std::pair<int, double>> held_transient;
+        for (int k : recomputed)
+            for (std::size_t j = 0; j < kept_[k].size(); ++j)
+                held_transient.emplace_back(kept_col[k][j], -bytesOf(spans_[kept_[k][j]].value));
         const double excess = need[t] - budget;
         held_transient.insert(held_transient.end(), covered.begin(), covered.end());
         if (!release_points_[t].empty()) {
@@ -622,6 +650,19 @@ std::vector<PagingPlan::ChainStep> PagingPlan::chainSteps(int k, const std::vect
 int PagingPlan::addColumn(double energy_j)
 {
     objective.push_back(scale_ * energy_j);
+    col_lower.push_back(0);
+    col_upper.push_back(1);
+    is_integer.push_back(1);
+    return columns() - 1;
+}
+
+int PagingPlan::addSharedCoverColumn()
+{
+    objective.push_back(0);
+    col_lower.push_back(0);
+    col_upper.push_back(std::numeric_limits<double>::max());
+    is_integer.push_back(0);
+    ++shared_cover_columns_;
     return columns() - 1;
 }
 

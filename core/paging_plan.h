@@ -70,6 +70,9 @@
 
 namespace poet {
 
+// How many repeated cover terms make a plan share them (PagingPlan::CoverRows::BySize).
+inline constexpr double kSharedCoverFromTerms = 4e6;
+
 class PagingPlan {
 public:
     // Whether the plan is exact (the Tight formulation's rule for which nodes
@@ -82,7 +85,30 @@ public:
     // in 11 s), so the solver tries it second, and only where some first
     // chain needs three visits or more (mostVisits: bert at 8.2 to 8.6% of
     // its peak, eleven; resnet18_cifar and resnet50, two at most).
-    explicit PagingPlan(const Problem& problem, bool stopped_chains = false);
+    //
+    // `cover`: how each stage's rows count the bytes spans take away over it
+    // (cover_t above, in the stage's own row and in each step row of each
+    // chain recomputed there). Repeated: its terms in each row, as written
+    // above. Shared: where a stage has more than one such row, one
+    // continuous column z_t ≤ cover_t that they read instead: the same MILP,
+    // with the same LP relaxation (tst_paging_plan), and far fewer terms.
+    // BySize: shared where more than kSharedCoverFromTerms terms would be
+    // repeated, which no bundled model's plan has (bert's, the largest, 1.3M
+    // at 8.2%), so their searches keep their paths; a 48-block copy of bert
+    // (771 nodes) at 20% has 162M (20 s to build, 3.1 GB: a 30 s solve took
+    // 87 s and 8.8 GB), 4.5M shared (1 s).
+    //
+    // Shared everywhere, the plan alone is far faster (to 0.5% on one core,
+    // a scratch driver): bert at 10% and 1.5x 121k terms instead of 1.27M,
+    // its LP in 0.11 s instead of 1.43 s; resnet18_cifar at 20% and 1.5x
+    // proven in 0.45 s instead of 3.1 s, resnet50 at 10% in 2.0 s instead of
+    // 12.5 s. But CBC's search takes other paths, and the solve's results on
+    // bert moved both ways (120 s, one run each): at 27.3% and 1.04x proven
+    // in 33 s (101.594597 J; 0.707% short before), at 39.3% and 1.025x
+    // 1.233% short (0.900% before), at 30% and 1.003x proven in 63 s (8 s
+    // before); resnet18_cifar's 30 s cells were even. Not chosen.
+    enum class CoverRows { BySize, Shared, Repeated };
+    explicit PagingPlan(const Problem& problem, bool stopped_chains = false, CoverRows cover = CoverRows::BySize);
     int stoppedChains() const { return stopped_chains_; }
     int mostVisits() const { return most_visits_; }
 
@@ -91,13 +117,17 @@ public:
     // spans of its held values go to flash instead. Each stage's RAM drops by
     // what is away over it, so this finds the least paging that fits `base`
     // into the budget (LP roundings, relaxation_rounding.h).
-    PagingPlan(const Problem& problem, const Schedule& base);
+    PagingPlan(const Problem& problem, const Schedule& base, CoverRows cover = CoverRows::BySize);
 
     int columns() const { return static_cast<int>(objective.size()); }
     int rows() const { return static_cast<int>(row_lower.size()); }
+    int sharedCoverColumns() const { return shared_cover_columns_; }
 
-    // Every column is binary; rows in triplet form, as in formulation.h.
+    // Every column is binary but the shared cover columns; rows in triplet
+    // form, as in formulation.h.
     std::vector<double> objective;  // model units: objectiveScale() per joule
+    std::vector<double> col_lower, col_upper;
+    std::vector<char> is_integer;
     std::vector<double> row_lower, row_upper;
     std::vector<int> triplet_row, triplet_col;
     std::vector<double> triplet_value;
@@ -127,6 +157,7 @@ private:
         int span, via;
     };
     int addColumn(double energy_j);
+    int addSharedCoverColumn();
     // From base_: spans_, and each stage's RAM with everything kept (need_t).
     // Also, where base_ computes several nodes in one stage (a fixed compute
     // plan's recomputations), release_points_.
@@ -167,6 +198,8 @@ private:
     std::vector<std::vector<ReleasePoint>> release_points_;
 
     const Problem& p_;
+    CoverRows cover_ = CoverRows::BySize;
+    int shared_cover_columns_ = 0;
     double scale_ = 1, offset_j_ = 0;
     int stopped_chains_ = 0;  // alternative spans from the third chain
     int most_visits_ = 0;     // the most inputs a first chain needs to visit

@@ -44,7 +44,7 @@ PlanOutcome solvePagingPlan(const PagingPlan& plan, const Problem& problem, cons
     out.cancelled = isSet(cancel);
     if (out.cancelled) return out;
     OsiClpSolverInterface lp;
-    loadBinaryMilp(lp, plan);
+    loadMilp(lp, plan, plan.col_lower.data(), plan.col_upper.data(), plan.is_integer);
     out.cancelled = isSet(cancel);
     if (out.cancelled) return out;
 

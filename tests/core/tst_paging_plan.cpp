@@ -50,11 +50,11 @@ Problem resnetBlock(std::int64_t ram)
     return p;
 }
 
-// A plan's optimum (CBC, one thread, gap 1e-9), decoded; none if it has none.
-std::optional<Schedule> solvePlanExactly(const PagingPlan& plan)
+// A plan's optimum (CBC, one thread, gap 1e-9): its columns; none if it has none.
+std::optional<std::vector<double>> planOptimumColumns(const PagingPlan& plan)
 {
     OsiClpSolverInterface lp;
-    loadBinaryMilp(lp, plan);
+    loadMilp(lp, plan, plan.col_lower.data(), plan.col_upper.data(), plan.is_integer);
     CbcModel model(lp);
     SolverOptions options;
     options.relative_gap = 1e-9;
@@ -62,7 +62,36 @@ std::optional<Schedule> solvePlanExactly(const PagingPlan& plan)
     configureCbc(model, options, plan.objectiveOffsetJ(), plan.objectiveScale(), 60, nullptr);
     model.branchAndBound();
     if (!model.bestSolution()) return std::nullopt;
-    return plan.decode(model.bestSolution());
+    return std::vector<double>(model.bestSolution(), model.bestSolution() + plan.columns());
+}
+
+// The same decoded.
+std::optional<Schedule> solvePlanExactly(const PagingPlan& plan)
+{
+    const auto x = planOptimumColumns(plan);
+    if (!x) return std::nullopt;
+    return plan.decode(x->data());
+}
+
+// The same in joules; infinity where it has none.
+double planOptimumJ(const PagingPlan& plan)
+{
+    const auto x = planOptimumColumns(plan);
+    return x ? plan.energyJ(x->data()) : INFINITY;
+}
+
+// A plan's LP relaxation in joules; infinity where it has none.
+double planLpJ(const PagingPlan& plan)
+{
+    OsiClpSolverInterface lp;
+    loadMilp(lp, plan, plan.col_lower.data(), plan.col_upper.data(), plan.is_integer);
+    lp.initialSolve();
+    return lp.isProvenOptimal() ? plan.objectiveOffsetJ() + lp.getObjValue() / plan.objectiveScale() : INFINITY;
+}
+
+bool sameJ(double a, double b)
+{
+    return a == b || std::abs(a - b) <= 1e-8 * std::max(std::abs(a), std::abs(b));
 }
 
 }  // namespace
@@ -177,6 +206,8 @@ private slots:
     // meets its rows must decode to a schedule the replay accepts, at no more
     // than the plan's own energy (inputs already held are not recomputed).
     // Some of them page a value in early, for a recomputation that reads it.
+    // Drawn on the repeated form, all of whose columns are binary (the
+    // shared form is the same MILP: sharedCoverIsTheSameMilp).
     void everyPlanIsAValidSchedule_data()
     {
         QTest::addColumn<int>("cheap_run");
@@ -201,7 +232,7 @@ private slots:
         for (std::int64_t ram = peak / 3; ram <= peak; ram += 2) {
             const Problem p = test::problemOf(g, ram, 1.6, true, true);
             QVERIFY(!PagingPlan::applies(p));
-            const PagingPlan plan(p);
+            const PagingPlan plan(p, false, PagingPlan::CoverRows::Repeated);
             for (int draw = 0; draw < 40000; ++draw) {
                 std::vector<double> x(plan.columns());
                 for (double& v : x) v = random() % (3 + draw % 3) == 0;  // sparse: most rows cap a sum at 1
@@ -228,7 +259,8 @@ private slots:
     // paged in again during it (the replay keeps it through the stage), and a
     // transient recomputed where its chain stops at a held value (never read,
     // it stays in RAM through the stage's node; large batch norms 4 and 7
-    // make that overflow).
+    // make that overflow). On the repeated form (random costs on a shared
+    // cover column would change what it means).
     void optimalPlansUnderRandomCostsAreValid()
     {
         const Graph g = test::trainingChain({3, 2, 1, 5, 9, 1, 5, 9}, true, 2);
@@ -238,7 +270,7 @@ private slots:
         int solved = 0, visiting = 0;
         for (std::int64_t ram = peak / 3; ram <= peak; ++ram) {
             const Problem p = test::problemOf(g, ram, 1.6, true, true);
-            const PagingPlan plan(p);
+            const PagingPlan plan(p, false, PagingPlan::CoverRows::Repeated);
             for (int draw = 0; draw < 40; ++draw) {
                 PagingPlan costs = plan;
                 for (double& c : costs.objective) c = cost(random);
@@ -270,6 +302,97 @@ private slots:
         qInfo("%d plans solved, %d visits", solved, visiting);
     }
 
+    // Each stage's cover terms (what the spans away over it take off) stand
+    // in every row of that stage: the stage's own and one per step of each
+    // chain recomputed in it. The shared form reads one continuous column
+    // z_t ≤ cover_t there instead: the same MILP, with the same LP
+    // relaxation and optimum, and far fewer terms (bert at 10%: a tenth).
+    void sharedCoverIsTheSameMilp()
+    {
+        using Rows = PagingPlan::CoverRows;
+        int compared = 0, shared_columns = 0, feasible = 0;
+        auto compare = [&](const PagingPlan& shared, const PagingPlan& repeated, const QString& what) {
+            QCOMPARE(shared.columns(), repeated.columns() + shared.sharedCoverColumns());
+            QCOMPARE(repeated.sharedCoverColumns(), 0);
+            if (shared.sharedCoverColumns() > 0)
+                QVERIFY2(shared.triplet_value.size() < repeated.triplet_value.size(), qPrintable(what));
+            const double lp_shared = planLpJ(shared), lp_repeated = planLpJ(repeated);
+            QVERIFY2(sameJ(lp_shared, lp_repeated),
+                     qPrintable(QStringLiteral("%1: LP %2 vs %3").arg(what).arg(lp_shared, 0, 'g', 17)
+                                    .arg(lp_repeated, 0, 'g', 17)));
+            const double opt_shared = planOptimumJ(shared), opt_repeated = planOptimumJ(repeated);
+            QVERIFY2(sameJ(opt_shared, opt_repeated),
+                     qPrintable(QStringLiteral("%1: optimum %2 vs %3").arg(what).arg(opt_shared, 0, 'g', 17)
+                                    .arg(opt_repeated, 0, 'g', 17)));
+            ++compared;
+            shared_columns += shared.sharedCoverColumns();
+            if (std::isfinite(opt_shared)) ++feasible;
+        };
+        const Graph g = test::trainingChain({3, 2, 1, 5, 9, 1, 5, 9}, true, 2);
+        for (std::int64_t ram = plainPassPeakBytes(g) / 3; ram <= plainPassPeakBytes(g); ram += 2) {
+            const Problem p = test::problemOf(g, ram, 1.6, true, true);
+            compare(PagingPlan(p, false, Rows::Shared), PagingPlan(p, false, Rows::Repeated),
+                    QStringLiteral("chain, %1 B").arg(ram));
+            const Problem tight = test::problemOf(g, ram, 1.05, true, true);
+            compare(PagingPlan(tight, false, Rows::Shared), PagingPlan(tight, false, Rows::Repeated),
+                    QStringLiteral("chain, %1 B, 1.05x").arg(ram));
+        }
+        for (std::int64_t ram : {300000, 350000}) {
+            const Problem p = resnetBlock(ram);
+            compare(PagingPlan(p, false, Rows::Shared), PagingPlan(p, false, Rows::Repeated),
+                    QStringLiteral("resnet block, %1 B").arg(ram));
+        }
+        // A fixed compute plan: one row per release point.
+        const Graph fixed_graph = test::trainingChain({3, 5, 2, 6, 4, 7, 1, 5}, true);
+        BoolMatrix R(fixed_graph.size());
+        for (int t = 0; t < fixed_graph.size(); ++t) R.set(t, t);
+        for (int t = 10; t < fixed_graph.size(); ++t)
+            for (int v : {1, 3, 5, 7})
+                for (int w : fixed_graph.successors(v))
+                    if (w == t) R.set(t, v);
+        const Schedule base = scheduleFromRecompute(fixed_graph, R);
+        const std::int64_t peak = replaySchedule(fixed_graph, base).peak_ram_bytes;
+        for (std::int64_t ram = peak / 2; ram <= peak; ram += 2) {
+            const Problem p = test::problemOf(fixed_graph, ram, 3.0, true, true);
+            compare(PagingPlan(p, base, Rows::Shared), PagingPlan(p, base, Rows::Repeated),
+                    QStringLiteral("fixed, %1 B").arg(ram));
+        }
+        QVERIFY2(compared >= 20 && shared_columns >= 100 && feasible >= 10,
+                 qPrintable(QStringLiteral("%1 compared, %2 shared columns, %3 feasible")
+                                .arg(compared).arg(shared_columns).arg(feasible)));
+
+        // A bundled model: the LP relaxation alone (the optimum takes minutes).
+        const Problem bert = test::bundledOnM4("bert", 0.10, 1.5, true);
+        const PagingPlan shared(bert, false, Rows::Shared), repeated(bert, false, Rows::Repeated);
+        qInfo("bert at 10%%: %zu terms shared, %zu repeated", shared.triplet_value.size(), repeated.triplet_value.size());
+        QCOMPARE_LT(shared.triplet_value.size() * 5, repeated.triplet_value.size());
+        QVERIFY(sameJ(planLpJ(shared), planLpJ(repeated)));
+    }
+
+    // By default a plan shares its cover terms only where it is larger than
+    // any bundled model's: bert's own plans keep the repeated form (their
+    // searches keep their paths), a 24-block copy of bert shares (13.4M
+    // terms repeated: 1.4 s and 218 MB to build; a 48-block copy's 162M
+    // made a 30 s solve take 87 s and 8.8 GB).
+    void onlyPlansLargerThanTheBundledShareTheirCover()
+    {
+        for (double share : {0.082, 0.10, 0.30}) {
+            const Problem bert = test::bundledOnM4("bert", share, 1.5, true);
+            const PagingPlan plan(bert), repeated(bert, false, PagingPlan::CoverRows::Repeated);
+            QCOMPARE(plan.sharedCoverColumns(), 0);
+            QCOMPARE(plan.triplet_value, repeated.triplet_value);
+        }
+        Problem large = test::problemOf(loadTrainingGraph(test::testProfiles(), "bert_twenty_four_blocks", "m4"), 0,
+                                        1.5, true, true);
+        large.ram_budget_bytes = plainPassPeakBytes(large.graph) / 5;
+        QCOMPARE(large.graph.size(), 387);
+        const PagingPlan plan(large);
+        qInfo("bert with 24 blocks at 20%%: %d shared columns, %zu terms", plan.sharedCoverColumns(),
+              plan.triplet_value.size());
+        QCOMPARE_GT(plan.sharedCoverColumns(), 100);
+        QCOMPARE_LT(plan.triplet_value.size(), std::size_t{1'500'000});
+    }
+
     // resnet18_cifar's stem and first block alone (tests/data/profiles) on
     // m4 at 1.5x, where four 64 KB values fill each backward stage: the
     // plan's best meets the carried arrival bound with one window over every
@@ -297,7 +420,7 @@ private slots:
         const Problem p = resnetBlock(ram);
         const PagingPlan plan(p);
         OsiClpSolverInterface lp;
-        loadBinaryMilp(lp, plan);
+        loadMilp(lp, plan, plan.col_lower.data(), plan.col_upper.data(), plan.is_integer);
         CbcModel model(lp);
         model.setLogLevel(0);
         model.branchAndBound();
@@ -620,7 +743,8 @@ private slots:
     }
 
     // With recomputations in the fixed plan: every column vector that meets
-    // the rows pages a schedule the replay accepts, keeping its computations.
+    // the rows (of the repeated form, all binary) pages a schedule the replay
+    // accepts, keeping its computations.
     void fixedPlanPagingIsValid()
     {
         const Graph g = test::trainingChain({3, 5, 2, 6, 4, 7, 1, 5}, true);
@@ -637,7 +761,7 @@ private slots:
         int checked = 0, paged = 0;
         for (std::int64_t ram = peak / 2; ram <= peak; ++ram) {
             const Problem p = test::problemOf(g, ram, 3.0, true, true);
-            const PagingPlan plan(p, base);
+            const PagingPlan plan(p, base, PagingPlan::CoverRows::Repeated);
             for (int draw = 0; draw < 40000; ++draw) {
                 std::vector<double> x(plan.columns());
                 for (double& v : x) v = random() % (2 + draw % 3) == 0;
