@@ -524,45 +524,40 @@ void PagingPlan::addColumnsAndRows(const std::vector<double>& need, const std::v
     // (visiting inputs included) and every other chain's transients and
     // visits (an over-estimate where chains do not overlap).
     auto bytesOf = [&](int value) { return static_cast<double>(g.node(value).memory_bytes); };
-    // Stage t's cover terms (the columns that take a value away over it,
-    // each with its bytes), and the spans recomputed in it.
-    auto coverAt = [&](int t, std::vector<int>& recomputed) {
-        std::vector<std::pair<int, double>> covered;  // infeasible rows stay: CBC proves it
-        for (std::size_t k = 0; k < spans_.size(); ++k) {
-            const double m = bytesOf(spans_[k].value);
-            if (spans_[k].from <= t && t <= spans_[k].to) {
-                if (page_col_[k] >= 0) covered.emplace_back(page_col_[k], m);
-                if (recompute_col_[k] >= 0) covered.emplace_back(recompute_col_[k], m);
-                for (int w : carries_of[k]) covered.emplace_back(carries_[w].col, m);
-                const auto [lo, hi] = earlyOf(static_cast<int>(k));
-                for (auto e = lo; e != hi; ++e)
-                    if (t < e->stage) covered.emplace_back(e->col, m);
-            }
-            if (spans_[k].to + 1 == t && recompute_col_[k] >= 0) recomputed.push_back(static_cast<int>(k));
+    // Per stage: its cover terms (the columns that take a value away over
+    // it, each with its bytes), and the spans recomputed in it.
+    std::vector<std::vector<std::pair<int, double>>> cover(n);  // infeasible rows stay: CBC proves it
+    std::vector<std::vector<int>> recomputed_in(n);
+    for (std::size_t k = 0; k < spans_.size(); ++k) {
+        const double m = bytesOf(spans_[k].value);
+        for (int t = spans_[k].from; t <= spans_[k].to; ++t) {
+            if (page_col_[k] >= 0) cover[t].emplace_back(page_col_[k], m);
+            if (recompute_col_[k] >= 0) cover[t].emplace_back(recompute_col_[k], m);
+            for (int w : carries_of[k]) cover[t].emplace_back(carries_[w].col, m);
+            const auto [lo, hi] = earlyOf(static_cast<int>(k));
+            for (auto e = lo; e != hi; ++e)
+                if (t < e->stage) cover[t].emplace_back(e->col, m);
         }
-        return covered;
-    };
+        if (recompute_col_[k] >= 0 && spans_[k].to + 1 < n)
+            recomputed_in[spans_[k].to + 1].push_back(static_cast<int>(k));
+    }
     // The rows of stage t that hold its cover terms, at most: the stage's
     // own (or one per release point), and one per step of each chain.
-    auto coverRowsAt = [&](int t, const std::vector<int>& recomputed) {
+    auto coverRowsAt = [&](int t) {
         std::size_t rows_at = std::max<std::size_t>(1, release_points_[t].size());
-        for (int k : recomputed) rows_at += transient_[k].size() + 1;
+        for (int k : recomputed_in[t]) rows_at += transient_[k].size() + 1;
         return rows_at;
     };
     bool share_cover = cover_ == CoverRows::Shared;
     if (cover_ == CoverRows::BySize) {
         double repeated = 0;  // terms the shared columns would save
-        for (int t = 0; t < n; ++t) {
-            std::vector<int> recomputed;
-            const std::size_t terms = coverAt(t, recomputed).size();
-            repeated += static_cast<double>(terms * (coverRowsAt(t, recomputed) - 1));
-        }
+        for (int t = 0; t < n; ++t) repeated += static_cast<double>(cover[t].size() * (coverRowsAt(t) - 1));
         share_cover = repeated > kSharedCoverFromTerms;
     }
     for (int t = 0; t < n; ++t) {
-        std::vector<int> recomputed;  // spans recomputed in stage t
-        std::vector<std::pair<int, double>> covered = coverAt(t, recomputed);
-        if (share_cover && covered.size() > 1 && coverRowsAt(t, recomputed) > 1) {
+        const std::vector<int>& recomputed = recomputed_in[t];
+        std::vector<std::pair<int, double>> covered = std::move(cover[t]);
+        if (share_cover && covered.size() > 1 && coverRowsAt(t) > 1) {
             covered.emplace_back(addSharedCoverColumn(), -1);
             row(0, kInf, covered);  // z_t ≤ cover_t
             covered = {{columns() - 1, 1}};
@@ -662,7 +657,6 @@ int PagingPlan::addSharedCoverColumn()
     col_lower.push_back(0);
     col_upper.push_back(std::numeric_limits<double>::max());
     is_integer.push_back(0);
-    ++shared_cover_columns_;
     return columns() - 1;
 }
 

@@ -62,6 +62,7 @@
 // On a fixed compute plan (the second constructor) the anchors are the stages
 // where that plan reads a held value or starts holding it, need_t comes from
 // its replay, and spans are paged only.
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -121,7 +122,8 @@ public:
 
     int columns() const { return static_cast<int>(objective.size()); }
     int rows() const { return static_cast<int>(row_lower.size()); }
-    int sharedCoverColumns() const { return shared_cover_columns_; }
+    // The shared cover columns: the plan's only continuous ones.
+    int sharedCoverColumns() const { return static_cast<int>(std::count(is_integer.begin(), is_integer.end(), 0)); }
 
     // Every column is binary but the shared cover columns; rows in triplet
     // form, as in formulation.h.
@@ -199,7 +201,6 @@ private:
 
     const Problem& p_;
     CoverRows cover_ = CoverRows::BySize;
-    int shared_cover_columns_ = 0;
     double scale_ = 1, offset_j_ = 0;
     int stopped_chains_ = 0;  // alternative spans from the third chain
     int most_visits_ = 0;     // the most inputs a first chain needs to visit
