@@ -18,8 +18,8 @@ namespace poet::cli {
 
 void addProblemOptions(CLI::App* cmd, ProblemArgs& a, bool require_budget)
 {
-    cmd->add_option("--model", a.model, "Model profile name (see `poet list`)")->capture_default_str();
-    cmd->add_option("--platform", a.platform, "Platform profile name (see `poet list`)")->capture_default_str();
+    cmd->add_option("--model", a.model, "Model profile: a name (see `poet list`) or a YAML file's path")->capture_default_str();
+    cmd->add_option("--platform", a.platform, "Platform profile: a name (see `poet list`) or a YAML file's path")->capture_default_str();
     cmd->add_option("--batch-size", a.batch_size, "Batch size (default: the model profile's)")
         ->check(positiveWholeNumber());
     auto* ram = cmd->add_option("--ram-budget", a.ram_budget,

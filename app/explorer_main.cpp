@@ -90,8 +90,8 @@ int main(int argc, char** argv) {
                        "plugin is QT_QPA_PLATFORM, since --platform names the device."));
     const QCommandLineOption help(QStringList{"h", "help"}, "Show this help.");
     const QCommandLineOption version(QStringList{"version"}, "Show the version.");
-    const QCommandLineOption model(QStringList{"model"}, "Model profile (default resnet18_cifar).", "M");
-    const QCommandLineOption platformHelp(QStringList{"platform"}, "Platform profile (default a72).", "P");
+    const QCommandLineOption model(QStringList{"model"}, "Model profile: a name, or a YAML file's path (default resnet18_cifar).", "M");
+    const QCommandLineOption platformHelp(QStringList{"platform"}, "Platform profile: a name, or a YAML file's path (default a72).", "P");
     const QCommandLineOption platform = [] {
         QCommandLineOption o(QStringList{"poet-device-platform"}, "Platform profile.", "P");
         o.setFlags(QCommandLineOption::HiddenFromHelp);

@@ -98,11 +98,21 @@ std::vector<ProfileEntry> ProfileCatalog::list(const char* subdir) const
 std::vector<ProfileEntry> ProfileCatalog::models() const { return list("models"); }
 std::vector<ProfileEntry> ProfileCatalog::platforms() const { return list("platforms"); }
 
+bool namesProfileFile(const std::string& name)
+{
+    return name.find('/') != std::string::npos || name.ends_with(".yaml") || name.ends_with(".yml");
+}
+
+std::string profileShownName(const std::string& name)
+{
+    return namesProfileFile(name) ? fs::path(name).stem().string() : name;
+}
+
 fs::path ProfileCatalog::find(const char* subdir, const char* what, const std::string& name) const
 {
     // A path to a YAML file is accepted as is.
     std::error_code ec;
-    if (name.find('/') != std::string::npos || name.ends_with(".yaml") || name.ends_with(".yml")) {
+    if (namesProfileFile(name)) {
         if (fs::is_regular_file(name, ec)) return fs::path(name);
         throw std::invalid_argument(std::string("no ") + what + " profile file '" + name + "'");
     }

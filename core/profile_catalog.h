@@ -21,6 +21,13 @@ struct UnusableRoot {
     std::string why;  // "no such directory", "not a directory", "no models/ or platforms/ folder in it"
 };
 
+// Whether `name` names a profile by its file rather than by its name in the
+// catalog: it holds a '/' or ends in .yaml or .yml (`--model ./mine.yaml`).
+bool namesProfileFile(const std::string& name);
+// How a profile is named in titles and file names: a file by its stem
+// ("/home/me/bert24.yaml" is "bert24"), a catalog name as it is.
+std::string profileShownName(const std::string& name);
+
 class ProfileCatalog {
 public:
     // Search order: $POET_PROFILES (colon-separated), ~/.local/share/poet/profiles,

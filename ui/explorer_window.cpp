@@ -157,7 +157,8 @@ void ExplorerWindow::buildUi() {
     auto* prow = new FlowRow(problemBox);
     model_ = new QComboBox(problemBox);
     model_->setObjectName(QStringLiteral("modelBox"));
-    model_->setToolTip(tr("The network to train: a model profile (YAML). Add your own in "
+    model_->setToolTip(tr("The network to train: a model profile (YAML). Open one from any folder with "
+                          "File > Open model profile, or add your own to the list in "
                           "~/.local/share/poet/profiles/models or a directory in $POET_PROFILES."));
     platform_ = new QComboBox(problemBox);
     platform_->setObjectName(QStringLiteral("platformBox"));
@@ -457,6 +458,16 @@ void ExplorerWindow::buildActions() {
         return a;
     };
     const QString imageFilters = tr("PDF document (*.pdf);;SVG drawing (*.svg);;PNG image (*.png)");
+    addAct(file, tr("&Open model profile\u2026"), QKeySequence::Open,
+           tr("Train a network from a model profile (YAML) in any folder; it joins the Model list"), [this] {
+               // From the folder of the profile on screen: the bundled ones are examples of the format.
+               const QString shown = model_->currentData(Qt::ToolTipRole).toString();
+               const QString path = QFileDialog::getOpenFileName(
+                   this, tr("Open a model profile"), shown.isEmpty() ? QDir::homePath() : QFileInfo(shown).path(),
+                   tr("Model profiles (*.yaml *.yml)"));
+               if (!path.isEmpty()) openModelFile(path);
+           });
+    file->addSeparator();
     addAct(file, tr("&Save schedule as JSON\u2026"), QKeySequence::Save,
            tr("The same document as `poet solve --out`: problem, status, replay figures and matrices"),
            [this] { exportWithDialog(tr("schedule"), &ExplorerWindow::saveScheduleJson, tr("JSON (*.json)")); });
@@ -577,8 +588,9 @@ bool ExplorerWindow::initialize(const ExplorerOptions& o, QString* error) {
         return def;
     };
     const QString defaultModel = QStringLiteral("resnet18_cifar"), defaultPlatform = QStringLiteral("a72");
-    const QString model = pick(o.model, "model", defaultModel);
-    const QString platform = pick(o.platform, "platform", defaultPlatform);
+    // A profile given or remembered by its file joins its box first.
+    const QString model = addProfileFile(model_, pick(o.model, "model", defaultModel));
+    const QString platform = addProfileFile(platform_, pick(o.platform, "platform", defaultPlatform));
     QString unknown;  // why a name has no profile
     auto selectIn = [&](QComboBox* c, const QString& name, const char* what) {
         const int i = c->findText(name);
@@ -588,7 +600,9 @@ bool ExplorerWindow::initialize(const ExplorerOptions& o, QString* error) {
         }
         QStringList known;
         for (int k = 0; k < c->count(); ++k) known << c->itemText(k);
-        unknown = tr("unknown %1 '%2' (known: %3)").arg(QLatin1String(what), name, known.join(", "));
+        unknown = namesProfileFile(name.toStdString())
+                      ? tr("no %1 profile file '%2'").arg(QLatin1String(what), name)
+                      : tr("unknown %1 '%2' (known: %3)").arg(QLatin1String(what), name, known.join(", "));
         if (error) *error = unknown;
         return false;
     };
@@ -792,6 +806,34 @@ bool ExplorerWindow::eventFilter(QObject* watched, QEvent* event) {
 // Said on stderr and in the status bar: started from a desktop menu, the
 // explorer has no terminal, and a setting that quietly came back as its
 // default (a 0.5% gap where 0.1% was remembered) looked like a lost one.
+QString ExplorerWindow::addProfileFile(QComboBox* box, const QString& name) {
+    if (!namesProfileFile(name.toStdString())) return name;
+    const QFileInfo file(name);
+    if (!file.isFile()) return name;  // said missing where it is selected
+    // Absolute: the settings and undo steps hold it, and load it from any folder.
+    const QString path = QDir::cleanPath(file.absoluteFilePath());
+    if (box->findText(path) < 0) {
+        box->addItem(path);
+        box->setItemData(box->count() - 1, path, Qt::ToolTipRole);
+    }
+    return path;
+}
+
+bool ExplorerWindow::openModelFile(const QString& path) {
+    const int itemsBefore = model_->count();
+    const QString item = addProfileFile(model_, path);
+    const int i = model_->findText(item);
+    if (i < 0) {
+        warnOfProfile(tr("%1 could not be opened.").arg(QDir::toNativeSeparators(path)),
+                      tr("There is no such file."));
+        return false;
+    }
+    model_->setCurrentIndex(i);  // loads and solves, or goes back with a warning that says why
+    if (model_->currentIndex() == i) return true;
+    if (model_->count() > itemsBefore) model_->removeItem(i);  // a broken file leaves no item
+    return false;
+}
+
 void ExplorerWindow::ignoreRememberedValue(const QString& what, const QString& value, const QString& wanted) {
     const QString line = tr("The remembered %1 '%2' is not %3; the default is used.").arg(what, value, wanted);
     std::fprintf(stderr, "poet-explorer: %s\n", qPrintable(line));
@@ -839,7 +881,8 @@ bool ExplorerWindow::loadGraph(QString* error) {
     problem_.options.remat = remat_->isChecked();
     // Another network's schedule is no schedule of this one: teaching mode
     // walked on over the old network until the new solve's first answer.
-    if (shown_ && problem_.model != shownModel) clearViews(tr("Solving %1\u2026").arg(q(problem_.model)));
+    if (shown_ && problem_.model != shownModel)
+        clearViews(tr("Solving %1\u2026").arg(q(profileShownName(problem_.model))));
     plain_ = replaySchedule(problem_.graph, plainSchedule(problem_.graph));
     plain_peak_ = plainPassPeakBytes(problem_.graph);
     min_budget_ = minimumFeasibleBudgetLowerBound(problem_);  // the plain pass's peak with both switches off
@@ -1099,7 +1142,8 @@ QString ExplorerWindow::viewTitle(const SolveResult& r) const {
     // An exported figure made with a switch off says so, as a sweep's plot does.
     const QString off = switchesOffText(problem_.options);
     return tr("%1 on %2%3 \u2014 RAM budget %4, runtime %5%6 \u2014 %7, %8")
-        .arg(q(problem_.model), q(problem_.platform), batch, q(formatBytes(problem_.ram_budget_bytes)),
+        .arg(q(profileShownName(problem_.model)), q(profileShownName(problem_.platform)), batch,
+             q(formatBytes(problem_.ram_budget_bytes)),
              q(formatFactor(problem_.runtime_budget_factor)), off.isEmpty() ? off : QStringLiteral(", ") + off,
              statusPhrase(r), q(formatEnergy(r.replay.total_energy_j)));
 }
@@ -1140,7 +1184,8 @@ QString ExplorerWindow::baseFileName(ExportSource source) const {
     // Every figure the budgets, batch and switches tell apart has a name of
     // its own: model-platform-RAM alone gave 1.5x and 2x, or paging on and
     // off, one file, and "Export all" wrote one over the other.
-    QString base = QStringLiteral("%1-%2").arg(q(problem_.model), q(problem_.platform));
+    QString base =
+        QStringLiteral("%1-%2").arg(q(profileShownName(problem_.model)), q(profileShownName(problem_.platform)));
     if (batch_->value() > 0) base += QStringLiteral("-batch%1").arg(problem_.batch_size);
     const SweepResult& sweep = pareto_->result();
     if (source == ExportSource::Schedule)

@@ -132,6 +132,11 @@ public:
     // sweep has points; false where neither is. *leftOut: what was not
     // written and why (empty where all was).
     bool exportAll(const QString& directory, QString* error, QString* leftOut = nullptr);
+    // File > Open model profile without its dialog: the file joins the Model
+    // box (as its absolute path) and is solved, an undo step; false where it
+    // does not load (a warning says why, and the box keeps no item of it).
+    bool openModelFile(const QString& path);
+
     // One file of exportAll's set: its path and what writes it.
     struct ExportFile {
         QString path;
@@ -165,6 +170,10 @@ protected:
 private:
     void buildUi();
     void buildActions();
+    // A profile named by its file (--model ./mine.yaml, remembered, opened)
+    // joins `box` as its absolute path, returned: the name to select. Any
+    // other name is returned as is.
+    QString addProfileFile(QComboBox* box, const QString& name);
     void warnOfUnloadedProfile(const QString& problem, const QString& why);
     void warnOfProfile(const QString& text, const QString& why);  // a profile that does not load, not modal
     // A remembered budget out of the boxes' range (a settings file edited or

@@ -20,6 +20,7 @@
 
 #include "figure_text.h"
 #include "legend_placement.h"
+#include "profile_catalog.h"
 #include "units.h"
 #include "view_export.h"
 
@@ -423,8 +424,9 @@ std::vector<DrawnGraph> drawSweep(QCustomPlot* plot, const SweepResult& result, 
     }
     if (ps.title && (!result.model.empty() || !result.platform.empty())) {
         plot->plotLayout()->insertRow(0);
-        QString t = QString::fromStdString(result.model);
-        if (!result.platform.empty()) t += QStringLiteral(" on ") + QString::fromStdString(result.platform);
+        QString t = QString::fromStdString(profileShownName(result.model));
+        if (!result.platform.empty())
+            t += QStringLiteral(" on ") + QString::fromStdString(profileShownName(result.platform));
         auto* title = new QCPTextElement(plot, t, font);
         plot->plotLayout()->addElement(0, 0, title);
     }
@@ -505,7 +507,8 @@ bool exportWith(const SweepResult& result, const QString& path, QString* error) 
     const QString title = QStringLiteral("Energy vs %1: %2 on %3")
                               .arg(result.axis == SweepAxis::RamBudget ? QStringLiteral("RAM budget")
                                                                        : QStringLiteral("runtime budget"),
-                                   QString::fromStdString(result.model), QString::fromStdString(result.platform));
+                                   QString::fromStdString(profileShownName(result.model)),
+                                   QString::fromStdString(profileShownName(result.platform)));
     return exportView(
         [&plot](QCPPainter& painter, const QRectF& target) {
             painter.save();

@@ -13,6 +13,7 @@ class TestExplorerCli : public QObject {
 private slots:
     void screenshot();
     void screenshotExitCodeSaysWhatCame();
+    void modelGivenByItsFile();
     void paretoScreenshotShowsTheSweep();
     void badOptionsExit4_data();
     void badOptionsExit4();
@@ -73,6 +74,19 @@ void TestExplorerCli::screenshotExitCodeSaysWhatCame() {
     QVERIFY2(text.contains("0 with a schedule, 2 infeasible (proven), 3 no schedule within the time limit, 4 bad "
                            "input"),
              qPrintable(text));
+}
+
+// A model profile given by its path, as `poet solve` takes it: it was
+// refused ("unknown model", exit 4).
+void TestExplorerCli::modelGivenByItsFile() {
+    QTemporaryDir dir;
+    const QString mine = dir.filePath("mine.yaml");
+    QVERIFY(QFile::copy(QStringLiteral(POET_PROFILES_DIR) + "/models/linear.yaml", mine));
+    QByteArray err;
+    QCOMPARE(run({"--model", mine, "--platform", "a72", "--screenshot", dir.filePath("x.png")}, &err), 0);
+    QVERIFY2(!QImage(dir.filePath("x.png")).isNull(), err.constData());
+    QCOMPARE(run({"--model", dir.filePath("none.yaml"), "--screenshot", dir.filePath("y.png")}, &err), 4);
+    QVERIFY2(err.contains("no model profile file '" + dir.filePath("none.yaml").toUtf8() + "'"), err.constData());
 }
 
 // --tab pareto runs the tab's sweep after the first solve and renders it:

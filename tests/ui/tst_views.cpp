@@ -226,6 +226,7 @@ private slots:
     void answerToEarlierBudgetsIsNotShown();
     void sweepEndedBeforeASwitchIsNotDrawn();
     void pickingABrokenProfileKeepsTheProblem();
+    void modelFilesOpenFromAnyFolder();
     void cellsTabFitsItsWordsAndSaysWhyEmpty();
     void cellTableCopiesTheBlockWithHeaders();
     void findWorkingBudgetSetsOne();
@@ -1766,6 +1767,102 @@ void TestViews::pickingABrokenProfileKeepsTheProblem() {
     QVERIFY2(box->informativeText().contains("mine.yaml:"), qPrintable(box->informativeText()));
     QTRY_VERIFY_WITH_TIMEOUT(!w.isSolving() && w.shownResult(), 30000);  // linear's schedule again
     QCOMPARE(w.undoStack()->count(), 0);  // nothing to undo: nothing changed
+}
+
+// A model profile outside the profile folders opens by its file (File >
+// Open model profile, --model ./net.yaml, remembered): it joins the Model box
+// as its absolute path, its figures are named by its stem, and it is an undo
+// step. The explorer refused it (exit 4, "unknown model") where `poet solve`
+// took the file.
+void TestViews::modelFilesOpenFromAnyFolder() {
+    QTemporaryDir dir;
+    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, dir.filePath("settings"));
+    const ProfileCatalog catalog = ProfileCatalog::standard();
+    QVERIFY(QDir(dir.path()).mkpath("elsewhere"));
+    const QString net = QDir::cleanPath(dir.filePath("elsewhere/net.yaml"));
+    QVERIFY(QFile::copy(QString::fromStdString(catalog.modelFile("transformer").string()), net));
+    QFile broken(dir.filePath("elsewhere/broken.yaml"));
+    QVERIFY(broken.open(QIODevice::WriteOnly));
+    broken.write("description: broken\nlayers:\n  - {name: input, type: input, shape: [1, 4]\n");
+    broken.close();
+    const int transformerNodes = loadProblemGraph(catalog, "transformer", "a72", 0).graph.size();
+
+    ExplorerWindow w;
+    QSignalSpy settled(&w, &ExplorerWindow::solveSettled);
+    QVERIFY(openAndSettle(w, settled, linearOnA72()));
+    const int linearNodes = w.problem().graph.size();
+    QVERIFY(linearNodes != transformerNodes);
+    auto* models = w.findChild<QComboBox*>(QStringLiteral("modelBox"));
+    const int listed = models->count();
+    // A path relative to the working folder, as a file dialog never gives but a user types.
+    const QString cwd = QDir::currentPath();
+    QVERIFY(QDir::setCurrent(dir.path()));
+    const bool opened = w.openModelFile(QStringLiteral("elsewhere/net.yaml"));
+    QVERIFY(QDir::setCurrent(cwd));
+    QVERIFY(opened);
+    QCOMPARE(models->currentText(), net);
+    QCOMPARE(models->count(), listed + 1);
+    QCOMPARE(w.problem().model, net.toStdString());
+    QCOMPARE(w.problem().graph.size(), transformerNodes);
+    QCOMPARE(w.undoStack()->undoText(), QStringLiteral("model ") + net);
+    QVERIFY(settled.wait(30000));
+    QVERIFY(w.shownResult().has_value());
+    // Its figures are named net-a72-..., not by a path (which made the file name a folder).
+    for (const auto& f : w.exportAllFiles(dir.path(), nullptr))
+        QVERIFY2(QFileInfo(f.path).fileName().startsWith(QStringLiteral("net-a72-")) &&
+                     QFileInfo(f.path).path() == dir.path(),
+                 qPrintable(f.path));
+    // Opened again: the same item, nothing to do.
+    QVERIFY(w.openModelFile(net));
+    QCOMPARE(models->count(), listed + 1);
+    w.undoStack()->undo();
+    QCOMPARE(models->currentText(), QStringLiteral("linear"));
+    QCOMPARE(w.problem().graph.size(), linearNodes);
+    QVERIFY(settled.wait(30000));
+    w.undoStack()->redo();
+    QCOMPARE(w.problem().model, net.toStdString());
+    QVERIFY(settled.wait(30000));
+
+    // A broken file or none: the window stays on its problem, says why, and
+    // the box keeps no item of it.
+    QVERIFY(!w.openModelFile(broken.fileName()));
+    QTRY_VERIFY(w.findChild<QMessageBox*>(QStringLiteral("unloadedProfileWarning")));
+    const auto* box = w.findChild<QMessageBox*>(QStringLiteral("unloadedProfileWarning"));
+    QVERIFY2(box->informativeText().contains("broken.yaml:4:"), qPrintable(box->informativeText()));
+    QVERIFY(!w.openModelFile(dir.filePath("elsewhere/none.yaml")));
+    QCOMPARE(models->count(), listed + 1);
+    QCOMPARE(w.problem().model, net.toStdString());
+    QTRY_VERIFY_WITH_TIMEOUT(!w.isSolving(), 30000);
+
+    // Given on the command line, or remembered: opened as the box holds it.
+    ExplorerWindow given;
+    QSignalSpy givenSettled(&given, &ExplorerWindow::solveSettled);
+    ExplorerOptions o = linearOnA72();
+    o.model = net;
+    QVERIFY(openAndSettle(given, givenSettled, o));
+    QCOMPARE(given.problem().graph.size(), transformerNodes);
+    {
+        QSettings s;
+        s.beginGroup(QStringLiteral("explorer"));
+        s.setValue("model", net);
+        s.setValue("platform", "m4");
+    }
+    ExplorerWindow remembered;
+    QString err;
+    QVERIFY2(remembered.initialize(ExplorerOptions{.use_settings = true}, &err), qPrintable(err));
+    QCOMPARE(remembered.problem().model, net.toStdString());
+    QCOMPARE(remembered.problem().platform, std::string("m4"));
+    QTRY_VERIFY_WITH_TIMEOUT(!remembered.isSolving(), 30000);
+    // A remembered file gone since: the defaults, and a word naming the file.
+    QVERIFY(QFile::remove(net));
+    ExplorerWindow gone;
+    QVERIFY2(gone.initialize(ExplorerOptions{.use_settings = true}, &err), qPrintable(err));
+    QCOMPARE(gone.problem().model, std::string("resnet18_cifar"));
+    QTRY_VERIFY(gone.findChild<QMessageBox*>(QStringLiteral("unloadedProfileWarning")));
+    const auto* note = gone.findChild<QMessageBox*>(QStringLiteral("unloadedProfileWarning"));
+    QVERIFY2(note->informativeText() == QStringLiteral("no model profile file '%1'").arg(net),
+             qPrintable(note->informativeText()));
+    QTRY_VERIFY_WITH_TIMEOUT(!gone.isSolving(), 30000);
 }
 
 // The tab open and the sweep's point count come back with the window; a
