@@ -19,6 +19,7 @@
 #include "decimal_point.h"
 #include "explorer_terminate.h"
 #include "explorer_window.h"
+#include "heap_tuning.h"
 #include "profile_catalog.h"
 #include "ram_budget_text.h"
 #include "solve_bridge.h"
@@ -66,6 +67,7 @@ int qtOptionWords(QByteArray word) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    poet::keepFreedHeapMemory();  // before the first solve (heap_tuning.h)
     Q_INIT_RESOURCE(resources);  // resources.qrc lives in the static poet_ui library
     // QGuiApplication takes "--platform X" as its own (the windowing plugin).
     // Ours means the device profile, as in `poet solve`: rename it before Qt sees it.

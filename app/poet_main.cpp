@@ -10,6 +10,7 @@
 
 #include "cli_commands.h"
 #include "cli_common.h"
+#include "heap_tuning.h"
 
 namespace {
 
@@ -33,6 +34,7 @@ std::string inPlainWords(std::string text, const std::string& commands)
 
 int main(int argc, char** argv)
 {
+    poet::keepFreedHeapMemory();  // before the first solve (heap_tuning.h)
     using namespace poet::cli;
     CLI::App app{"poet: energy-optimal training schedules under RAM and runtime budgets "
                  "(rematerialization + paging, POET ICML 2022) with COIN-OR CBC"};

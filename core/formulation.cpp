@@ -21,6 +21,11 @@ struct Expr {
 
 }  // namespace
 
+bool runtimeBelowOnePass(const Problem& problem)
+{
+    return problem.spareRuntimeSeconds() < -1e-12 * std::max(1.0, problem.graph.totalComputeTime());
+}
+
 bool recomputableInTightForm(const Problem& problem, int i)
 {
     if (!problem.options.remat) return false;
@@ -28,10 +33,17 @@ bool recomputableInTightForm(const Problem& problem, int i)
     return problem.graph.node(i).compute_time_s <= std::max(spare, 0.0) * (1 + 1e-9);
 }
 
-Formulation::Formulation(const Problem& problem, FormulationVariant variant)
-    : p_(problem), variant_(variant), n_(problem.graph.size())
+Formulation::Formulation(const Problem& problem, FormulationVariant variant, std::function<bool()> stop)
+    : p_(problem), variant_(variant), n_(problem.graph.size()), stop_(std::move(stop))
 {
     build();
+    stop_ = nullptr;  // what it reads may not outlive the build
+}
+
+bool Formulation::endedByStop()
+{
+    if (stop_ && stop_()) stopped_ = true;
+    return stopped_;
 }
 
 int Formulation::integerColumns() const
@@ -86,9 +98,8 @@ void Formulation::build()
 
     // Runtime: compute time only (reference semantics). Each node's first run
     // is constant; what is left for recomputations is the spare time.
-    const double total_time = g.totalComputeTime();
+    trivially_infeasible_ = runtimeBelowOnePass(p_);
     const double spare = p_.spareRuntimeSeconds();
-    if (spare < -1e-12 * std::max(1.0, total_time)) trivially_infeasible_ = true;
     // Tight: a node that takes longer than the spare time is never
     // recomputed, so its R variables (fixed at 0) are left out; at factor 1.0
     // that is every node with a cost, and the problem becomes paging only.
@@ -111,6 +122,7 @@ void Formulation::build()
 
     // Frontier-advancing: stage t computes node t; nothing beyond t exists at t.
     for (int t = 0; t < n; ++t) {
+        if (endedByStop()) return;
         building_stage_ = t;
         r_[t * n + t] = kOne;
         for (int i = 0; i < t; ++i) {
@@ -216,6 +228,7 @@ void Formulation::buildMemory()
     };
 
     for (int t = 0; t < n; ++t) {
+        if (endedByStop()) return;
         building_stage_ = t;
         // FREE[t,(i,k)]: i's RAM is released right after k runs in stage t.
         // Releases after node t itself only lower RAM after the stage's last

@@ -31,6 +31,10 @@ Graph::Graph(std::vector<Node> nodes, std::vector<std::pair<int, int>> edges) : 
         succs_[u].push_back(v);
     }
     for (auto& s : succs_) std::sort(s.begin(), s.end());
+    for (const auto& node : nodes_) {  // in node order, as they were summed on each call
+        total_compute_time_s_ += node.compute_time_s;
+        total_compute_energy_j_ += node.compute_energy_j;
+    }
 }
 
 int Graph::edgeIndex(int u, int v) const
@@ -46,20 +50,6 @@ std::string Graph::inputLabels(int i) const
     std::vector<std::string> labels;
     for (int u : preds_[i]) labels.push_back(label(u));
     return joinAsList(labels);
-}
-
-double Graph::totalComputeTime() const
-{
-    double s = 0;
-    for (const auto& n : nodes_) s += n.compute_time_s;
-    return s;
-}
-
-double Graph::totalComputeEnergy() const
-{
-    double s = 0;
-    for (const auto& n : nodes_) s += n.compute_energy_j;
-    return s;
 }
 
 int Graph::forwardCount() const

@@ -161,9 +161,11 @@ bool chainsNeedStopping(const PagingPlan& plan) { return plan.mostVisits() >= 3;
 PlanOutcome searchPlan(const Problem& problem, const SolverOptions& options, Clock::time_point start,
                        double warm_energy_j, const std::atomic<bool>* cancel, const IncumbentCallback& onIncumbent)
 {
-    const PagingPlan plan(problem);
-    if (chainsNeedStopping(plan))
-        if (const PagingPlan stopping(problem, true); stopping.stoppedChains() > 0)
+    // Built with the cancel: an incomplete plan goes to solvePagingPlan, which returns at once.
+    const PagingPlan plan(problem, false, PagingPlan::CoverRows::BySize, cancel);
+    if (chainsNeedStopping(plan) && !plan.cancelled())
+        if (const PagingPlan stopping(problem, true, PagingPlan::CoverRows::BySize, cancel);
+            stopping.stoppedChains() > 0)
             return solvePagingPlan(stopping, problem, options, start, warm_energy_j, -1, cancel, onIncumbent);
     return solvePagingPlan(plan, problem, options, start, warm_energy_j, -1, cancel, onIncumbent);
 }
@@ -207,7 +209,7 @@ PlansFound solvePlans(const Problem& problem, const SolverOptions& options, Cloc
     if (problem.options.remat && problem.runtime_budget_factor > kTightPlanFactor) {
         Problem tight = problem;
         tight.runtime_budget_factor = kTightPlanFactor;
-        if (const PagingPlan plan(tight); !chainsNeedStopping(plan)) {
+        if (const PagingPlan plan(tight, false, PagingPlan::CoverRows::BySize, cancel); !chainsNeedStopping(plan)) {
             SolverOptions tight_options = options;
             tight_options.time_limit_s = secondsSince(start) + kTightPlanShare * options.time_limit_s;
             solvePagingPlan(plan, tight, tight_options, start, INFINITY, -1, cancel,

@@ -135,7 +135,14 @@ private:
     const Clock::time_point time_limit;
     SolveResult result;
     const ReplayLimits limits;
-    Formulation f;
+    // formulation.md's MILP, built once the quick schedules are shown (a
+    // 771-node graph's takes 2 s, which came before its first schedule),
+    // stopped at the time limit or a cancel.
+    std::optional<Formulation> formulation;
+    // Builds it (once) and takes its size for the answer; false where it
+    // was stopped (the solve is then out of time).
+    bool buildFormulation();
+    const Formulation& f() const { return *formulation; }
 
     // Each schedule better than every one announced before goes to
     // onIncumbent, from this thread or the background plan's; the best one
@@ -215,14 +222,21 @@ SolveRun::SolveRun(const Problem& problem, const SolverOptions& options, const I
       start(Clock::now()),
       time_limit(secondsAfter(start, options.time_limit_s)),
       limits(limitsOf(problem)),
-      f(problem, options.variant),
-      trivial_bound_j(f.objectiveOffsetJ()),
+      trivial_bound_j(problem.graph.totalComputeEnergy()),
       known_bound_j(trivial_bound_j),
       plan_is_exact(options.variant == FormulationVariant::Tight && PagingPlan::applies(problem)),
       plan_as_heuristic(options.use_heuristics && options.variant == FormulationVariant::Tight && !plan_is_exact)
 {
-    result.variables = f.columns();
-    result.constraints = f.rows();
+}
+
+bool SolveRun::buildFormulation()
+{
+    if (formulation) return !formulation->stopped();
+    formulation.emplace(problem, options.variant, [this] { return outOfTime(); });
+    if (formulation->stopped()) return false;
+    result.variables = formulation->columns();
+    result.constraints = formulation->rows();
+    return true;
 }
 
 SolveResult SolveRun::run()
@@ -230,6 +244,7 @@ SolveResult SolveRun::run()
     if (auto done = infeasibleAtOnce()) return std::move(*done);
     // A fast valid schedule first: an instant answer and CBC's first cutoff.
     quickSchedules();
+    if (!buildFormulation()) return finishOutOfTime();
     if (const auto carried = strongestBoundFor(options.proven_bounds, problem))
         raiseKnownBound(carried->bound_j, [&] { return provenBoundName(*carried); });
     if (withinGapOfKnownBound()) return finishWithKnownBound();
@@ -453,15 +468,17 @@ std::optional<SolveResult> SolveRun::infeasibleAtOnce()
     const std::int64_t lower = minimumFeasibleBudgetLowerBound(problem.graph);
     // The runtime first: below one plain pass no RAM budget helps, and the
     // RAM's message named only the RAM (vgg16_cifar on m4 at 40% and 0.99x).
-    if (f.triviallyInfeasible()) {
+    if (runtimeBelowOnePass(problem)) {
         result.message = "the runtime budget is below one plain pass (factor 1.0): every node must run at least once";
         if (problem.ram_budget_bytes < lower)
             result.message += "; the RAM budget is also below " + std::to_string(lower) +
                               " B, the smallest that holds one node with all its inputs";
+        buildFormulation();  // its size, as every answer gives
         return finishWith(SolveStatus::Infeasible, nullptr, SolutionSource::None, 0);
     }
     if (problem.ram_budget_bytes < lower) {
         explainInfeasible(result, problem, time_limit, cancel);
+        buildFormulation();
         return finishWith(SolveStatus::Infeasible, nullptr, SolutionSource::None, 0);
     }
     return std::nullopt;
@@ -822,7 +839,7 @@ SolveResult SolveRun::solveAsPagingPlan()
 
 void SolveRun::startLongerTails()
 {
-    describeSolve(shared, f, problem, options, start, cancel, onIncumbent);
+    describeSolve(shared, f(), problem, options, start, cancel, onIncumbent);
     shared.best_j = warm_energy_j;
     shared.known_bound_j = known_bound_j;
     if (options.threads >= 2 && peak_stage >= 0) {
@@ -1124,7 +1141,7 @@ SolveResult SolveRun::checkpointTreeAndWindows()
 SolveResult SolveRun::lpAndSearch()
 {
     OsiClpSolverInterface lp;
-    loadMilp(lp, f, f.col_lower.data(), f.col_upper.data(), f.is_integer);
+    loadMilp(lp, f(), f().col_lower.data(), f().col_upper.data(), f().is_integer);
     lp.setHintParam(OsiDoReducePrint, true, OsiHintTry);
     LpDeadline lp_deadline(&shared);
     lp.getModelPtr()->passInEventHandler(&lp_deadline);
@@ -1145,7 +1162,7 @@ SolveResult SolveRun::lpAndSearch()
         // feasible point, not from a slack basis). Measured against Clp's
         // dual: resnet18_cifar 1.0 s vs 3.0 s, bert at 40% and 1.5x 8.1 s vs
         // 78 s (bench_solve's lp_s column shows the time to this bound).
-        const auto x = f.encode(*warm);
+        const auto x = f().encode(*warm);
         lp.getModelPtr()->setLogLevel(0);
         lp.getModelPtr()->setColSolution(x.data());
         lp.getModelPtr()->primal(1);
@@ -1155,7 +1172,7 @@ SolveResult SolveRun::lpAndSearch()
     double lp_j = -INFINITY;
     if (lp.isProvenOptimal() && !shared.lp_stopped) {
         result.lp_bound_time_s = secondsSince(start);
-        lp_j = lp.getObjValue() / f.objectiveScale() + f.objectiveOffsetJ();
+        lp_j = lp.getObjValue() / f().objectiveScale() + f().objectiveOffsetJ();
         if (lp_j > known_bound_j) {
             known_bound_j = lp_j;
             known_bound_name = "the LP relaxation's bound";
@@ -1176,7 +1193,7 @@ SolveResult SolveRun::lpAndSearch()
                     const PagingPlan plan(problem, rounded);
                     return solvePagingPlan(plan, problem, plan_options, start, INFINITY, -1, cancel, {}).best;
                 };
-            consider(roundRelaxation(problem, f, lp.getColSolution(), fit));
+            consider(roundRelaxation(problem, f(), lp.getColSolution(), fit));
         }
         if (warm_energy_j < before_j) announceWarm();
         if (withinGapWithPlan()) return finishWithKnownBound();
@@ -1211,15 +1228,15 @@ SolveResult SolveRun::lpAndSearch()
     auto owned = std::make_unique<CbcModel>(lp);  // leaked where CBC faults (guardedBranchAndBound)
     CbcModel& model = *owned;
     shared.model = &model;
-    configureCbc(model, cbc_options, f.objectiveOffsetJ(), f.objectiveScale(), options.time_limit_s - secondsSince(start),
-                 cancel);
+    configureCbc(model, cbc_options, f().objectiveOffsetJ(), f().objectiveScale(),
+                 options.time_limit_s - secondsSince(start), cancel);
 
     if (warm) {
-        const auto x = f.encode(*warm);
-        const double model_objective = (f.energyJ(x.data()) - f.objectiveOffsetJ()) * f.objectiveScale();
+        const auto x = f().encode(*warm);
+        const double model_objective = (f().energyJ(x.data()) - f().objectiveOffsetJ()) * f().objectiveScale();
         model.setBestSolution(x.data(), static_cast<int>(x.size()), model_objective, true);
         std::lock_guard lock(shared.mutex);
-        shared.best_j = f.energyJ(x.data());
+        shared.best_j = f().energyJ(x.data());
         shared.first_solution_s = result.first_solution_time_s;
     }
     {
@@ -1251,16 +1268,16 @@ SolveResult SolveRun::lpAndSearch()
     // known bound may leave CBC without a bound: only the bounds proven
     // before CBC hold then.
     const double cbc_bound = searchBound(model, shared, -INFINITY);
-    const double cbc_bound_j = cbc_bound / f.objectiveScale() + f.objectiveOffsetJ();
+    const double cbc_bound_j = cbc_bound / f().objectiveScale() + f().objectiveOffsetJ();
     const double bound_j = shared.stopped_at_known_bound ? known_bound_j : std::max(known_bound_j, cbc_bound_j);
     const double* best = model.bestSolution();
     std::optional<Schedule> found;
-    if (best) found = f.decode(best);
+    if (best) found = f().decode(best);
 
     if (found) {
         // CBC's gap stop says "proven optimal" and a stop at the known bound
         // does not: judge by the gap itself (every bound here is proven).
-        const double energy = f.energyJ(best);
+        const double energy = f().energyJ(best);
         const bool proven = withinGap(energy, bound_j, options.relative_gap);
         if (bound_j <= known_bound_j) result.message = known_bound_name + " gives the lower bound";
         finishWith(proven ? SolveStatus::Optimal : SolveStatus::Feasible, &*found,

@@ -405,7 +405,9 @@ Schedule improveByWindows(const Problem& problem, const Schedule& s, Clock::time
     const ReplayReport first = replaySchedule(g, s, limits);
     // Building the MILP and its index (and freeing them) takes bert ~0.3 s.
     if (!first.valid || Clock::now() >= deadline || isSet(cancel)) return s;
-    const Formulation f(problem);
+    auto over = [&] { return Clock::now() >= deadline || (cancel && cancel->load()); };
+    const Formulation f(problem, FormulationVariant::Tight, over);
+    if (f.stopped()) return s;
     const RowIndex index(f);
     const std::vector<char> paging_state = pagingStateColumns(f, n);
     // The best schedule, its column values and how often it changed; the
@@ -415,7 +417,6 @@ Schedule improveByWindows(const Problem& problem, const Schedule& s, Clock::time
     double best_j = first.total_energy_j;
     std::vector<double> x = f.encode(best);
     long changes = 0;
-    auto over = [&] { return Clock::now() >= deadline || (cancel && cancel->load()); };
     // Solves `windows` (first and last stage), each cut short after `cap_s`,
     // on `threads` threads, and says whether the schedule changed. Each
     // window is built on the schedule of the moment; one found better than

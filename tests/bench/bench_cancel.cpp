@@ -17,6 +17,7 @@
 #include <thread>
 #include <vector>
 
+#include "heap_tuning.h"
 #include "named_problem.h"
 #include "solver.h"
 
@@ -54,6 +55,7 @@ double cancelLatency(const Problem& p, const SolverOptions& o, double at)
 
 int main(int argc, char** argv)
 {
+    poet::keepFreedHeapMemory();  // before the first solve (heap_tuning.h)
     ProblemArgs named;
     named.model = "bert";
     named.budget = 0.11;

@@ -37,6 +37,7 @@
 #include <vector>
 
 #include "formulation.h"
+#include "heap_tuning.h"
 #include "problem_loader.h"
 #include "schedule_file.h"
 #include "solver.h"
@@ -142,6 +143,7 @@ Figures run(const Problem& p, FormulationVariant v, bool heuristics, double limi
 
 int main(int argc, char** argv)
 {
+    poet::keepFreedHeapMemory();  // before the first solve (heap_tuning.h)
     std::vector<std::string> models = {"linear", "transformer", "vgg16_cifar", "resnet18_cifar", "vgg16", "resnet18",
                                        "bert", "resnet50"};
     std::string platform = "m4";

@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "bucket_bound.h"
+#include "heap_tuning.h"
 #include "named_problem.h"
 #include "schedule_file.h"
 #include "stage_bound.h"
@@ -56,6 +57,7 @@ std::optional<std::vector<int>> parseStages(const std::string& text)
 
 int main(int argc, char** argv)
 {
+    poet::keepFreedHeapMemory();  // before the first solve (heap_tuning.h)
     ProblemArgs named;
     std::optional<int> peak_stage;
     int tail = 10, stride = 1, offset = 0, busiest = 0;

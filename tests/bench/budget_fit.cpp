@@ -13,6 +13,7 @@
 #include <optional>
 #include <string>
 
+#include "heap_tuning.h"
 #include "problem_loader.h"
 #include "ram_budget_text.h"
 #include "replay.h"
@@ -22,6 +23,7 @@ using namespace poet;
 
 int main(int argc, char** argv)
 {
+    poet::keepFreedHeapMemory();  // before the first solve (heap_tuning.h)
     if (argc != 3) {
         std::fprintf(stderr, "usage: budget_fit schedule.json budget\n");
         return 4;

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "heap_tuning.h"
 #include "random_problems.h"
 #include "reference_agreement.h"
 
@@ -32,6 +33,7 @@ double median(std::vector<double> v)
 
 int main(int argc, char** argv)
 {
+    poet::keepFreedHeapMemory();  // before the first solve (heap_tuning.h)
     std::uint64_t seed = 1;
     int count = 100;
     RandomProblemShape shape;

@@ -16,6 +16,7 @@
 #include <string>
 
 #include "arrival_bound.h"
+#include "heap_tuning.h"
 #include "named_problem.h"
 #include "solver.h"
 #include "stage_bound.h"
@@ -24,6 +25,7 @@ using namespace poet;
 
 int main(int argc, char** argv)
 {
+    poet::keepFreedHeapMemory();  // before the first solve (heap_tuning.h)
     ProblemArgs named;
     named.model = "resnet18_cifar";
     named.budget = 0.15;

@@ -13,6 +13,7 @@
 #include <optional>
 #include <string>
 
+#include "heap_tuning.h"
 #include "named_problem.h"
 #include "solver.h"
 
@@ -37,6 +38,7 @@ std::string pagedValues(const Graph& g, const Schedule& s)
 
 int main(int argc, char** argv)
 {
+    poet::keepFreedHeapMemory();  // before the first solve (heap_tuning.h)
     ProblemArgs named;
     named.model = "resnet18_cifar";
     named.budget = 0.21;

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "heap_tuning.h"
 #include "heuristic_schedule.h"
 #include "named_problem.h"
 #include "paging_plan.h"
@@ -58,6 +59,7 @@ void dump(const Graph& g, const Schedule& s)
 
 int main(int argc, char** argv)
 {
+    poet::keepFreedHeapMemory();  // before the first solve (heap_tuning.h)
     ProblemArgs named;
     named.factor = 1.04;
     std::string chain = "2", from;

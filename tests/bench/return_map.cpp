@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "heap_tuning.h"
 #include "schedule_file.h"
 
 using namespace poet;
@@ -30,6 +31,7 @@ struct Return {
 
 int main(int argc, char** argv)
 {
+    poet::keepFreedHeapMemory();  // before the first solve (heap_tuning.h)
     if (argc != 2) {
         std::fprintf(stderr, "usage: return_map schedule.json\n");
         return 4;

@@ -393,6 +393,31 @@ private slots:
         QCOMPARE_LT(plan.triplet_value.size(), std::size_t{1'500'000});
     }
 
+    // A cancel ends the plan's build (a 771-node graph's takes 0.6 s, and a
+    // solve's time limit waited for two of them): the plan says it is
+    // incomplete, and the search it goes to returns at once. Unset, the
+    // cancel changes nothing.
+    void aCancelEndsThePlansBuild()
+    {
+        const Problem p = test::bundledOnM4("resnet18_cifar", 0.14, 1.002, true, true);
+        const PagingPlan full(p);
+        std::atomic<bool> cancel{false};
+        const PagingPlan unset(p, false, PagingPlan::CoverRows::BySize, &cancel);
+        QVERIFY(!full.cancelled() && !unset.cancelled());
+        QCOMPARE(unset.objective, full.objective);
+        QCOMPARE(unset.row_lower, full.row_lower);
+        QCOMPARE(unset.triplet_col, full.triplet_col);
+        QCOMPARE(unset.triplet_value, full.triplet_value);
+        cancel = true;
+        const PagingPlan ended(p, false, PagingPlan::CoverRows::BySize, &cancel);
+        QVERIFY(ended.cancelled());
+        QCOMPARE_LT(ended.rows(), full.rows());
+        SolverOptions options;
+        options.time_limit_s = 30;
+        const PlanOutcome out = solvePagingPlan(ended, p, options, Clock::now(), INFINITY, -1, &cancel, {});
+        QVERIFY(out.cancelled && !out.best && !out.proven && !out.infeasible);
+    }
+
     // resnet18_cifar's stem and first block alone (tests/data/profiles) on
     // m4 at 1.5x, where four 64 KB values fill each backward stage: the
     // plan's best meets the carried arrival bound with one window over every

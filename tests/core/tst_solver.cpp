@@ -237,6 +237,45 @@ private slots:
         QCOMPARE(compared, 3);
     }
 
+    // A stop asked between stages ends the build (a 771-node graph's takes
+    // 2 s, and a solve's window search waited for it past its time limit);
+    // never saying so, it changes nothing.
+    void formulationBuildStopsWhenAsked()
+    {
+        const Problem p = problemOf(longSkipGraph(0.2, 0.3), 9, 1.25, true, true);
+        const Formulation full(p);
+        int asked = 0;
+        const Formulation never(p, FormulationVariant::Tight, [&] {
+            ++asked;
+            return false;
+        });
+        QVERIFY(!full.stopped() && !never.stopped());
+        QCOMPARE_GE(asked, p.graph.size());
+        QCOMPARE(never.objective, full.objective);
+        QCOMPARE(never.row_upper, full.row_upper);
+        QCOMPARE(never.triplet_col, full.triplet_col);
+        QCOMPARE(never.triplet_value, full.triplet_value);
+        const Formulation stopped(p, FormulationVariant::Tight, [] { return true; });
+        QVERIFY(stopped.stopped());
+        QCOMPARE_LT(stopped.columns(), full.columns());
+    }
+
+    // The answer gives formulation.md's size, which the solve now builds
+    // after the quick schedules are shown (it came before them, 2 s of a
+    // 771-node graph's first schedule): found, proven infeasible at once, or
+    // below one plain pass.
+    void answerGivesTheFormulationsSize()
+    {
+        const Graph g = longSkipGraph(0.2, 0.3);
+        for (const Problem& p : {problemOf(g, 9, 1.25, false, true), problemOf(g, 1, 1.25, true, true),
+                                 problemOf(g, 9, 0.9, true, true)}) {
+            const SolveResult r = solveQuick(p);
+            const Formulation f(p);
+            QCOMPARE(r.variables, f.columns());
+            QCOMPARE(r.constraints, f.rows());
+        }
+    }
+
     void encodeIsFeasibleForValidSchedules()
     {
         // The warm-start encoder: a valid schedule's columns satisfy every row.
