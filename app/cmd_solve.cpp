@@ -72,7 +72,8 @@ void printHuman(const Problem& p, const SolveResult& r, const SolveArgs& a, cons
         std::printf("solve time        %.3f s (first schedule after %.3f s)\n", r.solve_time_s, r.first_solution_time_s);
     else
         std::printf("solve time        %.3f s\n", r.solve_time_s);
-    std::printf("problem size      %d variables, %d constraints\n", r.variables, r.constraints);
+    // None where the solve was stopped before it built the problem (0 then).
+    if (r.variables > 0) std::printf("problem size      %d variables, %d constraints\n", r.variables, r.constraints);
 }
 
 // What stopped a result short of the gap, for the JSON and the --out file

@@ -137,10 +137,10 @@ private:
     const ReplayLimits limits;
     // formulation.md's MILP, built once the quick schedules are shown (a
     // 771-node graph's takes 2 s, which came before its first schedule),
-    // stopped at the time limit or a cancel.
+    // stopped by a cancel or, with a schedule in hand, the time limit.
     std::optional<Formulation> formulation;
     // Builds it (once) and takes its size for the answer; false where it
-    // was stopped (the solve is then out of time).
+    // was stopped (the answer then gives no size: 0 variables).
     bool buildFormulation();
     const Formulation& f() const { return *formulation; }
 
@@ -232,7 +232,10 @@ SolveRun::SolveRun(const Problem& problem, const SolverOptions& options, const I
 bool SolveRun::buildFormulation()
 {
     if (formulation) return !formulation->stopped();
-    formulation.emplace(problem, options.variant, [this] { return outOfTime(); });
+    // Past the time limit only with a schedule in hand: without one, the
+    // bounds that follow may still prove that none exists (as between them).
+    formulation.emplace(problem, options.variant,
+                        [this] { return isSet(cancel) || (warm && Clock::now() > time_limit); });
     if (formulation->stopped()) return false;
     result.variables = formulation->columns();
     result.constraints = formulation->rows();
@@ -244,9 +247,9 @@ SolveResult SolveRun::run()
     if (auto done = infeasibleAtOnce()) return std::move(*done);
     // A fast valid schedule first: an instant answer and CBC's first cutoff.
     quickSchedules();
-    if (!buildFormulation()) return finishOutOfTime();
     if (const auto carried = strongestBoundFor(options.proven_bounds, problem))
         raiseKnownBound(carried->bound_j, [&] { return provenBoundName(*carried); });
+    if (!buildFormulation()) return withinGapOfKnownBound() ? finishWithKnownBound() : finishOutOfTime();
     if (withinGapOfKnownBound()) return finishWithKnownBound();
     startBackgroundPlan();
     if (auto done = boundsBeforeTheSearch()) return std::move(*done);
