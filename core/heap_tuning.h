@@ -11,7 +11,8 @@ namespace poet {
 // resnet50 on m4 at 10% and 1.5x had its first schedule 0.35 s into a
 // fresh process's solve, 0.12 s into a second solve in the same process; a
 // 771-node bert 3.8 s and 1.4 s. These set glibc's own largest values from
-// the start (the first solve then takes 0.13 s). Does nothing elsewhere.
+// the start (resnet50's first schedule then comes at 0.13 s in a fresh
+// process too). Does nothing where the C library is not glibc.
 void keepFreedHeapMemory();
 
 }  // namespace poet
