@@ -803,9 +803,6 @@ bool ExplorerWindow::eventFilter(QObject* watched, QEvent* event) {
     return QMainWindow::eventFilter(watched, event);
 }
 
-// Said on stderr and in the status bar: started from a desktop menu, the
-// explorer has no terminal, and a setting that quietly came back as its
-// default (a 0.5% gap where 0.1% was remembered) looked like a lost one.
 QString ExplorerWindow::addProfileFile(QComboBox* box, const QString& name) {
     if (!namesProfileFile(name.toStdString())) return name;
     const QFileInfo file(name);
@@ -834,6 +831,9 @@ bool ExplorerWindow::openModelFile(const QString& path) {
     return false;
 }
 
+// Said on stderr and in the status bar: started from a desktop menu, the
+// explorer has no terminal, and a setting that quietly came back as its
+// default (a 0.5% gap where 0.1% was remembered) looked like a lost one.
 void ExplorerWindow::ignoreRememberedValue(const QString& what, const QString& value, const QString& wanted) {
     const QString line = tr("The remembered %1 '%2' is not %3; the default is used.").arg(what, value, wanted);
     std::fprintf(stderr, "poet-explorer: %s\n", qPrintable(line));
