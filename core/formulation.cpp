@@ -98,7 +98,6 @@ void Formulation::build()
 
     // Runtime: compute time only (reference semantics). Each node's first run
     // is constant; what is left for recomputations is the spare time.
-    trivially_infeasible_ = runtimeBelowOnePass(p_);
     const double spare = p_.spareRuntimeSeconds();
     // Tight: a node that takes longer than the spare time is never
     // recomputed, so its R variables (fixed at 0) are left out; at factor 1.0

@@ -73,7 +73,6 @@ public:
     // for warm starts. The vector is feasible iff the schedule is valid.
     std::vector<double> encode(const Schedule& s) const;
 
-    bool triviallyInfeasible() const { return trivially_infeasible_; }
     // The row that holds the recomputations' time within the spare runtime
     // (seconds on both sides), or -1 where nothing can be recomputed.
     int runtimeRow() const { return runtime_row_; }
@@ -115,7 +114,6 @@ private:
     int n_;
     double scale_ = 1;
     double offset_j_ = 0;
-    bool trivially_infeasible_ = false;
     std::function<bool()> stop_;  // asked between stages while building
     bool stopped_ = false;
     bool endedByStop();  // sets stopped_ where stop_ says so
