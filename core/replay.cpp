@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "problem.h"
+#include "row_words.h"
 
 namespace poet {
 
@@ -103,80 +104,106 @@ ReplayReport replaySchedule(const Graph& g, const Schedule& s, const ReplayLimit
 
     rep.ram_trace.assign(n, {});
     OverBudgetRuns overBudget(log, limits.ram_budget_bytes);
+    // The stage before stage 0 left nothing: a row of zeros stands for it.
+    const std::vector<std::uint8_t> nothing(static_cast<std::size_t>(n) + 7, 0);
+    std::vector<std::int64_t> bytes(static_cast<std::size_t>(n));
+    for (int i = 0; i < n; ++i) bytes[i] = g.node(i).memory_bytes;
     for (int t = 0; t < n; ++t) {
-        // What the previous stage left behind.
-        auto inRamAfterPrevious = [&](int i) {
-            return t > 0 && (s.S_RAM(t - 1, i) || s.R(t - 1, i) || s.M_in(t - 1, i));
+        // Whole rows: a replay per step of the schedule searches (relieveToFit)
+        // made cell-by-cell reads a tenth of a solve's time.
+        const std::uint8_t *R = s.R.row(t), *ram_at = s.S_RAM.row(t), *sd_at = s.S_SD.row(t),
+                           *in = s.M_in.row(t), *out = s.M_out.row(t);
+        const std::uint8_t *R_before = t > 0 ? s.R.row(t - 1) : nothing.data(),
+                           *ram_before = t > 0 ? s.S_RAM.row(t - 1) : nothing.data(),
+                           *sd_before = t > 0 ? s.S_SD.row(t - 1) : nothing.data(),
+                           *in_before = t > 0 ? s.M_in.row(t - 1) : nothing.data(),
+                           *out_before = t > 0 ? s.M_out.row(t - 1) : nothing.data();
+        const std::uint8_t* kept_for_next = t + 1 < n ? s.S_RAM.row(t + 1) : nothing.data();
+
+        if (!R[t]) log.add(t, t, "stage ", t, " must compute its own node");
+        // Whether any fault listed below is here, eight values at a time;
+        // then the faults one by one only where there is one.
+        auto faults = [&](int i) {
+            const std::uint64_t own = t >= i && t < i + 8 ? std::uint64_t{1} << (8 * (t - i)) : 0;  // R[t] is due
+            const std::uint64_t ram_i = eightEntries(ram_at + i), sd_i = eightEntries(sd_at + i),
+                                in_i = eightEntries(in + i), out_i = eightEntries(out + i);
+            return (ram_i & ~(eightEntries(ram_before + i) | eightEntries(R_before + i) | eightEntries(in_before + i))) |
+                   (sd_i & ~(eightEntries(sd_before + i) | eightEntries(out_before + i))) | (in_i & ~sd_i) |
+                   (out_i & ~ram_i) | (allEntries(!limits.paging) & (in_i | out_i | sd_i)) |
+                   (allEntries(!limits.remat) & eightEntries(R + i) & ~own);
         };
-        auto onFlashAfterPrevious = [&](int i) { return t > 0 && (s.S_SD(t - 1, i) || s.M_out(t - 1, i)); };
-        auto keptForNext = [&](int i) { return t + 1 < n && s.S_RAM(t + 1, i); };
-
-        if (!s.R(t, t)) log.add(t, t, "stage ", t, " must compute its own node");
-        for (int i = 0; i < n; ++i) {
-            if (s.R(t, i) && i > t) log.add(t, i, "computed before its own stage");
-            if (s.S_RAM(t, i) && !inRamAfterPrevious(i))
-                log.add(t, i, "value read while absent: in RAM at the start of the stage, but it was not in RAM, "
-                              "computed or paged in during the previous stage");
-            if (s.S_SD(t, i) && !onFlashAfterPrevious(i))
-                log.add(t, i, "storage read before written: on flash at the start of the stage, but never paged out");
-            if (s.M_in(t, i) && !s.S_SD(t, i)) log.add(t, i, "storage read before written: paged in, but not on flash");
-            if (s.M_out(t, i) && !s.S_RAM(t, i)) log.add(t, i, "value read while absent: paged out, but not in RAM");
-            if (!limits.paging && (s.M_in(t, i) || s.M_out(t, i) || s.S_SD(t, i)))
-                log.add(t, i, "paging is switched off, but the schedule pages");
-            if (!limits.remat && s.R(t, i) && i != t)
-                log.add(t, i, "rematerialization is switched off, but the schedule recomputes");
-        }
-
-        // Walk the ops of stage t in node order, with Checkmate's memory accounting.
-        std::int64_t ram = 0;
-        for (int i = 0; i < n; ++i)
-            if (s.S_RAM(t, i)) ram += g.node(i).memory_bytes;
-        auto& trace = rep.ram_trace[t];
-        trace.reserve(t + 1);
-        int opsOver = 0, worstOp = -1;  // over-budget ops of this stage, and the one with the most RAM
-        for (int k = 0; k <= t; ++k) {
-            if (k > 0 && s.R(t, k - 1)) {
-                // Release the inputs of the previous op that no later op of this stage reads.
-                for (int u : g.predecessors(k - 1)) {
-                    bool readLater = false;
-                    for (int j : g.successors(u))
-                        if (j > k - 1 && s.R(t, j)) readLater = true;
-                    if (!readLater && !keptForNext(u)) ram -= g.node(u).memory_bytes;
-                }
+        const bool faulty = anyMarked(0, n, faults) || anyMarked(t + 1, n, [&](int i) { return eightEntries(R + i); });
+        if (faulty)
+            for (int i = 0; i < n; ++i) {
+                if (R[i] && i > t) log.add(t, i, "computed before its own stage");
+                if (ram_at[i] && !(ram_before[i] || R_before[i] || in_before[i]))
+                    log.add(t, i, "value read while absent: in RAM at the start of the stage, but it was not in RAM, "
+                                  "computed or paged in during the previous stage");
+                if (sd_at[i] && !(sd_before[i] || out_before[i]))
+                    log.add(t, i, "storage read before written: on flash at the start of the stage, but never paged out");
+                if (in[i] && !sd_at[i]) log.add(t, i, "storage read before written: paged in, but not on flash");
+                if (out[i] && !ram_at[i]) log.add(t, i, "value read while absent: paged out, but not in RAM");
+                if (!limits.paging && (in[i] || out[i] || sd_at[i]))
+                    log.add(t, i, "paging is switched off, but the schedule pages");
+                if (!limits.remat && R[i] && i != t)
+                    log.add(t, i, "rematerialization is switched off, but the schedule recomputes");
             }
-            if (s.R(t, k)) {
-                for (int u : g.predecessors(k)) {
-                    const bool available = s.S_RAM(t, u) || (u < k && s.R(t, u));
-                    if (!available) log.add(t, k, "value read while absent: input ", u, " (", g.node(u).name, ") is not in RAM");
-                }
-                ram += g.node(k).memory_bytes;
-                if (k != t && g.node(k).costsNothing())
-                    ++rep.free_recomputations;
-                rep.compute_energy_j += g.node(k).compute_energy_j;
-                rep.runtime_s += g.node(k).compute_time_s;
-            }
-            trace.push_back(ram);
-            if (ram > rep.peak_ram_bytes) {
-                rep.peak_ram_bytes = ram;
-                rep.peak_stage = t;
-                rep.peak_node = k;
-            }
-            if (limits.ram_budget_bytes >= 0 && ram > limits.ram_budget_bytes) {
-                ++opsOver;
-                if (worstOp < 0 || ram > trace[worstOp]) worstOp = k;
-            }
-        }
-        if (opsOver > 0) overBudget.over(t, opsOver, worstOp, trace[worstOp]);
-        for (int i = 0; i < n; ++i) {
-            if (s.M_in(t, i)) {
+        std::int64_t ram = 0;  // at the start of the stage
+        forEachMarked(0, n, [&](int i) { return eightEntries(ram_at + i); }, [&](int i) { ram += bytes[i]; });
+        forEachMarked(0, n, [&](int i) { return eightEntries(in + i) | eightEntries(out + i); }, [&](int i) {
+            if (in[i]) {
                 rep.paging_energy_j += g.node(i).pagein_energy_j;
                 ++rep.page_ins;
             }
-            if (s.M_out(t, i)) {
+            if (out[i]) {
                 rep.paging_energy_j += g.node(i).pageout_energy_j;
                 ++rep.page_outs;
             }
-        }
+        });
+
+        // Walk the ops of stage t in node order, with Checkmate's memory
+        // accounting. RAM changes only at a computed op and right after it,
+        // so each run of ops that compute nothing is recorded at once.
+        auto& trace = rep.ram_trace[t];
+        trace.reserve(t + 1);
+        int opsOver = 0, worstOp = -1;  // over-budget ops of this stage, and the one with the most RAM
+        auto record = [&](int first, int ops) {  // ops first.. (ops of them) all at `ram`
+            trace.insert(trace.end(), static_cast<std::size_t>(ops), ram);
+            if (ram > rep.peak_ram_bytes) {
+                rep.peak_ram_bytes = ram;
+                rep.peak_stage = t;
+                rep.peak_node = first;
+            }
+            if (limits.ram_budget_bytes >= 0 && ram > limits.ram_budget_bytes) {
+                opsOver += ops;
+                if (worstOp < 0 || ram > trace[worstOp]) worstOp = first;
+            }
+        };
+        int unrecorded = 0;  // the first op not yet in the trace
+        forEachMarked(0, t + 1, [&](int i) { return eightEntries(R + i); }, [&](int k) {
+            if (k > unrecorded) record(unrecorded, k - unrecorded);
+            for (int u : g.predecessors(k)) {
+                const bool available = ram_at[u] || (u < k && R[u]);
+                if (!available) log.add(t, k, "value read while absent: input ", u, " (", g.node(u).name, ") is not in RAM");
+            }
+            ram += g.node(k).memory_bytes;
+            if (k != t && g.node(k).costsNothing())
+                ++rep.free_recomputations;
+            rep.compute_energy_j += g.node(k).compute_energy_j;
+            rep.runtime_s += g.node(k).compute_time_s;
+            record(k, 1);
+            unrecorded = k + 1;
+            if (k == t) return;
+            // Before the next op: release k's inputs that no later op of this stage reads.
+            for (int u : g.predecessors(k)) {
+                bool readLater = false;
+                for (int j : g.successors(u))
+                    if (j > k && R[j]) readLater = true;
+                if (!readLater && !kept_for_next[u]) ram -= g.node(u).memory_bytes;
+            }
+        });
+        if (unrecorded <= t) record(unrecorded, t + 1 - unrecorded);
+        if (opsOver > 0) overBudget.over(t, opsOver, worstOp, trace[worstOp]);
     }
     overBudget.flush();
     rep.recomputations = s.R.count() - n;

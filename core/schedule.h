@@ -9,10 +9,14 @@ namespace poet {
 class BoolMatrix {
 public:
     BoolMatrix() = default;
-    explicit BoolMatrix(int n) : n_(n), v_(static_cast<std::size_t>(n) * n, 0) {}
+    // Seven zero bytes follow the last row, so that any row may be read
+    // eight entries at a time (row_words.h).
+    explicit BoolMatrix(int n) : n_(n), v_(static_cast<std::size_t>(n) * n + 7, 0) {}
     int size() const { return n_; }
     bool operator()(int t, int i) const { return v_[static_cast<std::size_t>(t) * n_ + i] != 0; }
     void set(int t, int i, bool value = true) { v_[static_cast<std::size_t>(t) * n_ + i] = value ? 1 : 0; }
+    // Row t's n entries, each 0 or 1 (for loops over a whole stage).
+    const std::uint8_t* row(int t) const { return v_.data() + static_cast<std::size_t>(t) * n_; }
     int count() const;
     bool operator==(const BoolMatrix&) const = default;
 

@@ -27,6 +27,68 @@ private slots:
         QCOMPARE(r.ram_trace[3], (std::vector<std::int64_t>{8, 8, 8, 9}));
     }
 
+    // recomputeChainGraph without paging at 8 B (tiny_graphs.h): A and X
+    // recomputed for W at stage 4, beside Z. Worked out by hand, op by op:
+    // Z (4), A (5), X (8), A released as X is done (7), Y and Z not run (7),
+    // W (8). Ops that run nothing between two that do keep the RAM figure.
+    void recomputationsAreMeasuredOpByOp()
+    {
+        const Graph g = test::recomputeChainGraph(0.2, 0.3);
+        Schedule s(5);
+        for (int t = 0; t < 5; ++t) s.R.set(t, t);
+        s.R.set(4, 0);
+        s.R.set(4, 1);
+        for (int t = 1; t < 5; ++t) s.S_RAM.set(t, t - 1);  // each value kept for the next stage only
+        ReplayLimits limits;
+        limits.ram_budget_bytes = 8;
+        const ReplayReport r = replaySchedule(g, s, limits);
+        QVERIFY2(r.valid, r.errors.empty() ? "" : r.errors.front().c_str());
+        QCOMPARE(r.ram_trace[4], (std::vector<std::int64_t>{5, 8, 7, 7, 8}));
+        QCOMPARE(r.ram_trace[3], (std::vector<std::int64_t>{4, 4, 4, 8}));
+        QCOMPARE(r.peak_ram_bytes, std::int64_t(8));
+        QCOMPARE(r.peak_stage, 3);  // the first op at the peak
+        QCOMPARE(r.peak_node, 3);
+        QCOMPARE(r.recomputations, 2);
+        QCOMPARE(r.compute_energy_j, 7.0);
+        QCOMPARE(r.runtime_s, 7.0);
+    }
+
+    // The replay reads a stage's entries eight at a time: a fault is found
+    // wherever it is in a row, first and last entries and across eight-entry
+    // boundaries included (20 nodes), and named where it is.
+    void faultsAreFoundInEveryPlaceOfARow()
+    {
+        const Graph g = test::trainingChain(std::vector<std::int64_t>(10, 4));
+        const int n = g.size();
+        QCOMPARE(n, 20);
+        const Schedule plain = plainSchedule(g);
+        QVERIFY(replaySchedule(g, plain).valid);
+        for (int t = 0; t < n; ++t)
+            for (int i = 0; i < n; ++i) {
+                std::vector<std::pair<Schedule, std::string>> broken;
+                Schedule s = plain;
+                s.M_in.set(t, i);  // never paged out
+                broken.emplace_back(s, "paged in, but not on flash");
+                if (!plain.S_RAM(t, i)) {
+                    s = plain;
+                    s.M_out.set(t, i);
+                    broken.emplace_back(s, "paged out, but not in RAM");
+                }
+                if (i > t) {
+                    s = plain;
+                    s.R.set(t, i);
+                    broken.emplace_back(s, "computed before its own stage");
+                }
+                const std::string where = "stage " + std::to_string(t) + ", node " + std::to_string(i) + " (";
+                for (const auto& [schedule, fault] : broken) {
+                    const ReplayReport r = replaySchedule(g, schedule);
+                    QVERIFY2(r.errors.size() == 1, (where + fault).c_str());
+                    QVERIFY2(r.errors.front().rfind(where, 0) == 0, r.errors.front().c_str());
+                    QVERIFY2(r.errors.front().find(fault) != std::string::npos, r.errors.front().c_str());
+                }
+            }
+    }
+
     void rejectsValueReadWhileAbsent()
     {
         const Graph g = test::longSkipGraph(0.2, 0.3);
