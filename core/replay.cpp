@@ -127,7 +127,9 @@ ReplayReport replaySchedule(const Graph& g, const Schedule& s, const ReplayLimit
             const std::uint64_t own = t >= i && t < i + 8 ? std::uint64_t{1} << (8 * (t - i)) : 0;  // R[t] is due
             const std::uint64_t ram_i = eightEntries(ram_at + i), sd_i = eightEntries(sd_at + i),
                                 in_i = eightEntries(in + i), out_i = eightEntries(out + i);
-            return (ram_i & ~(eightEntries(ram_before + i) | eightEntries(R_before + i) | eightEntries(in_before + i))) |
+            const std::uint64_t was_in_ram =
+                eightEntries(ram_before + i) | eightEntries(R_before + i) | eightEntries(in_before + i);
+            return (ram_i & ~was_in_ram) |
                    (sd_i & ~(eightEntries(sd_before + i) | eightEntries(out_before + i))) | (in_i & ~sd_i) |
                    (out_i & ~ram_i) | (allEntries(!limits.paging) & (in_i | out_i | sd_i)) |
                    (allEntries(!limits.remat) & eightEntries(R + i) & ~own);
@@ -140,7 +142,8 @@ ReplayReport replaySchedule(const Graph& g, const Schedule& s, const ReplayLimit
                     log.add(t, i, "value read while absent: in RAM at the start of the stage, but it was not in RAM, "
                                   "computed or paged in during the previous stage");
                 if (sd_at[i] && !(sd_before[i] || out_before[i]))
-                    log.add(t, i, "storage read before written: on flash at the start of the stage, but never paged out");
+                    log.add(t, i,
+                            "storage read before written: on flash at the start of the stage, but never paged out");
                 if (in[i] && !sd_at[i]) log.add(t, i, "storage read before written: paged in, but not on flash");
                 if (out[i] && !ram_at[i]) log.add(t, i, "value read while absent: paged out, but not in RAM");
                 if (!limits.paging && (in[i] || out[i] || sd_at[i]))
@@ -184,7 +187,8 @@ ReplayReport replaySchedule(const Graph& g, const Schedule& s, const ReplayLimit
             if (k > unrecorded) record(unrecorded, k - unrecorded);
             for (int u : g.predecessors(k)) {
                 const bool available = ram_at[u] || (u < k && R[u]);
-                if (!available) log.add(t, k, "value read while absent: input ", u, " (", g.node(u).name, ") is not in RAM");
+                if (!available)
+                    log.add(t, k, "value read while absent: input ", u, " (", g.node(u).name, ") is not in RAM");
             }
             ram += g.node(k).memory_bytes;
             if (k != t && g.node(k).costsNothing())
