@@ -4,7 +4,10 @@
 // the reference is.
 #include <QtTest>
 
+#include <atomic>
+
 #include "bound_checks.h"
+#include "bundled_problem.h"
 #include "exact_solve.h"
 #include "problem_loader.h"
 #include "solver.h"
@@ -138,6 +141,33 @@ private slots:
         QVERIFY2(r.message.find("while n9 (stage 9) runs") != std::string::npos, r.message.c_str());
         QVERIFY(r.solve_time_s < 5);
         QCOMPARE(toString(test::solveExactly(p, FormulationVariant::Reference).status), "infeasible");
+    }
+
+    // A deadline already spent (a solve at its time limit: the 48-block
+    // bert's stage LPs ran past it) leaves every stage's LP and search out:
+    // the bound is the plain pass's energy, not complete; a stage where the
+    // node and its inputs alone do not fit still proves infeasibility; a
+    // cancel ends the bound with no proof at all.
+    void aSpentDeadlineLeavesTheStagesOut()
+    {
+        const Problem p = test::bundledOnM4("bert", 0.2, 1.5, true);
+        const double plain_j = p.graph.totalComputeEnergy();
+        const StageBound spent = stagePeakBound(p, 0);
+        QVERIFY(!spent.complete);
+        QVERIFY(!spent.infeasible);
+        QCOMPARE(spent.bound_j, plain_j);
+        QVERIFY(stagePeakBound(p, 30).bound_j > plain_j);  // given the time, the stages raise it
+
+        const Problem tiny = test::problemOf(test::longSkipGraph(0.2, 0.3), 8, 2.0, true, true);
+        const StageBound no_room = stagePeakBound(tiny, 0);
+        QVERIFY(no_room.infeasible);
+        QCOMPARE(no_room.stage, 3);  // W beside X and Z: 9 B
+
+        const std::atomic<bool> cancel{true};
+        const StageBound cancelled = stagePeakBound(p, 30, &cancel);
+        QVERIFY(!cancelled.complete);
+        QVERIFY(!cancelled.infeasible);
+        QCOMPARE(cancelled.bound_j, plain_j);
     }
 };
 
