@@ -55,9 +55,10 @@ struct StageBound {
 
 // Solves the stages over the budget, those with the largest LP bound first,
 // for at most `seconds` in total and a quarter of that per stage (a stage
-// cut short counts with CBC's bound). Stops once the bound reaches
-// `enough_j` (a schedule's energy within the gap asked for: nothing more is
-// needed).
+// cut short counts with CBC's bound; past `seconds` no stage's LP is solved,
+// and each is only checked for room for its node and inputs). Stops once
+// the bound reaches `enough_j` (a schedule's energy within the gap asked
+// for: nothing more is needed), and at once on a cancel.
 StageBound stagePeakBound(const Problem& problem, double seconds, const std::atomic<bool>* cancel = nullptr,
                           double enough_j = INFINITY);
 
