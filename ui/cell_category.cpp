@@ -59,12 +59,6 @@ std::string kindName(NodeKind k) {
     return "?";
 }
 
-int CategoryGrid::count(CellCategory c) const {
-    int n = 0;
-    for (auto v : cells_) n += v == c;
-    return n;
-}
-
 CellCategory classifyCell(const Schedule& s, int t, int i) {
     if (s.R(t, i)) {
         for (int u = 0; u < t; ++u)

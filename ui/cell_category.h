@@ -2,6 +2,7 @@
 // What a schedule does with node i at stage t, as one category per cell of the
 // layer-by-timestep heatmap, and the plain words for it. Qt-free: the heatmap,
 // its item model, the teaching captions and the tests share this one truth.
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -30,18 +31,32 @@ const char* categoryKey(CellCategory c);          // "computed_first", ... (stab
 const char* categoryExplanation(CellCategory c);  // one sentence for the legend's tooltip
 
 // Rows are nodes, columns are stages: at(i, t).
+// Each category's count is kept as cells are set: the heatmap's legend asks
+// for all of them at every paint, and a scan of every cell per category cost
+// a 771-node graph's repaints ~0.35 s of CPU while its solve ran.
 class CategoryGrid {
 public:
     CategoryGrid() = default;
-    explicit CategoryGrid(int n) : n_(n), cells_(static_cast<std::size_t>(n) * n, CellCategory::Absent) {}
+    explicit CategoryGrid(int n) : n_(n), cells_(static_cast<std::size_t>(n) * n, CellCategory::Absent)
+    {
+        counts_[index(CellCategory::Absent)] = static_cast<int>(cells_.size());
+    }
     int size() const { return n_; }
     CellCategory at(int node, int stage) const { return cells_[static_cast<std::size_t>(node) * n_ + stage]; }
-    void set(int node, int stage, CellCategory c) { cells_[static_cast<std::size_t>(node) * n_ + stage] = c; }
-    int count(CellCategory c) const;
+    void set(int node, int stage, CellCategory c)
+    {
+        CellCategory& cell = cells_[static_cast<std::size_t>(node) * n_ + stage];
+        --counts_[index(cell)];
+        ++counts_[index(c)];
+        cell = c;
+    }
+    int count(CellCategory c) const { return counts_[index(c)]; }
 
 private:
+    static std::size_t index(CellCategory c) { return static_cast<std::size_t>(c); }
     int n_ = 0;
     std::vector<CellCategory> cells_;
+    std::array<int, kCellCategoryCount> counts_{};
 };
 
 CellCategory classifyCell(const Schedule& s, int stage, int node);

@@ -52,6 +52,21 @@ void TestUiModels::classification() {
     QCOMPARE(g.at(5, 0), CellCategory::Absent);
     QCOMPARE(g.count(CellCategory::ComputedFirst), 6);
     QCOMPARE(g.count(CellCategory::Recomputed), 1);
+    // Every count (kept as cells are set) agrees with the cells, and follows a cell set again.
+    int total = 0;
+    for (int c = 0; c < kCellCategoryCount; ++c) {
+        const auto category = static_cast<CellCategory>(c);
+        int cells = 0;
+        for (int i = 0; i < 6; ++i)
+            for (int t = 0; t < 6; ++t) cells += g.at(i, t) == category;
+        QCOMPARE(g.count(category), cells);
+        total += cells;
+    }
+    QCOMPARE(total, 36);
+    CategoryGrid changed = g;
+    changed.set(0, 2, CellCategory::PagedIn);  // was absent
+    QCOMPARE(changed.count(CellCategory::Absent), g.count(CellCategory::Absent) - 1);
+    QCOMPARE(changed.count(CellCategory::PagedIn), g.count(CellCategory::PagedIn) + 1);
     // The pure single-cell function agrees with the grid everywhere.
     for (int i = 0; i < 6; ++i)
         for (int t = 0; t < 6; ++t) QCOMPARE(classifyCell(s, t, i), g.at(i, t));
