@@ -104,28 +104,41 @@ struct Relief {
     bool recompute = false;
 };
 
-void apply(const Graph& g, Schedule& s, const Relief& relief)
+// Sets m(t, i) to `value`; whether that changed it.
+bool change(BoolMatrix& m, int t, int i, bool value = true)
+{
+    if (m(t, i) == value) return false;
+    m.set(t, i, value);
+    return true;
+}
+
+// Whether the schedule changed: a relief that changes nothing would be
+// chosen again and again. (Told, not found by comparing a copy: a 771-node
+// schedule is 3 MB, copied and compared at every step.)
+bool apply(const Graph& g, Schedule& s, const Relief& relief)
 {
     const int n = s.size();
     const Gap& gap = relief.gap;
     const int i = gap.node;
+    bool changed = false;
     if (relief.recompute) {
-        for (int v : recomputeClosure(g, s, gap.to, i)) s.R.set(gap.to, v);
-        for (int t = gap.from + 1; t <= gap.to; ++t) s.S_RAM.set(t, i, false);
-        return;
+        for (int v : recomputeClosure(g, s, gap.to, i)) changed |= change(s.R, gap.to, v);
+        for (int t = gap.from + 1; t <= gap.to; ++t) changed |= change(s.S_RAM, t, i, false);
+        return changed;
     }
     // Paged: one page-out per value, at its earliest paged stage.
     int out_stage = -1;
     for (int t = 0; t < n && out_stage < 0; ++t)
         if (s.M_out(t, i)) out_stage = t;
     if (out_stage < 0 || gap.from < out_stage) {
-        if (out_stage >= 0) s.M_out.set(out_stage, i, false);
+        if (out_stage >= 0) changed |= change(s.M_out, out_stage, i, false);
         out_stage = gap.from;
-        s.M_out.set(out_stage, i);
+        changed |= change(s.M_out, out_stage, i);
     }
-    for (int t = out_stage + 1; t < n; ++t) s.S_SD.set(t, i);
-    for (int t = gap.from + 1; t < gap.to; ++t) s.S_RAM.set(t, i, false);
-    s.M_in.set(gap.to - 1, i);
+    for (int t = out_stage + 1; t < n; ++t) changed |= change(s.S_SD, t, i);
+    for (int t = gap.from + 1; t < gap.to; ++t) changed |= change(s.S_RAM, t, i, false);
+    changed |= change(s.M_in, gap.to - 1, i);
+    return changed;
 }
 
 // Revolve's schedules whose recomputations fit the runtime budget, however
@@ -141,7 +154,8 @@ std::vector<Schedule> revolveWithinRuntime(const Graph& g, const ReplayLimits& l
     std::vector<Schedule> out;
     const int states = static_cast<int>(revolveStates(g).size());
     for (int slots = 1;; slots = std::min(states, std::max(slots + 1, slots * 7 / 5))) {
-        if (auto s = revolveSchedule(g, slots); s && replaySchedule(g, *s, any_ram).valid) out.push_back(std::move(*s));
+        if (auto s = revolveSchedule(g, slots); s && replaySchedule(g, *s, any_ram, ReplayDetail::StagePeaks).valid)
+            out.push_back(std::move(*s));
         if (slots >= states) return out;
     }
 }
@@ -189,12 +203,12 @@ std::optional<Schedule> relieveToFit(const Graph& g, const Schedule& original, c
     std::vector<Relief> applied;
     ReplayReport rep;
     for (;;) {
-        rep = replaySchedule(g, s, unbounded);
+        rep = replaySchedule(g, s, unbounded, ReplayDetail::StagePeaks);
         if (!rep.valid) return std::nullopt;
         if (fits(rep)) break;
         // Among the ways to relieve a wait across the peak stage, the one that
         // removes the most excess RAM (summed over the stages it frees) per joule.
-        std::vector<std::int64_t> excess = peakPerStage(rep);
+        std::vector<std::int64_t> excess = rep.stage_peak_bytes;
         for (std::int64_t& e : excess) e = std::max<std::int64_t>(0, e - limits.ram_budget_bytes);
         const double spare_s = limits.runtime_budget_s < 0 ? INFINITY : limits.runtime_budget_s - rep.runtime_s;
         const int peak = rep.peak_stage;
@@ -239,10 +253,7 @@ std::optional<Schedule> relieveToFit(const Graph& g, const Schedule& original, c
         if (!best)
             for (int i = 0; i < peak; ++i)
                 if (const auto gap = gapKeptPast(g, s, peak, rep.peak_node, i)) offer(*gap);
-        if (!best) return std::nullopt;
-        const Schedule before = s;
-        apply(g, s, *best);
-        if (s == before) return std::nullopt;  // a step that frees nothing would be taken again and again
+        if (!best || !apply(g, s, *best)) return std::nullopt;
         applied.push_back(*best);
     }
     // A greedy choice can be made redundant by later ones: drop every relief
@@ -255,7 +266,7 @@ std::optional<Schedule> relieveToFit(const Graph& g, const Schedule& original, c
     std::vector<std::int64_t> stage_peak;
     std::vector<char> recomputes(n);
     auto measure = [&] {
-        stage_peak = peakPerStage(rep);
+        stage_peak = rep.stage_peak_bytes;
         for (int t = 0; t < n; ++t) {
             recomputes[t] = 0;
             for (int i = 0; i < t && !recomputes[t]; ++i) recomputes[t] = s.R(t, i);
@@ -276,7 +287,7 @@ std::optional<Schedule> relieveToFit(const Graph& g, const Schedule& original, c
         Schedule without = original;
         for (std::size_t j = 0; j < applied.size(); ++j)
             if (j != k) apply(g, without, applied[j]);
-        if (ReplayReport fitted = replaySchedule(g, without, limits); fitted.valid) {
+        if (ReplayReport fitted = replaySchedule(g, without, limits, ReplayDetail::StagePeaks); fitted.valid) {
             s = std::move(without);
             rep = std::move(fitted);
             applied.erase(applied.begin() + static_cast<std::ptrdiff_t>(k));

@@ -294,8 +294,7 @@ std::vector<double> PagingPlan::spansAndNeed()
     std::vector<double> need(n, 0);
     release_points_.assign(n, {});
     if (!kept.valid) return need;  // no spans: the plan decodes to base_, which the caller's replay rejects
-    const std::vector<std::int64_t> peak = peakPerStage(kept);
-    for (int t = 0; t < n; ++t) need[t] = static_cast<double>(peak[t]);
+    for (int t = 0; t < n; ++t) need[t] = static_cast<double>(kept.stage_peak_bytes[t]);
     // Each run of stages that holds a value: it must be there where a node
     // computed in that stage reads it, and at the run's first stage (to be
     // paged out); between two such anchors it may be on flash instead. A

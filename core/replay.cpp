@@ -91,7 +91,7 @@ private:
 
 }  // namespace
 
-ReplayReport replaySchedule(const Graph& g, const Schedule& s, const ReplayLimits& limits)
+ReplayReport replaySchedule(const Graph& g, const Schedule& s, const ReplayLimits& limits, ReplayDetail detail)
 {
     ReplayReport rep;
     const int n = g.size();
@@ -102,7 +102,8 @@ ReplayReport replaySchedule(const Graph& g, const Schedule& s, const ReplayLimit
         return rep;
     }
 
-    rep.ram_trace.assign(n, {});
+    if (detail == ReplayDetail::EveryOp) rep.ram_trace.assign(n, {});
+    rep.stage_peak_bytes.assign(n, 0);
     OverBudgetRuns overBudget(log, limits.ram_budget_bytes);
     // The stage before stage 0 left nothing: a row of zeros stands for it.
     const std::vector<std::uint8_t> nothing(static_cast<std::size_t>(n) + 7, 0);
@@ -167,11 +168,14 @@ ReplayReport replaySchedule(const Graph& g, const Schedule& s, const ReplayLimit
         // Walk the ops of stage t in node order, with Checkmate's memory
         // accounting. RAM changes only at a computed op and right after it,
         // so each run of ops that compute nothing is recorded at once.
-        auto& trace = rep.ram_trace[t];
-        trace.reserve(t + 1);
+        std::vector<std::int64_t>* trace = detail == ReplayDetail::EveryOp ? &rep.ram_trace[t] : nullptr;
+        if (trace) trace->reserve(t + 1);
+        std::int64_t& stage_peak = rep.stage_peak_bytes[t];
         int opsOver = 0, worstOp = -1;  // over-budget ops of this stage, and the one with the most RAM
+        std::int64_t worstRam = 0;
         auto record = [&](int first, int ops) {  // ops first.. (ops of them) all at `ram`
-            trace.insert(trace.end(), static_cast<std::size_t>(ops), ram);
+            if (trace) trace->insert(trace->end(), static_cast<std::size_t>(ops), ram);
+            if (ram > stage_peak) stage_peak = ram;
             if (ram > rep.peak_ram_bytes) {
                 rep.peak_ram_bytes = ram;
                 rep.peak_stage = t;
@@ -179,7 +183,10 @@ ReplayReport replaySchedule(const Graph& g, const Schedule& s, const ReplayLimit
             }
             if (limits.ram_budget_bytes >= 0 && ram > limits.ram_budget_bytes) {
                 opsOver += ops;
-                if (worstOp < 0 || ram > trace[worstOp]) worstOp = first;
+                if (worstOp < 0 || ram > worstRam) {
+                    worstOp = first;
+                    worstRam = ram;
+                }
             }
         };
         int unrecorded = 0;  // the first op not yet in the trace
@@ -207,7 +214,7 @@ ReplayReport replaySchedule(const Graph& g, const Schedule& s, const ReplayLimit
             }
         });
         if (unrecorded <= t) record(unrecorded, t + 1 - unrecorded);
-        if (opsOver > 0) overBudget.over(t, opsOver, worstOp, trace[worstOp]);
+        if (opsOver > 0) overBudget.over(t, opsOver, worstOp, worstRam);
     }
     overBudget.flush();
     rep.recomputations = s.R.count() - n;
@@ -219,14 +226,6 @@ ReplayReport replaySchedule(const Graph& g, const Schedule& s, const ReplayLimit
     rep.errors_not_listed = log.not_listed;
     rep.valid = rep.errors.empty();
     return rep;
-}
-
-std::vector<std::int64_t> peakPerStage(const ReplayReport& report)
-{
-    std::vector<std::int64_t> peak(report.ram_trace.size(), 0);
-    for (std::size_t t = 0; t < peak.size(); ++t)
-        for (std::int64_t used : report.ram_trace[t]) peak[t] = std::max(peak[t], used);
-    return peak;
 }
 
 ReplayLimits limitsOf(const Problem& problem)

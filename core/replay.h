@@ -53,15 +53,23 @@ struct ReplayReport {
     int page_ins = 0;
     int page_outs = 0;
 
-    // RAM in use after each op: ram_trace[t][k] for k = 0..t (formulation's U[t,k]).
+    // The most RAM in use at any op of each stage (empty where the schedule
+    // has the wrong size).
+    std::vector<std::int64_t> stage_peak_bytes;
+    // RAM in use after each op: ram_trace[t][k] for k = 0..t (formulation's
+    // U[t,k]); empty where the replay was asked for StagePeaks.
     std::vector<std::vector<std::int64_t>> ram_trace;
 };
 
-ReplayReport replaySchedule(const Graph& g, const Schedule& s, const ReplayLimits& limits = {});
+// What a replay records of the RAM beside its peaks: every op (the memory
+// timeline, the paging plan, the teaching captions), or each stage's peak
+// alone, for the schedule searches that replay each step (relieveToFit):
+// writing the n(n+1)/2 figures of the trace and reading them back for the
+// peaks was a fifth of the relief of a 771-node graph.
+enum class ReplayDetail { EveryOp, StagePeaks };
 
-// The most RAM in use at any op of each stage (from ram_trace; 0 for a stage
-// with no trace).
-std::vector<std::int64_t> peakPerStage(const ReplayReport& report);
+ReplayReport replaySchedule(const Graph& g, const Schedule& s, const ReplayLimits& limits = {},
+                            ReplayDetail detail = ReplayDetail::EveryOp);
 
 // The limits a problem sets: its RAM budget, runtime budget and switches.
 struct Problem;

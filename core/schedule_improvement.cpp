@@ -55,7 +55,7 @@ Schedule dropRecomputations(const Graph& g, const Schedule& s, const ReplayLimit
 {
     const int n = g.size();
     Schedule best = s;
-    double best_j = replaySchedule(g, s, limits).total_energy_j;
+    double best_j = replaySchedule(g, s, limits, ReplayDetail::StagePeaks).total_energy_j;
     auto stop = [&] { return Clock::now() > deadline || (cancel && cancel->load()); };
     bool improved = true;
     while (improved && !stop()) {
@@ -78,7 +78,7 @@ Schedule dropRecomputations(const Graph& g, const Schedule& s, const ReplayLimit
             }
             auto fitted = relieveToFit(g, trial, limits);
             if (!fitted) continue;
-            const ReplayReport rep = replaySchedule(g, *fitted, limits);
+            const ReplayReport rep = replaySchedule(g, *fitted, limits, ReplayDetail::StagePeaks);
             if (!rep.valid || !(rep.total_energy_j < best_j * (1 - 1e-12))) continue;
             best = std::move(*fitted);
             best_j = rep.total_energy_j;

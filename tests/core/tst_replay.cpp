@@ -8,6 +8,30 @@
 
 using namespace poet;
 
+// Replays `s` both ways, checks that they agree in everything but the
+// trace, and returns the full report.
+ReplayReport sameButTheTrace(const Graph& g, const Schedule& s, const ReplayLimits& limits)
+{
+    const ReplayReport full = replaySchedule(g, s, limits, ReplayDetail::EveryOp);
+    const ReplayReport peaks = replaySchedule(g, s, limits, ReplayDetail::StagePeaks);
+    [&] {
+        QVERIFY(peaks.ram_trace.empty());
+        QCOMPARE(full.ram_trace.size(), std::size_t(g.size()));
+        QCOMPARE(peaks.stage_peak_bytes, full.stage_peak_bytes);
+        for (int t = 0; t < g.size(); ++t)
+            QCOMPARE(full.stage_peak_bytes[t], *std::max_element(full.ram_trace[t].begin(), full.ram_trace[t].end()));
+        QCOMPARE(peaks.valid, full.valid);
+        QCOMPARE(peaks.errors, full.errors);
+        QCOMPARE(peaks.total_energy_j, full.total_energy_j);
+        QCOMPARE(peaks.runtime_s, full.runtime_s);
+        QCOMPARE(peaks.peak_ram_bytes, full.peak_ram_bytes);
+        QCOMPARE(peaks.peak_stage, full.peak_stage);
+        QCOMPARE(peaks.peak_node, full.peak_node);
+        QCOMPARE(peaks.recomputations, full.recomputations);
+    }();
+    return full;
+}
+
 class TestReplay : public QObject {
     Q_OBJECT
 private slots:
@@ -160,6 +184,31 @@ private slots:
         QCOMPARE(r.errors[1], "stages " + std::to_string(first) + " to 3: RAM over budget at " + std::to_string(ops) +
                                   " ops, the most 12 B at stage 2, node 2 (Z), budget 7 B");
         QCOMPARE(r.errors_not_listed, 0);
+    }
+
+    // Asked for each stage's peak alone (the schedule searches), the replay
+    // keeps no trace and reports all else alike: the peaks are the trace's
+    // row maxima, the over-budget error names the same worst op.
+    void stagePeaksAloneReportTheSame()
+    {
+        const Graph skip = test::longSkipGraph(0.2, 0.3);
+        ReplayLimits tight;
+        tight.ram_budget_bytes = 7;
+        const ReplayReport over = sameButTheTrace(skip, plainSchedule(skip), tight);
+        QVERIFY(!over.valid);
+        QCOMPARE(over.stage_peak_bytes[2], std::int64_t(12));  // X, Y and Z (see plainPassIsMeasured)
+
+        const Graph chain = test::recomputeChainGraph(0.2, 0.3);
+        Schedule s(5);
+        for (int t = 0; t < 5; ++t) s.R.set(t, t);
+        s.R.set(4, 0);
+        s.R.set(4, 1);
+        for (int t = 1; t < 5; ++t) s.S_RAM.set(t, t - 1);
+        ReplayLimits fits;
+        fits.ram_budget_bytes = 8;
+        const ReplayReport valid = sameButTheTrace(chain, s, fits);
+        QVERIFY(valid.valid);
+        QCOMPARE(valid.stage_peak_bytes[4], std::int64_t(8));  // the trace {5, 8, 7, 7, 8} (recomputationsAre...)
     }
 
     // A long list is cut at 50, and the cut is counted, not hidden.
