@@ -135,7 +135,7 @@ CheckpointBound checkpointBound(const Problem& problem, double seconds, const st
         return out;
     }
     if (milp.stages() == 0) {
-        out.complete = true;
+        out.complete = out.lp_solved = true;  // nothing to solve
         return out;
     }
     OsiClpSolverInterface lp;
@@ -160,6 +160,7 @@ CheckpointBound checkpointBound(const Problem& problem, double seconds, const st
         return out;
     }
     if (!lp.isProvenOptimal()) return out;
+    out.lp_solved = true;
     // Clp counts CPU seconds, of every thread: left on, its limit would stop
     // CBC's LPs early beside another solve, and CBC take the root as fathomed
     // (its incumbent "proven optimal"). CBC's own clock and SearchStop stop it.

@@ -43,6 +43,7 @@ struct CheckpointBound {
     double bound_j = 0;       // no schedule costs less
     bool infeasible = false;  // the stages cannot all fit within the budgets (e.g. the runtime they share)
     bool complete = false;    // the MILP was solved exactly (else: its LP, or CBC's bound when cut short)
+    bool lp_solved = false;   // its LP relaxation was solved, or had no stage (else bound_j is the plain pass's)
 };
 
 // Solves the LP and, where that is short of `enough_j`, CBC's root with

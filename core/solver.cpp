@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cmath>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 #include <CbcEventHandler.hpp>
@@ -204,6 +205,9 @@ private:
     // prove more: see where it runs in the LP's place, below).
     double checkpoint_root_j = 0;
     bool checkpoint_cut_short = false;
+    // How long the checkpoint bound's root took, where its LP was not
+    // solved in its time (see where the LP or the tree would start).
+    std::optional<double> checkpoint_lp_unsolved_s;
     // What CBC's incumbent handler, the LP's deadline and the longer tails
     // share (incumbent_handler.h), from startLongerTails on.
     IncumbentHandler::Shared shared;
@@ -263,6 +267,16 @@ SolveResult SolveRun::run()
     // Out of time (or cancelled) already: the LP's first factorization
     // alone would run past the limit (resnet50: 0.4M columns).
     if (outOfTime()) return finishOutOfTime();
+    // Nearly so, where the checkpoint bound's LP was not solved in its
+    // share: the checkpoint tree, or the LP relaxation (larger still), then
+    // takes longer than that to load and presolve alone, which no stop
+    // reaches. The 48-block bert at 20% and 1.5x with 5 s (its checkpoint
+    // LP needs ~100 s, the root gave up after 1.1 s) got here with a second
+    // left once its quick schedules came sooner: the tree ended at 5.4 to
+    // 6.4 s, the LP at 8.5 to 10.6 s.
+    if (warm && checkpoint_lp_unsolved_s &&
+        std::chrono::duration<double>(time_limit - Clock::now()).count() < 2 * *checkpoint_lp_unsolved_s)
+        return finishShortOfKnownBound();
     // Where the checkpoint bound is the best bound and its root was cut
     // short, its tree, cut off at what the gap asks, takes this core to the
     // end beside the window search (one window at a time, two once the tree
@@ -571,8 +585,10 @@ std::optional<SolveResult> SolveRun::boundsBeforeTheSearch()
         // from the stage peak's 102.934 to 103.381 J at 20% in ~6 s, and
         // from its LP's 108.62 to 108.94 J at 10% (resnet18_cifar: 0.2 to
         // 0.6 s for nothing). A tenth of the time at most.
+        const auto checkpoint_start = Clock::now();
         const CheckpointBound checkpoints =
             checkpointBound(problem, 0.1 * options.time_limit_s, cancel, enough_j);
+        if (!checkpoints.lp_solved) checkpoint_lp_unsolved_s = secondsSince(checkpoint_start);
         if (provesInfeasible(
                 checkpoints.infeasible, checkpoints.bound_j,
                 [&] {

@@ -51,7 +51,7 @@ private slots:
         const Graph g = two_peaks ? test::twoPeaksGraph(0.2, 0.3) : test::longSkipGraph(0.2, 0.3);
         const Problem p = test::problemOf(g, ram, factor, true, true);
         const CheckpointBound b = checkpointBound(p, 10, nullptr, INFINITY, true);
-        QVERIFY(!b.infeasible && b.complete);
+        QVERIFY(!b.infeasible && b.complete && b.lp_solved);
         QVERIFY2(std::abs(b.bound_j - bound) < 1e-6, qPrintable(QString::number(b.bound_j, 'g', 12)));
         const StageBound s = stagePeakBound(p, 10);
         QVERIFY2(std::abs(s.bound_j - stage_peak) < 1e-6, qPrintable(QString::number(s.bound_j, 'g', 12)));
@@ -161,6 +161,21 @@ private slots:
         }
         stop = true;
         beside.join();
+    }
+
+    // Given no time, its LP is not solved (resnet18_cifar's takes ~0.15 s):
+    // the bound is the plain pass's energy, and says so, so that the solve
+    // starts no tree nor LP relaxation it cannot load in the time left.
+    void anUnsolvedLpSaysSo()
+    {
+        Problem p = test::resnet18Cifar(0, 1.5);
+        p.ram_budget_bytes = plainPassPeakBytes(p.graph) / 5;
+        const CheckpointBound none = checkpointBound(p, 0);
+        QVERIFY(!none.lp_solved && !none.complete && !none.infeasible);
+        QCOMPARE(none.bound_j, p.graph.totalComputeEnergy());
+        const CheckpointBound some = checkpointBound(p, 30);
+        QVERIFY(some.lp_solved && !some.infeasible);
+        QVERIFY(some.bound_j > p.graph.totalComputeEnergy());
     }
 
     // Its RAM rows hold the effective budget (effective_budget.h): bert on m4
