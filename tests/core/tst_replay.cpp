@@ -8,6 +8,18 @@
 
 using namespace poet;
 
+// recomputeChainGraph's five stages, each value kept for the next stage
+// only, A and X recomputed for W at stage 4.
+Schedule recomputeChainSchedule()
+{
+    Schedule s(5);
+    for (int t = 0; t < 5; ++t) s.R.set(t, t);
+    s.R.set(4, 0);
+    s.R.set(4, 1);
+    for (int t = 1; t < 5; ++t) s.S_RAM.set(t, t - 1);
+    return s;
+}
+
 // Replays `s` both ways, checks that they agree in everything but the
 // trace, and returns the full report.
 ReplayReport sameButTheTrace(const Graph& g, const Schedule& s, const ReplayLimits& limits)
@@ -58,14 +70,9 @@ private slots:
     void recomputationsAreMeasuredOpByOp()
     {
         const Graph g = test::recomputeChainGraph(0.2, 0.3);
-        Schedule s(5);
-        for (int t = 0; t < 5; ++t) s.R.set(t, t);
-        s.R.set(4, 0);
-        s.R.set(4, 1);
-        for (int t = 1; t < 5; ++t) s.S_RAM.set(t, t - 1);  // each value kept for the next stage only
         ReplayLimits limits;
         limits.ram_budget_bytes = 8;
-        const ReplayReport r = replaySchedule(g, s, limits);
+        const ReplayReport r = replaySchedule(g, recomputeChainSchedule(), limits);
         QVERIFY2(r.valid, r.errors.empty() ? "" : r.errors.front().c_str());
         QCOMPARE(r.ram_trace[4], (std::vector<std::int64_t>{5, 8, 7, 7, 8}));
         QCOMPARE(r.ram_trace[3], (std::vector<std::int64_t>{4, 4, 4, 8}));
@@ -199,14 +206,9 @@ private slots:
         QCOMPARE(over.stage_peak_bytes[2], std::int64_t(12));  // X, Y and Z (see plainPassIsMeasured)
 
         const Graph chain = test::recomputeChainGraph(0.2, 0.3);
-        Schedule s(5);
-        for (int t = 0; t < 5; ++t) s.R.set(t, t);
-        s.R.set(4, 0);
-        s.R.set(4, 1);
-        for (int t = 1; t < 5; ++t) s.S_RAM.set(t, t - 1);
         ReplayLimits fits;
         fits.ram_budget_bytes = 8;
-        const ReplayReport valid = sameButTheTrace(chain, s, fits);
+        const ReplayReport valid = sameButTheTrace(chain, recomputeChainSchedule(), fits);
         QVERIFY(valid.valid);
         QCOMPARE(valid.stage_peak_bytes[4], std::int64_t(8));  // the trace {5, 8, 7, 7, 8} (recomputationsAre...)
     }
