@@ -37,14 +37,12 @@ const char* categoryExplanation(CellCategory c);  // one sentence for the legend
 class CategoryGrid {
 public:
     CategoryGrid() = default;
-    explicit CategoryGrid(int n) : n_(n), cells_(static_cast<std::size_t>(n) * n, CellCategory::Absent)
-    {
+    explicit CategoryGrid(int n) : n_(n), cells_(static_cast<std::size_t>(n) * n, CellCategory::Absent) {
         counts_[index(CellCategory::Absent)] = static_cast<int>(cells_.size());
     }
     int size() const { return n_; }
     CellCategory at(int node, int stage) const { return cells_[static_cast<std::size_t>(node) * n_ + stage]; }
-    void set(int node, int stage, CellCategory c)
-    {
+    void set(int node, int stage, CellCategory c) {
         CellCategory& cell = cells_[static_cast<std::size_t>(node) * n_ + stage];
         --counts_[index(cell)];
         ++counts_[index(c)];
