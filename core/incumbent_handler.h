@@ -80,6 +80,7 @@ public:
         CbcModel* model = nullptr;
         std::thread::id search_thread = std::this_thread::get_id();
         std::atomic<bool> in_tree{false};
+        std::atomic<bool>* tree_begun = nullptr;  // set too, where given, for a caller on another thread
         std::mutex mutex;
         double best_j = INFINITY;
         double first_solution_s = -1;
@@ -91,7 +92,10 @@ public:
 
     CbcAction event(CbcEvent which) override
     {
-        if (which == node || which == treeStatus) shared_->in_tree = true;
+        if (which == node || which == treeStatus) {
+            shared_->in_tree = true;
+            if (shared_->tree_begun) *shared_->tree_begun = true;
+        }
         // CBC checks its own limit only between nodes; root cuts and heuristics
         // can run past it, so the handler checks the wall clock too.
         if (secondsSince(shared_->start) > shared_->time_limit_s) {

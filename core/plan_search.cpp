@@ -35,7 +35,7 @@ std::optional<PagedPlan> pagedExactly(const Problem& problem, const BoolMatrix& 
 PlanOutcome solvePagingPlan(const PagingPlan& plan, const Problem& problem, const SolverOptions& options,
                             Clock::time_point start, double warm_energy_j, double first_solution_s,
                             const std::atomic<bool>* cancel, const IncumbentCallback& onIncumbent,
-                            bool strong_branching)
+                            bool strong_branching, std::atomic<bool>* tree_begun)
 {
     // A cancel is looked at between the steps before the search, which
     // take ~1.4 s in all at bert on m4 at 10% (loading the MILP ~0.3 s,
@@ -52,6 +52,7 @@ PlanOutcome solvePagingPlan(const PagingPlan& plan, const Problem& problem, cons
     describeSolve(shared, plan, problem, options, start, cancel, onIncumbent);
     shared.best_j = warm_energy_j;  // report only what beats the warm start
     shared.first_solution_s = first_solution_s;
+    shared.tree_begun = tree_begun;
 
     // Its root LP stops on the deadline or a cancel too (bert at 30%: 0.4 s;
     // a background plan must stop at once when the solve answers).
@@ -159,21 +160,23 @@ bool chainsNeedStopping(const PagingPlan& plan) { return plan.mostVisits() >= 3;
 // the first plan's tree stays at 116.098093 J against 116.098750 J for more
 // than 60 s, so the second never started.
 PlanOutcome searchPlan(const Problem& problem, const SolverOptions& options, Clock::time_point start,
-                       double warm_energy_j, const std::atomic<bool>* cancel, const IncumbentCallback& onIncumbent)
+                       double warm_energy_j, const std::atomic<bool>* cancel, const IncumbentCallback& onIncumbent,
+                       std::atomic<bool>* tree_begun = nullptr)
 {
     // Built with the cancel: an incomplete plan goes to solvePagingPlan, which returns at once.
     const PagingPlan plan(problem, false, PagingPlan::CoverRows::BySize, cancel);
     if (chainsNeedStopping(plan) && !plan.cancelled())
         if (const PagingPlan stopping(problem, true, PagingPlan::CoverRows::BySize, cancel);
             stopping.stoppedChains() > 0)
-            return solvePagingPlan(stopping, problem, options, start, warm_energy_j, -1, cancel, onIncumbent);
-    return solvePagingPlan(plan, problem, options, start, warm_energy_j, -1, cancel, onIncumbent);
+            return solvePagingPlan(stopping, problem, options, start, warm_energy_j, -1, cancel, onIncumbent, true,
+                                   tree_begun);
+    return solvePagingPlan(plan, problem, options, start, warm_energy_j, -1, cancel, onIncumbent, true, tree_begun);
 }
 
 }  // namespace
 
 PlansFound solvePlans(const Problem& problem, const SolverOptions& options, Clock::time_point start,
-                      const std::atomic<bool>* cancel, const IncumbentCallback& onIncumbent)
+                      const std::atomic<bool>* cancel, const IncumbentCallback& onIncumbent, PlanProgress* progress)
 {
     std::optional<Schedule> best;
     double best_j = INFINITY;
@@ -288,7 +291,9 @@ PlansFound solvePlans(const Problem& problem, const SolverOptions& options, Cloc
             take(dropRecomputations(problem.graph, *best, limits, secondsAfter(Clock::now(), 0.5 * relief_s), cancel,
                                     &best_searched));
     }
-    PlanOutcome out = searchPlan(problem, options, start, best_j, cancel, onIncumbent);
+    if (progress) progress->own_plan = true;
+    PlanOutcome out =
+        searchPlan(problem, options, start, best_j, cancel, onIncumbent, progress ? &progress->branching : nullptr);
     if (out.best && out.best_j < best_j) return {out.best, out.best};
     return {best, best_searched ? std::move(out.best) : best};
 }

@@ -25,10 +25,11 @@ struct PlanOutcome {
 
 // Without `strong_branching`, CBC branches on pseudo-costs alone: a
 // different search path (solver.cpp's second plan at the plan's stall).
+// `tree_begun`, where given, is set once CBC's search leaves its root.
 PlanOutcome solvePagingPlan(const PagingPlan& plan, const Problem& problem, const SolverOptions& options,
                             Clock::time_point start, double warm_energy_j, double first_solution_s,
                             const std::atomic<bool>* cancel, const IncumbentCallback& onIncumbent,
-                            bool strong_branching = true);
+                            bool strong_branching = true, std::atomic<bool>* tree_begun = nullptr);
 
 // A compute plan with the least paging that fits it into the RAM budget.
 struct PagedPlan {
@@ -60,6 +61,15 @@ struct PlansFound {
     std::optional<Schedule> to_search;
 };
 
+// How far solvePlans has come, for a caller on another thread: whether
+// the plan at the problem's own budget (after the tight plan and the
+// reliefs) is being searched, and whether its search has left CBC's root.
+struct PlanProgress {
+    std::atomic<bool> own_plan{false};
+    std::atomic<bool> branching{false};
+    bool inOwnPlansRoot() const { return own_plan && !branching; }
+};
+
 // The paging plan as a heuristic; where some chain of it needs three visits
 // or more, the plan with stopped chains instead (PagingPlan's
 // `stopped_chains`; bert on m4 at 8.2 to 8.6% and 1.5x: 112.3729 J, where
@@ -83,8 +93,10 @@ struct PlansFound {
 // (relieveHints swaps on its own);
 // where a looser plan proven optimal fits this runtime budget as it is, it
 // is this plan's optimum too, and the search ends there. What it found,
-// and what the local search is to run on next: PlansFound.
+// and what the local search is to run on next: PlansFound. `progress`,
+// where given, follows it.
 PlansFound solvePlans(const Problem& problem, const SolverOptions& options, Clock::time_point start,
-                      const std::atomic<bool>* cancel, const IncumbentCallback& onIncumbent);
+                      const std::atomic<bool>* cancel, const IncumbentCallback& onIncumbent,
+                      PlanProgress* progress = nullptr);
 
 }  // namespace poet

@@ -189,11 +189,12 @@ private:
     // search, for a quarter of the time at most (resnet18_cifar at 12 to
     // 16%: 4 to 6 s to its optimum); on two, beside them and the LP from
     // the start, until half the time limit, or where it has no schedule by
-    // then until eight tenths: resnet50 on m4 at 10% and 1.5x (30 s),
-    // beside a busy loop, has the plan's 48.284 J at 16.6 to 19.6 s in 5
-    // runs of 8 (1.5 and 2x) where it used to end at 58.993 J (4 runs of 4;
-    // the plan finds nothing until CBC's root cut passes end, ~11 s of one
-    // core).
+    // then, or its own plan is still in CBC's root then (background_plan.h,
+    // since the tight plan hands over schedules within seconds), until
+    // eight tenths: resnet50 on m4 at 10% and 1.5x (30 s), beside a busy
+    // loop, has the plan's 48.284 J at 16.6 to 19.6 s in 5 runs of 8 (1.5
+    // and 2x) where it used to end at 58.993 J (4 runs of 4; the plan finds
+    // nothing until CBC's root cut passes end, ~11 s of one core).
     // The window search after it, from the quick schedule, finds nothing
     // better there. Without paging (resnet18_cifar at 14 to 20%, bert and
     // resnet50 at 11 and 13%) the solves end as before.
