@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "heap_tuning.h"
+#include "median.h"
 #include "named_problem.h"
 #include "solve_bridge.h"
 #include "solver.h"
@@ -59,9 +60,9 @@ Timing drag(const Problem& base, const std::vector<std::int64_t>& budgets, doubl
         timing.gap = r.gap;
         loop.quit();
     });
-    QObject::connect(&bridge, &ui::SolveBridge::failed, [&](quint64, const QString& message) {
+    QObject::connect(&bridge, &ui::SolveBridge::failed, [&](quint64 id, const QString& message) {
         std::fprintf(stderr, "failed: %s\n", message.toUtf8().constData());
-        loop.quit();
+        if (lastOne(id)) loop.quit();  // an earlier request's failure leaves the last one to time
     });
     QTimer watch;  // how many solves run at once, sampled
     QObject::connect(&watch, &QTimer::timeout,
@@ -80,12 +81,6 @@ Timing drag(const Problem& base, const std::vector<std::int64_t>& budgets, doubl
     step.start(static_cast<int>(every_s * 1000));
     loop.exec();
     return timing;
-}
-
-double median(std::vector<double> v)
-{
-    std::sort(v.begin(), v.end());
-    return v.empty() ? 0 : v[v.size() / 2];
 }
 
 }  // namespace

@@ -38,6 +38,7 @@
 
 #include "formulation.h"
 #include "heap_tuning.h"
+#include "median.h"
 #include "problem_loader.h"
 #include "schedule_file.h"
 #include "solver.h"
@@ -78,14 +79,6 @@ std::string cell(double v, int decimals)
     char text[32];
     std::snprintf(text, sizeof text, "%.*f", decimals, v);
     return text;
-}
-
-double median(std::vector<double> v)
-{
-    if (v.empty()) return -1;
-    std::sort(v.begin(), v.end());
-    const std::size_t n = v.size();
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
 struct Figures {
