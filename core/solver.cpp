@@ -644,9 +644,10 @@ std::optional<SolveResult> SolveRun::boundsBeforeTheSearch()
         // recomputations and they rise further: resnet18_cifar on jetsontx2
         // at 11 to 13% and 1.001x, 1.7 to 1.8 times, is proven by the
         // windows in 22 to 24 s (12%: 1.07% short), and with the tails
-        // instead ends 1.3 to 2.6% short. Every other case measured is at
-        // 1.5 times or less (resnet18_cifar on a72, m0 and a72nocache at 11
-        // to 13%: 1.3 to 1.6), or past 3 (resnet50 at 10.4% and up).
+        // instead ends 1.3 to 2.6% short. Every other case measured with
+        // time to recompute is at 1.5 times or less (resnet18_cifar on a72,
+        // m0 and a72nocache at 11 to 13%), or past 3 (resnet50 at 10.4% and
+        // up).
         constexpr double kCarriedReach = 3, kCarriedReachWithTime = 1.75;
         const double reach = spareTimeIsScarce(problem) ? kCarriedReach : kCarriedReachWithTime;
         const double arrival_extra_j = arrival.bound_j - trivial_bound_j;
