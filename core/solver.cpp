@@ -639,7 +639,7 @@ std::optional<SolveResult> SolveRun::boundsBeforeTheSearch()
         // kCarriedReachWithTime: at resnet50's 10% the bucket bound's tails
         // after the stage-peak stage, which run where the windows do not,
         // prove more than the windows (m4, 30 s: 45.759 J, a gap of 5.1 to
-        // 5.2% at 1.2 to 2x, against the windows' 45.11 J, 6.4 to 6.5%).
+        // 5.2% at 1.2 to 2x, against the windows' 45.11 J, 6.4 to 6.6%).
         // Where it is scarce the runtime row prunes the windows'
         // recomputations and they rise further: resnet18_cifar on jetsontx2
         // at 11 to 13% and 1.001x, 1.7 to 1.8 times, is proven by the
