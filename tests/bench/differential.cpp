@@ -13,23 +13,12 @@
 #include <vector>
 
 #include "heap_tuning.h"
+#include "median.h"
 #include "random_problems.h"
 #include "reference_agreement.h"
 
 using namespace poet;
 using namespace poet::test;
-
-namespace {
-
-double median(std::vector<double> v)
-{
-    if (v.empty()) return 0;
-    std::sort(v.begin(), v.end());
-    const std::size_t m = v.size() / 2;
-    return v.size() % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
-}
-
-}  // namespace
 
 int main(int argc, char** argv)
 {
@@ -93,10 +82,12 @@ int main(int argc, char** argv)
         std::printf("%s%s %d", kind == kinds.begin()->first ? "" : ", ", kind.c_str(), n);
     std::printf("), %d to %d nodes, up to %lld B: %d disagree, %d the Reference did not finish\n", shape.min_nodes,
                 shape.max_nodes, static_cast<long long>(shape.max_bytes), disagreeing, unfinished);
-    std::printf("Reference to the optimum: median %.3f s, slowest %.3f s; pipeline (gap 0, 2 threads, one core up to "
-                "%d nodes) faster by a median %.1fx\n",
-                median(referenceTimes),
-                referenceTimes.empty() ? 0 : *std::max_element(referenceTimes.begin(), referenceTimes.end()),
-                kOneCoreMostNodes, median(speedups));
+    if (referenceTimes.empty())
+        std::printf("Reference to the optimum: none finished\n");
+    else
+        std::printf("Reference to the optimum: median %.3f s, slowest %.3f s; pipeline (gap 0, 2 threads, one core "
+                    "up to %d nodes) faster by a median %.1fx\n",
+                    median(referenceTimes), *std::max_element(referenceTimes.begin(), referenceTimes.end()),
+                    kOneCoreMostNodes, median(speedups));
     return disagreeing ? 1 : 0;
 }
