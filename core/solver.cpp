@@ -109,6 +109,9 @@ private:
     void announce(const Schedule& schedule, const ReplayReport& replay, double first_solution_s);
     std::optional<Schedule> bestShown();
     double bestShownJ() const { return announced_j.load(); }
+    // What a bound must prove for the best schedule so far (this thread's or
+    // one shown) to be within --gap; read again as better ones come in.
+    double gapAsksOfBestJ() const { return gapAsksJ(std::min(warm_energy_j, bestShownJ()), options.relative_gap); }
     SolveResult finishWith(SolveStatus status, const Schedule* schedule, SolutionSource source, double bound_j);
     void consider(std::optional<Schedule> candidate);
     void announceWarm();
@@ -678,7 +681,7 @@ std::optional<SolveResult> SolveRun::boundsBeforeTheSearch()
             // (the full stages' at bert 8.5%: its schedule came at 63 s, and
             // this bound ran on to 96 s), it stops at once.
             auto gap_asks_j = [&] {
-                const double asks_j = gapAsksJ(std::min(warm_energy_j, bestShownJ()), options.relative_gap);
+                const double asks_j = gapAsksOfBestJ();
                 return known_bound_j >= asks_j ? -INFINITY : asks_j;
             };
             bool looser = false;
@@ -822,7 +825,7 @@ std::optional<SolveResult> SolveRun::tailBounds()
         // 0.89% short in 4 of 18 runs (11 of 17 uncut), else 1.235%.
         const BucketBound buckets =
             bucketBound(problem, bucketBoundStages(problem, peak_stage, 9), secondsForAShareOfTheLimit(0.2), cancel,
-                        [&] { return gapAsksJ(std::min(warm_energy_j, bestShownJ()), options.relative_gap); });
+                        [&] { return gapAsksOfBestJ(); });
         if (buckets.infeasible) {
             explainInfeasible(result, problem, time_limit, cancel,
                               ": the stage-peak stage and the last nine cannot all fit within the runtime "
