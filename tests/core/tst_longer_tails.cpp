@@ -3,6 +3,8 @@
 // done (the solver's window search and short tails ask proved() to end);
 // one further than the gap does not. With no schedule shown there is no
 // gap to prove: a tail solved to its end raises the bound and ends nothing.
+// Where the spare time is short, a drop of the long tails as they begin
+// waits for their grace.
 #include <QtTest>
 
 #include <atomic>
@@ -11,6 +13,7 @@
 #include <thread>
 
 #include "longer_tails.h"
+#include "bundled_problem.h"
 #include "stage_bound.h"
 #include "tiny_graphs.h"
 
@@ -98,6 +101,41 @@ private slots:
         QVERIFY(!shared.known_bound_proves_gap);
         tails.stop();
         QVERIFY(tails.boundJ() > p.graph.totalComputeEnergy() + 0.5);
+    }
+
+    // dropLongTailsUnlessOneIsDone as the long tails begin: where the spare
+    // time is short it waits for their grace (5 s), then the watch stops
+    // them; with time to spare they stop at once. resnet18_cifar at 17%,
+    // where no long tail is solved to its end in 30 s (no schedule shown:
+    // no cutoff).
+    void aDropAsTheLongTailsBeginWaitsWhereSpareTimeIsShort_data()
+    {
+        QTest::addColumn<double>("factor");
+        QTest::addColumn<bool>("waits");
+        QTest::newRow("1.005x: after the grace") << 1.005 << true;
+        QTest::newRow("1.5x: at once") << 1.5 << false;
+    }
+    void aDropAsTheLongTailsBeginWaitsWhereSpareTimeIsShort()
+    {
+        QFETCH(double, factor);
+        QFETCH(bool, waits);
+        const Problem p = test::bundledOnM4("resnet18_cifar", 0.17, factor, true, true);
+        IncumbentHandler::Shared shared;
+        shared.known_bound_j = p.graph.totalComputeEnergy();
+        shared.relative_gap = kGap;
+        const auto begun = Clock::now();
+        LongerTails tails(p, stagePeakBound(p, 10).stage, 60, shared, [] { return INFINITY; }, {}, {});
+        QCOMPARE(tails.dropLongTailsUnlessOneIsDone(), !waits);  // whether the second core is free now
+        if (waits) {
+            std::this_thread::sleep_until(begun + std::chrono::seconds(3));
+            QVERIFY(tails.searching());
+            QTRY_VERIFY_WITH_TIMEOUT(!tails.searching(), 10000);
+            QVERIFY(secondsSince(begun) >= 5);
+        } else {
+            QTRY_VERIFY_WITH_TIMEOUT(!tails.searching(), 3000);
+        }
+        QVERIFY(!tails.proved());
+        tails.stop();
     }
 };
 
