@@ -12,8 +12,8 @@
 #include <cmath>
 #include <thread>
 
-#include "longer_tails.h"
 #include "bundled_problem.h"
+#include "longer_tails.h"
 #include "stage_bound.h"
 #include "tiny_graphs.h"
 
