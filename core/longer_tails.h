@@ -81,7 +81,9 @@ public:
             for (; !stop_; std::this_thread::sleep_for(std::chrono::milliseconds(20))) {
                 if (shared_.cancel && shared_.cancel->load()) long_stop_ = other_stop_ = true;
                 if (shownWithinGap()) provenElsewhere();
-                if (drop_pending_ && Clock::now() >= grace_end_) dropLongTailsAfterGrace();
+                // The grace is over: the drop asked for within it, now.
+                if (Clock::now() >= grace_end_ && drop_pending_.exchange(false))
+                    dropLongTailsUnlessOneIsDone();
             }
         });
     }
@@ -392,13 +394,6 @@ private:
         const double shown_j = best_shown_j_();  // infinite where none is shown: so is the gap
         std::lock_guard lock(shared_.mutex);
         return withinGap(shown_j, shared_.known_bound_j, shared_.relative_gap);
-    }
-    // The long tails' grace is over: stopped, where still none is done.
-    void dropLongTailsAfterGrace()
-    {
-        std::lock_guard lock(shared_.mutex);
-        drop_pending_ = false;
-        if (longest_done_ < kOtherLongTail) stopLongTails();
     }
     void found(const BucketBound& bound, int tail, int stride = 1)
     {
