@@ -7,6 +7,7 @@
 #include <limits>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <utility>
 #include <vector>
@@ -693,14 +694,23 @@ void growBucketBound(const Problem& problem, int peak_stage, int first_tail, dou
     // The rows one tail's optima broke, from the next tail's first search
     // (they name the same stages and values in it).
     std::set<MomentKey> moments;
-    // `stages` with `added` before its tail, solved and found as the tail's.
-    auto solveWith = [&](std::vector<int> stages, const std::vector<int>& added, double seconds_given, int tail) {
+    // `stages` with `added`, in order: a MILP's stages.
+    auto withAdded = [](std::vector<int> stages, const std::vector<int>& added) {
         stages.insert(stages.end(), added.begin(), added.end());
         std::sort(stages.begin(), stages.end());
+        stages.erase(std::unique(stages.begin(), stages.end()), stages.end());
+        return stages;
+    };
+    std::set<std::vector<int>> solved;  // the MILPs solved exactly
+    // `stages` with `added` before its tail, solved and found as the tail's.
+    auto solveWith = [&](const std::vector<int>& stages, const std::vector<int>& added, double seconds_given,
+                         int tail) {
+        const std::vector<int> all_stages = withAdded(stages, added);
         BucketBound bound =
-            bucketBoundFrom(problem, stages, seconds_given, cancel, enough_j, recompute_moments, moments);
+            bucketBoundFrom(problem, all_stages, seconds_given, cancel, enough_j, recompute_moments, moments);
         bound.added_stages = added;
         found(bound, tail);
+        if (bound.complete) solved.insert(all_stages);
         return bound;
     };
     // The cutoff only falls: a bound at the one read now proves it.
@@ -710,6 +720,11 @@ void growBucketBound(const Problem& problem, int peak_stage, int first_tail, dou
     bool one_first = true;    // after the first tail, the one busiest stage first (while it keeps up)
     double last_bound_j = 0;  // the last tail's (solved exactly; 0 before the first)
     double last_took_s = 0;   // how long its last search took
+    struct Tail {
+        int tail;
+        std::vector<int> stages;
+    };
+    std::optional<Tail> skipped;  // the tail before, where skipped (below)
     for (int tail = first_tail; last != all; ++tail) {
         if (over()) return;
         std::vector<int> stages = bucketBoundStages(problem, peak_stage, tail);
@@ -730,21 +745,40 @@ void growBucketBound(const Problem& problem, int peak_stage, int first_tail, dou
             last_took_s = std::chrono::duration<double>(Clock::now() - started).count();
             return bound;
         };
+        // After the first tail, with the busiest alone first (while it keeps up).
+        const bool one = one_first && last_bound_j > 0 && added.size() > 1;
+        if (one) added = busiestBefore(1);
+        if (solved.count(withAdded(stages, added))) {
+            // The tail grew into a stage added to the tail before: with the
+            // stages added now it is that one, solved already. The next
+            // tail, then, and where that is with the busiest alone and cut
+            // short or no higher, this one with both (bucket_bound.h).
+            skipped = Tail{tail, stages};
+            last = stages;
+            continue;
+        }
         BucketBound bound;
-        if (one_first && last_bound_j > 0 && added.size() > 1) {
-            added = busiestBefore(1);
+        if (one) {
             bound = solveTimed(added, std::min(left_s(), std::max(kOneBusiestLeastS, kOneBusiestPace * last_took_s)));
             if (!bound.infeasible && !proves(bound) &&
                 (!bound.complete || bound.bound_j <= last_bound_j * (1 + 1e-9))) {
                 // Cut short, or no higher than the shorter tail: with both from now on.
                 one_first = false;
                 if (over()) return;
+                if (skipped) {
+                    const std::vector<int> both = busiestRecomputingStagesBefore(problem, busiest(), peak_stage,
+                                                                                 skipped->stages, kBusiestStages);
+                    if (!solved.count(withAdded(skipped->stages, both)) &&
+                        (ends(solveWith(skipped->stages, both, left_s(), skipped->tail)) || over()))
+                        return;
+                }
                 added = busiestBefore(kBusiestStages);
                 bound = solveTimed(added, left_s());
             }
         } else {
             bound = solveTimed(added, left_s());
         }
+        skipped.reset();
         if (ends(bound)) return;
         last_bound_j = bound.bound_j;
         last = stages;

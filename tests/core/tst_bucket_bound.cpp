@@ -13,10 +13,11 @@
 // full stages (no room beside the node): never above the optimum on the small
 // graphs, and 1.8 J over the checkpoint bound on bert at 8.5%. With the stages
 // where a schedule recomputes most added before each tail: never above the
-// optimum on the small graphs; on resnet18_cifar at 16 to 20% and 1.002 and
+// optimum on the small graphs; on resnet18_cifar at 16 to 20% and 1.002 to
 // 1.005x the first tail with the two busiest, the next with the busiest alone
 // where that rises (17%: to a proof) and with both again where it does not
-// (16%); at 20% and 1.002x a proof the tails alone do not give; those stages
+// (16%), skipped where that is a tail solved before (18%: the next proves
+// it); at 20% and 1.002x a proof the tails alone do not give; those stages
 // are the busiest between the stage-peak stage and the tail. Every third of the
 // last 19 stages over the budget (and the stage-peak stage): those stages, and
 // at resnet18_cifar's 17% and 1.002x a proof that as many consecutive stages do
@@ -187,20 +188,32 @@ private slots:
     // 1.002x the last eight with both prove it (at 1.002x the last eight
     // alone do not: solved to their end, 36.5 s alone, 0.604473 J; here 20
     // s, cut off there); at 16% and 1.005x the last nine with 110 fall
-    // short of the last eight with 110 and 120, and come again with both.
+    // short of the last eight with 110 and 120, and come again with both;
+    // at 18% and 1.004x the last nine with 110 are the last eight with 110
+    // and 120 (120 is the ninth last), so the last ten with 110 come next,
+    // and prove the gap (4.2 s alone; with 90 and 110, 16.9 s; cut off
+    // under the solve's first schedule, 0.609492 J: under its last, 0.609455
+    // J, the last eight with 110 and 120 are not done in 60 s alone); at 19% and
+    // 1.005x (90 too) the last ten with 110 rise no higher than the last
+    // eight with 110 and 120, and the skipped nine come with 90 and 110,
+    // and prove it.
     void busiestStagesProveTheScarceGap_data()
     {
         QTest::addColumn<int>("percent");
         QTest::addColumn<double>("factor");
-        QTest::addColumn<int>("second");  // the other busy stage, beside 110
+        QTest::addColumn<QString>("busy");  // the stages where the schedule recomputes
         QTest::addColumn<double>("schedule_j");
         QTest::addColumn<QString>("steps");  // tail and added stages of each bound found
         QTest::addColumn<bool>("proves");    // the last of them proves the gap (else: stopped there)
         QTest::addColumn<bool>("alone_short");  // the first tail without the busy stages does not prove it
-        QTest::newRow("17%, 1.005x") << 17 << 1.005 << 90 << 0.610976864 << "8:90,110 9:110 10:110" << true << false;
-        QTest::newRow("20%, 1.005x") << 20 << 1.005 << 90 << 0.597596149 << "8:90,110" << true << false;
-        QTest::newRow("20%, 1.002x") << 20 << 1.002 << 100 << 0.609367 << "8:100,110" << true << true;
-        QTest::newRow("16%, 1.005x") << 16 << 1.005 << 120 << 0.626456945 << "8:110,120 9:110 9:110,120" << false
+        QTest::newRow("17%, 1.005x") << 17 << 1.005 << "90,110" << 0.610976864 << "8:90,110 9:110 10:110" << true
+                                     << false;
+        QTest::newRow("20%, 1.005x") << 20 << 1.005 << "90,110" << 0.597596149 << "8:90,110" << true << false;
+        QTest::newRow("20%, 1.002x") << 20 << 1.002 << "100,110" << 0.609367 << "8:100,110" << true << true;
+        QTest::newRow("18%, 1.004x") << 18 << 1.004 << "110,120" << 0.609492 << "8:110,120 10:110" << true << false;
+        QTest::newRow("19%, 1.005x") << 19 << 1.005 << "90,110,120" << 0.599956801 << "8:110,120 10:110 9:90,110"
+                                     << true << false;
+        QTest::newRow("16%, 1.005x") << 16 << 1.005 << "110,120" << 0.626456945 << "8:110,120 9:110 9:110,120" << false
                                      << false;
     }
 
@@ -208,7 +221,7 @@ private slots:
     {
         QFETCH(int, percent);
         QFETCH(double, factor);
-        QFETCH(int, second);
+        QFETCH(QString, busy);
         QFETCH(double, schedule_j);
         QFETCH(QString, steps);
         QFETCH(bool, proves);
@@ -224,12 +237,13 @@ private slots:
         };
         const std::map<int, std::string> block = {
             {90, "layer2.1."}, {100, "layer2.0."}, {110, "layer1.1."}, {120, "layer1.0."}};
-        Schedule busy(g.size());
-        for (int t = 0; t < g.size(); ++t) busy.R.set(t, t, true);
-        for (int t : {110, second}) {
+        Schedule schedule(g.size());
+        for (int t = 0; t < g.size(); ++t) schedule.R.set(t, t, true);
+        for (const QString& stage : busy.split(',')) {
+            const int t = stage.toInt();
             QCOMPARE(indexOf("grad " + block.at(t) + "relu3"), t);
             for (const char* name : {"bn2", "relu2", "bn3", "add", "relu3"})
-                busy.R.set(t, indexOf(block.at(t) + name), true);
+                schedule.R.set(t, indexOf(block.at(t) + name), true);
         }
         const double asks_j = schedule_j * (1 - 0.005);
         const int expected = static_cast<int>(steps.split(' ').size());
@@ -245,18 +259,20 @@ private slots:
                 bounds.push_back(b);
                 if (static_cast<int>(found.size()) == expected) stop = true;
             },
-            [&] { return asks_j; }, {true, {}}, 0, [&] { return busy; });
+            [&] { return asks_j; }, {true, {}}, 0, [&] { return schedule; });
         QCOMPARE(found.join(" "), steps);
         for (std::size_t k = 0; k < bounds.size(); ++k) {
-            QVERIFY(bounds[k].complete);
             const bool proof = bounds[k].bound_j >= asks_j * (1 - 1e-9);
             QVERIFY2(proof == (proves && k + 1 == bounds.size()),
                      qPrintable(found[static_cast<int>(k)] + ": " + QString::number(bounds[k].bound_j, 'g', 10)));
-            // With one stage after a tail with two: higher, or it comes again with both.
+            // With one stage after a tail with two: higher, or (cut short
+            // or not) it comes again with both.
             if (k > 0 && bounds[k].added_stages.size() == 1) {
-                const bool higher = bounds[k].bound_j > bounds[k - 1].bound_j * (1 + 1e-9);
+                const bool higher = bounds[k].complete && bounds[k].bound_j > bounds[k - 1].bound_j * (1 + 1e-9);
                 const bool again = k + 1 < bounds.size() && bounds[k + 1].added_stages.size() == 2;
                 QVERIFY2(higher != again, qPrintable(found[static_cast<int>(k)]));
+            } else {
+                QVERIFY2(bounds[k].complete, qPrintable(found[static_cast<int>(k)]));
             }
         }
         if (alone_short) {
