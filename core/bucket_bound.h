@@ -145,20 +145,20 @@ BucketBound bucketBound(const Problem& problem, const std::vector<int>& stages, 
 // (busiestRecomputingStages: kBusiestStages of them; where it has any, no
 // look-back stage); each tail after the first with the busiest alone first,
 // and with both again, for good, where that one is cut short
-// (bucket_bound.cpp) or rises no higher than the tail before. A tail that
-// grew into the tail before's second busiest stage is skipped (with the
-// busiest alone it is that one): the next comes with the busiest alone,
-// and where that is cut short or no higher, the skipped one with both
-// before the next with both. resnet18_cifar on m4 at 18% and 1.004x, cut
-// off at what a 0.5% gap asks of the 0.609455 J schedule (the last eight
-// with 110 and 120, 5.7 s in a solve): the last ten with 110 prove it in
-// 4.2 s alone, the last nine with 90 and 110 fall short (8.2 s in the
-// solve; the last ten with them 16.9 s alone); at 19% and 1.005x the last
-// nine with 90 and 110 prove it in 6.2 s in a solve, and the last ten
-// with 110 are not done in 5.9 s. Where the
-// spare time is scarce, a tail's time row sees only the recomputations in
-// its own stages, while a schedule spends its spare time over the whole
-// backward pass: resnet18_cifar on m4 at 20% and 1.002x, the last ten
+// (bucket_bound.cpp) or rises no higher than the tail before. A tail
+// whose MILP, with the stages added now, was solved before is skipped (it
+// grew into a stage added to the tail before): the next comes, and where
+// that comes with the busiest alone and is cut short or no higher, the
+// skipped one with both before the next with both. resnet18_cifar on m4
+// at 18% and 1.004x, cut off at what a 0.5% gap asks of the 0.609485 J
+// schedule (the last eight with 110 and 120, 5.7 s in a solve): the last
+// ten with 110 prove it in 4.2 s alone, the last nine with 90 and 110
+// fall short (8.2 s in the solve; the last ten with them 16.9 s alone); at
+// 19% and 1.005x the last nine with 90 and 110 prove it in 6.2 s in a
+// solve, and the last ten with 110 are not done in 5.9 s.
+// Where the spare time is scarce, a tail's time row sees only the
+// recomputations in its own stages, while a schedule spends its spare
+// time over the whole backward pass: resnet18_cifar on m4 at 20% and 1.002x, the last ten
 // stages prove 0.604473 J (300 s), and with stages 100 and 110 (the
 // 0.609367 J schedule recomputes most at 110, then equally at 90 and 100)
 // 0.606964 J (47 s alone; cut off at what a 0.5% gap asks, 6.4 s; the last

@@ -191,12 +191,12 @@ private slots:
     // short of the last eight with 110 and 120, and come again with both;
     // at 18% and 1.004x the last nine with 110 are the last eight with 110
     // and 120 (120 is the ninth last), so the last ten with 110 come next,
-    // and prove the gap (4.2 s alone; with 90 and 110, 16.9 s; cut off
-    // under the solve's first schedule, 0.609492 J: under its last, 0.609455
-    // J, the last eight with 110 and 120 are not done in 60 s alone); at 19% and
-    // 1.005x (90 too) the last ten with 110 rise no higher than the last
-    // eight with 110 and 120, and the skipped nine come with 90 and 110,
-    // and prove it.
+    // and prove the gap (4.2 s alone; with 90 and 110, 16.9 s). Cut off
+    // under the solve's first schedule, 0.609492 J: under its last,
+    // 0.609455 J, the last eight with 110 and 120 are not done in 60 s
+    // alone. At 19% and 1.005x (90 too) the last ten with 110 rise no
+    // higher than the last eight with 110 and 120 (or are cut short), and
+    // the skipped nine come with 90 and 110, and prove it.
     void busiestStagesProveTheScarceGap_data()
     {
         QTest::addColumn<int>("percent");
