@@ -157,18 +157,18 @@ BucketBound bucketBound(const Problem& problem, const std::vector<int>& stages, 
 // 19% and 1.005x the last nine with 90 and 110 prove it in 6.2 s in a
 // solve, and the last ten with 110 are not done in 5.9 s.
 // Where the spare time is scarce, a tail's time row sees only the
-// recomputations in its own stages, while a schedule spends its spare
-// time over the whole backward pass: resnet18_cifar on m4 at 20% and 1.002x, the last ten
-// stages prove 0.604473 J (300 s), and with stages 100 and 110 (the
-// 0.609367 J schedule recomputes most at 110, then equally at 90 and 100)
-// 0.606964 J (47 s alone; cut off at what a 0.5% gap asks, 6.4 s; the last
-// eight with them 3.5 s, with 90 and 110 1.8 s); at 18% and 1.005x the last
-// ten with 90 and 110 prove the 0.606119 J schedule within 0.5% in 6.6 s
-// (the tails alone: 0.80% at 30 s in one run, proven at 29.7 s in another).
-// The busiest alone after the first, as a second can cost time where one
-// suffices: at 17% and 1.005x, cut off at what a 0.5% gap asks of the
-// 0.610977 J schedule, alone, the last eight with 90 and 110 take 2.0 s,
-// then the last nine and ten with 110 2.7 and 6.3 s, the last proving it
+// recomputations in its own stages, while a schedule spends its spare time
+// over the whole backward pass: resnet18_cifar on m4 at 20% and 1.002x, the
+// last ten stages prove 0.604473 J (300 s), and with stages 100 and 110
+// (the 0.609367 J schedule recomputes most at 110, then equally at 90 and
+// 100) 0.606964 J (47 s alone; cut off at what a 0.5% gap asks, 6.4 s; the
+// last eight with them 3.5 s, with 90 and 110 1.8 s); at 18% and 1.005x the
+// last ten with 90 and 110 prove the 0.606119 J schedule within 0.5% in 6.6
+// s (the tails alone: 0.80% at 30 s in one run, proven at 29.7 s in
+// another). The busiest alone after the first, as a second can cost time
+// where one suffices: at 17% and 1.005x, cut off at what a 0.5% gap asks of
+// the 0.610977 J schedule, alone, the last eight with 90 and 110 take 2.0
+// s, then the last nine and ten with 110 2.7 and 6.3 s, the last proving it
 // (with 90 and 110 5.3 and 20.1 s; a 30 s solve was 0.585% short, and is
 // proven in 22 to 24 s). Not first: at 20% and 1.005x the last eight and
 // nine with 110 stall at 0.594079 J where the last eight with 90 and 110
